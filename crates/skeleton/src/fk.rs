@@ -1,0 +1,174 @@
+//! Forward kinematics into preallocated buffers.
+//!
+//! A joint's frame is parent · translate(offset) · orientation · D1(q1) · D2(q2) · … and the root's
+//! parent frame is translate(root translation) (`SKELETON_FORMAT.md`, Conventions). While walking
+//! the DOFs, each DOF's world axis and pivot are recorded: they are exactly what the Jacobian
+//! columns need (Buss 2009, §2: a revolute column is axis × (effector − pivot), a prismatic one is
+//! the axis itself), so Jacobians cost no second pass over the chain.
+//!
+//! [`Fk::update`] allocates nothing; one [`Fk`] per skeleton is reused for every pose.
+
+use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
+
+use crate::model::{AxisKind, DofKind, JointId, ROOT_STATE_LEN, SiteId, Skeleton};
+
+/// World transforms of a skeleton in one pose, plus what the Jacobians need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fk {
+    pub(crate) joint_rotation: Vec<Matrix3<f64>>,
+    pub(crate) joint_position: Vec<Vector3<f64>>,
+    pub(crate) dof_axis: Vec<Vector3<f64>>,
+    pub(crate) dof_pivot: Vec<Vector3<f64>>,
+    pub(crate) site_position: Vec<Vector3<f64>>,
+    /// Σ mᵢ·cᵢ over each joint's subtree (world), for the centre-of-mass Jacobian.
+    pub(crate) subtree_moment: Vec<Vector3<f64>>,
+    pub(crate) com: Vector3<f64>,
+}
+
+/// Right-multiplies `r` by a rotation of `angle` about a coordinate axis or a general unit axis.
+#[inline]
+fn rotate_local(r: &mut Matrix3<f64>, kind: AxisKind, axis: &Vector3<f64>, angle: f64) {
+    let (s, c) = angle.sin_cos();
+    let (a, b) = match kind {
+        AxisKind::X => (1, 2),
+        AxisKind::Y => (2, 0),
+        AxisKind::Z => (0, 1),
+        AxisKind::General => {
+            let rot = Rotation3::from_axis_angle(&Unit::new_unchecked(*axis), angle);
+            *r *= rot.matrix();
+            return;
+        }
+    };
+    // For a rotation about the third axis k of the cyclic triple (a, b, k):
+    // new column a = c·ra + s·rb, new column b = −s·ra + c·rb.
+    let ra = r.column(a).into_owned();
+    let rb = r.column(b).into_owned();
+    r.set_column(a, &(ra * c + rb * s));
+    r.set_column(b, &(rb * c - ra * s));
+}
+
+impl Fk {
+    /// Buffers sized for `skeleton`, holding its rest pose.
+    pub fn new(skeleton: &Skeleton) -> Fk {
+        let n = skeleton.joints().len();
+        let d = skeleton.dof_count();
+        let mut fk = Fk {
+            joint_rotation: vec![Matrix3::identity(); n],
+            joint_position: vec![Vector3::zeros(); n],
+            dof_axis: vec![Vector3::zeros(); d],
+            dof_pivot: vec![Vector3::zeros(); d],
+            site_position: vec![Vector3::zeros(); skeleton.sites().len()],
+            subtree_moment: vec![Vector3::zeros(); n],
+            com: Vector3::zeros(),
+        };
+        fk.update(skeleton, &crate::Pose::rest(skeleton).q);
+        fk
+    }
+
+    /// Computes every world transform, site and the centre of mass for state `q`.
+    ///
+    /// # Panics
+    /// If `q.len() != skeleton.state_len()` or the buffers were made for another skeleton.
+    pub fn update(&mut self, skeleton: &Skeleton, q: &[f64]) {
+        assert_eq!(q.len(), skeleton.state_len(), "state vector length");
+        let dofs = skeleton.dofs();
+        let root = Vector3::new(q[0], q[1], q[2]);
+        for (id, joint) in skeleton.joints().iter().enumerate() {
+            let (parent_r, parent_p) = match joint.parent {
+                Some(p) => (self.joint_rotation[p.0], self.joint_position[p.0]),
+                None => (Matrix3::identity(), root),
+            };
+            let mut p = parent_p + parent_r * joint.offset;
+            let mut r = parent_r * joint.orientation;
+            for k in joint.dofs.clone() {
+                let dof = &dofs[k];
+                let value = q[ROOT_STATE_LEN + k];
+                let world_axis = r * dof.axis;
+                self.dof_axis[k] = world_axis;
+                self.dof_pivot[k] = p;
+                match dof.kind {
+                    DofKind::Hinge => rotate_local(&mut r, dof.axis_kind, &dof.axis, value),
+                    DofKind::Slide => p += world_axis * value,
+                }
+            }
+            self.joint_rotation[id] = r;
+            self.joint_position[id] = p;
+        }
+        for (i, site) in skeleton.sites().iter().enumerate() {
+            let j = site.joint.0;
+            self.site_position[i] = self.joint_position[j] + self.joint_rotation[j] * site.offset;
+        }
+        self.update_mass_moments(skeleton);
+    }
+
+    fn update_mass_moments(&mut self, skeleton: &Skeleton) {
+        let joints = skeleton.joints();
+        for (id, joint) in joints.iter().enumerate() {
+            let center = self.joint_position[id] + self.joint_rotation[id] * joint.mass_center;
+            self.subtree_moment[id] = center * skeleton.com_mass[id];
+        }
+        for id in (1..joints.len()).rev() {
+            if let Some(p) = joints[id].parent {
+                let m = self.subtree_moment[id];
+                self.subtree_moment[p.0] += m;
+            }
+        }
+        self.com = self.subtree_moment[0] / skeleton.subtree_mass[0];
+    }
+
+    /// World position of a joint's origin (its frame after its own DOFs).
+    pub fn joint_position(&self, joint: JointId) -> Vector3<f64> {
+        self.joint_position[joint.0]
+    }
+
+    /// World rotation of a joint's frame (after its own DOFs).
+    pub fn joint_rotation(&self, joint: JointId) -> &Matrix3<f64> {
+        &self.joint_rotation[joint.0]
+    }
+
+    /// World position of a site.
+    pub fn site_position(&self, site: SiteId) -> Vector3<f64> {
+        self.site_position[site.0]
+    }
+
+    /// World position of a point given in a joint's frame.
+    pub fn point(&self, joint: JointId, local: &Vector3<f64>) -> Vector3<f64> {
+        self.joint_position[joint.0] + self.joint_rotation[joint.0] * local
+    }
+
+    /// World centre of mass (every joint's mass at its body centre; equal masses if all are 0).
+    pub fn center_of_mass(&self) -> Vector3<f64> {
+        self.com
+    }
+
+    /// World axis of a DOF in this pose.
+    pub fn dof_axis(&self, dof: crate::DofId) -> Vector3<f64> {
+        self.dof_axis[dof.0]
+    }
+
+    /// World point the DOF rotates about (or slides from) in this pose.
+    pub fn dof_pivot(&self, dof: crate::DofId) -> Vector3<f64> {
+        self.dof_pivot[dof.0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_axis_rotations_match_the_general_formula() {
+        let base = Rotation3::from_euler_angles(0.3, -0.7, 1.1).into_inner();
+        for (kind, axis) in [
+            (AxisKind::X, Vector3::x()),
+            (AxisKind::Y, Vector3::y()),
+            (AxisKind::Z, Vector3::z()),
+        ] {
+            let mut fast = base;
+            rotate_local(&mut fast, kind, &axis, 0.83);
+            let mut general = base;
+            rotate_local(&mut general, AxisKind::General, &axis, 0.83);
+            assert!((fast - general).abs().max() < 1e-14, "{kind:?}");
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! The serde types of the RON skeleton file, exactly as `SKELETON_FORMAT.md` (version 1) writes them.
+//!
+//! These types are the file's syntax only: they accept anything RON can express with the right
+//! shape, unknown field names excepted. Every semantic rule (names, limits, finiteness, mirrors) is
+//! checked when they are turned into a [`crate::Skeleton`], where each error can name the joint,
+//! group or site at fault.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ordered_map::OrderedMap;
+
+/// The format version this crate reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+fn default_version() -> i64 {
+    i64::from(FORMAT_VERSION)
+}
+
+/// A whole skeleton file: `Skeleton(version: 1, name: "...", hierarchy: ..., joints: {...}, sites: {...})`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Skeleton", deny_unknown_fields)]
+pub struct SkeletonFile {
+    /// Format version; an unknown version is an error, not a guess.
+    #[serde(default = "default_version")]
+    pub version: i64,
+    /// The figure's name.
+    pub name: String,
+    /// The joint tree; its top node must be a joint (the root).
+    pub hierarchy: Node,
+    /// One definition per joint, in file order (duplicates are kept so they can be reported).
+    pub joints: OrderedMap<JointDef>,
+    /// Named points on bodies, in file order.
+    #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
+    pub sites: OrderedMap<SiteDef>,
+}
+
+/// A node of the hierarchy: a joint with its children, or a named group of nodes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Node {
+    /// `Joint("name", [children])`.
+    Joint(String, Vec<Node>),
+    /// `Group("name", [children])`: names a set of joints; children hang from the enclosing joint.
+    Group(String, Vec<Node>),
+}
+
+/// The definition of one joint (`JointDef` in the format page). Angles are in degrees.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointDef {
+    /// Joint origin in the parent joint's frame, metres.
+    #[serde(default)]
+    pub offset: [f64; 3],
+    /// Fixed rotation Rx(rx)·Ry(ry)·Rz(rz) of the joint frame, degrees.
+    #[serde(default)]
+    pub orientation: [f64; 3],
+    /// Degrees of freedom, applied in list order.
+    #[serde(default)]
+    pub dofs: Vec<DofDef>,
+    /// The rigid body drawn for this joint's segment and hit by ray casts.
+    #[serde(default)]
+    pub object: Option<BodyDef>,
+    /// Mass in kilograms, at the body's centre.
+    #[serde(default = "default_mass")]
+    pub mass: f64,
+    /// Welman's per-joint weight w_i in (0, 1].
+    #[serde(default = "default_stiffness")]
+    pub stiffness: f64,
+    /// Initial DOF values (degrees, metres for slides); empty means all zero.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rest: Vec<f64>,
+    /// Also defines the named joint as this definition reflected through x = 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mirror: Option<String>,
+}
+
+fn default_mass() -> f64 {
+    1.0
+}
+
+fn default_stiffness() -> f64 {
+    1.0
+}
+
+impl Default for JointDef {
+    fn default() -> Self {
+        Self {
+            offset: [0.0; 3],
+            orientation: [0.0; 3],
+            dofs: Vec::new(),
+            object: None,
+            mass: default_mass(),
+            stiffness: default_stiffness(),
+            rest: Vec::new(),
+            mirror: None,
+        }
+    }
+}
+
+/// One degree of freedom: `Hinge(axis, min_deg, max_deg)` or `Slide(axis, min_m, max_m)`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum DofDef {
+    /// Rotation about an axis of the joint frame, limits in degrees.
+    Hinge(AxisDef, f64, f64),
+    /// Translation along an axis of the joint frame, limits in metres.
+    Slide(AxisDef, f64, f64),
+}
+
+/// A DOF axis as written in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum AxisDef {
+    /// The joint frame's x axis.
+    X,
+    /// The joint frame's y axis.
+    Y,
+    /// The joint frame's z axis.
+    Z,
+    /// Any non-zero vector, normalised on load.
+    Axis(f64, f64, f64),
+}
+
+impl AxisDef {
+    /// The axis as a (not necessarily unit) vector.
+    pub fn vector(self) -> [f64; 3] {
+        match self {
+            AxisDef::X => [1.0, 0.0, 0.0],
+            AxisDef::Y => [0.0, 1.0, 0.0],
+            AxisDef::Z => [0.0, 0.0, 1.0],
+            AxisDef::Axis(x, y, z) => [x, y, z],
+        }
+    }
+}
+
+/// The rigid body of a joint's segment. Optional `at` (and, for a capsule, `axis`) place it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum BodyDef {
+    /// A capsule whose axis segment runs `length` metres from `at` along `axis`
+    /// (or towards the first child when `axis` is absent).
+    Capsule {
+        /// Radius in metres.
+        radius: f64,
+        /// Length of the axis segment in metres.
+        length: f64,
+        /// Start of the axis segment in the joint frame.
+        #[serde(default, skip_serializing_if = "is_origin")]
+        at: [f64; 3],
+        /// Direction of the axis segment; `None` means towards the first child.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "plain_option"
+        )]
+        axis: Option<[f64; 3]>,
+    },
+    /// An axis-aligned box centred at `at`.
+    Box {
+        /// Full extents along x, y, z in metres.
+        size: [f64; 3],
+        /// Centre in the joint frame.
+        #[serde(default, skip_serializing_if = "is_origin")]
+        at: [f64; 3],
+    },
+    /// A sphere centred at `at`.
+    Sphere {
+        /// Radius in metres.
+        radius: f64,
+        /// Centre in the joint frame.
+        #[serde(default, skip_serializing_if = "is_origin")]
+        at: [f64; 3],
+    },
+    /// A glTF mesh, path relative to `assets/`, its origin at `at`.
+    Mesh {
+        /// Path of the `.glb`/`.gltf` file relative to `assets/`.
+        path: String,
+        /// Where the mesh's origin sits in the joint frame.
+        #[serde(default, skip_serializing_if = "is_origin")]
+        at: [f64; 3],
+    },
+}
+
+fn is_origin(v: &[f64; 3]) -> bool {
+    *v == [0.0; 3]
+}
+
+/// A site: a named point fixed in a joint's frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteDef {
+    /// The joint whose frame carries the site.
+    pub joint: String,
+    /// Position in that joint's frame, metres.
+    #[serde(default)]
+    pub offset: [f64; 3],
+}
+
+/// (De)serialises an `Option<[f64; 3]>` field written as a bare tuple (`axis: (0, 1, 0)`),
+/// absence meaning `None`.
+mod plain_option {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Option<[f64; 3]>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => v.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f64; 3]>, D::Error> {
+        <[f64; 3]>::deserialize(d).map(Some)
+    }
+}

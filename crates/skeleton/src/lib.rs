@@ -1,0 +1,51 @@
+//! Marionette's skeleton core: the RON skeleton format (`SKELETON_FORMAT.md`), the skeleton model
+//! in flat arrays, poses and the Pose file (`FILE_FORMATS.md`), forward kinematics and Jacobians.
+//!
+//! No Bevy and no egui here: plain data in, plain data out, so the IK solvers, the command line
+//! and the editor share one model.
+//!
+//! ```
+//! use marionette_skeleton::prelude::*;
+//!
+//! let skeleton = marionette_skeleton::builtin::stickman();
+//! let mut fk = Fk::new(&skeleton);
+//! let mut pose = Pose::rest(&skeleton);
+//! let elbow = skeleton.joint_by_name("right hand").unwrap();
+//! let k = skeleton.joint(elbow).dofs.start;
+//! pose.q[ROOT_STATE_LEN + k] = 90f64.to_radians();
+//! fk.update(&skeleton, &pose.q);
+//! let tip = fk.site_position(skeleton.site_by_name("right fingertips").unwrap());
+//! assert!(tip.z < -0.3); // the forearm now points backwards (+X hinge, figure faces +Z)
+//! ```
+
+pub mod builtin;
+pub mod chain;
+pub mod error;
+pub mod fk;
+pub mod format;
+mod jacobian;
+mod load;
+pub mod mirror;
+pub mod model;
+pub mod ordered_map;
+pub mod pose;
+pub mod ron_io;
+mod save;
+mod validate;
+
+pub use chain::{Chain, ChainError};
+pub use error::{Defect, SkeletonError};
+pub use fk::Fk;
+pub use model::{
+    Dof, DofId, DofKind, Group, GroupId, Joint, JointId, ROOT_STATE_LEN, Shape, Site, SiteId,
+    Skeleton,
+};
+pub use pose::{Pose, PoseDefect, PoseError, PoseFile};
+
+/// The types most users need.
+pub mod prelude {
+    pub use crate::{
+        Chain, Dof, DofId, DofKind, Fk, JointId, Pose, ROOT_STATE_LEN, SiteId, Skeleton,
+        SkeletonError,
+    };
+}

@@ -1,0 +1,226 @@
+//! The per-joint rules of `SKELETON_FORMAT.md` and the conversion of a valid definition into
+//! program units.
+
+use nalgebra::Vector3;
+
+use crate::error::{Defect, DofRef};
+use crate::format::{AxisDef, BodyDef, DofDef, JointDef};
+use crate::model::{AxisKind, Dof, DofKind, JointId, Shape};
+
+/// A hinge whose limits span this many degrees or more has no limits.
+const FULL_TURN_DEG: f64 = 360.0;
+
+/// Pushes every defect of one joint definition.
+pub(crate) fn validate_def(joint: &str, def: &JointDef, defects: &mut Vec<Defect>) {
+    let non_finite = |defects: &mut Vec<Defect>, field: String| {
+        defects.push(Defect::NonFinite {
+            owner: format!("joint \"{joint}\""),
+            field,
+        })
+    };
+    if def.offset.iter().any(|v| !v.is_finite()) {
+        non_finite(defects, "offset".into());
+    }
+    if def.orientation.iter().any(|v| !v.is_finite()) {
+        non_finite(defects, "orientation".into());
+    }
+    if !def.mass.is_finite() {
+        non_finite(defects, "mass".into());
+    }
+    if !def.stiffness.is_finite() {
+        non_finite(defects, "stiffness".into());
+    }
+    for (k, v) in def.rest.iter().enumerate() {
+        if !v.is_finite() {
+            non_finite(defects, format!("rest value {}", k + 1));
+        }
+    }
+    for (k, dof) in def.dofs.iter().enumerate() {
+        let (axis, min, max) = dof_parts(dof);
+        let dof_ref = DofRef { index: k };
+        if axis.iter().any(|v| !v.is_finite()) {
+            non_finite(defects, format!("{dof_ref} axis"));
+        } else if axis == [0.0; 3] {
+            defects.push(Defect::ZeroAxis {
+                joint: joint.to_owned(),
+                dof: dof_ref,
+            });
+        }
+        if !min.is_finite() {
+            non_finite(defects, format!("{dof_ref} min"));
+        }
+        if !max.is_finite() {
+            non_finite(defects, format!("{dof_ref} max"));
+        }
+        if min > max {
+            defects.push(Defect::MinAboveMax {
+                joint: joint.to_owned(),
+                dof: dof_ref,
+                min,
+                max,
+            });
+        } else if let Some(&value) = def.rest.get(k)
+            && value.is_finite()
+            && !(min <= value && value <= max)
+        {
+            defects.push(Defect::RestOutOfLimits {
+                joint: joint.to_owned(),
+                dof: dof_ref,
+                value,
+                min,
+                max,
+            });
+        }
+    }
+    if !def.rest.is_empty() && def.rest.len() != def.dofs.len() {
+        defects.push(Defect::RestLength {
+            joint: joint.to_owned(),
+            expected: def.dofs.len(),
+            found: def.rest.len(),
+        });
+    }
+    if def.mass < 0.0 {
+        defects.push(Defect::NegativeMass {
+            joint: joint.to_owned(),
+            mass: def.mass,
+        });
+    }
+    if def.stiffness.is_finite() && !(def.stiffness > 0.0 && def.stiffness <= 1.0) {
+        defects.push(Defect::StiffnessOutOfRange {
+            joint: joint.to_owned(),
+            stiffness: def.stiffness,
+        });
+    }
+    if let Some(body) = &def.object {
+        validate_body(joint, body, defects);
+    }
+}
+
+fn validate_body(joint: &str, body: &BodyDef, defects: &mut Vec<Defect>) {
+    let mut bad = |what: String| {
+        defects.push(Defect::BadBody {
+            joint: joint.to_owned(),
+            what,
+        })
+    };
+    let mut positive = |name: &str, v: f64| {
+        if !v.is_finite() {
+            bad(format!("{name} is not a finite number"));
+        } else if v <= 0.0 {
+            bad(format!("{name} {v} is not positive"));
+        }
+    };
+    let at = match body {
+        BodyDef::Capsule {
+            radius,
+            length,
+            at,
+            axis,
+        } => {
+            positive("radius", *radius);
+            positive("length", *length);
+            if let Some(a) = axis {
+                if a.iter().any(|v| !v.is_finite()) {
+                    bad("axis is not a finite vector".into());
+                } else if *a == [0.0; 3] {
+                    bad("axis is the zero vector".into());
+                }
+            }
+            at
+        }
+        BodyDef::Box { size, at } => {
+            for (name, v) in ["size x", "size y", "size z"].iter().zip(size) {
+                positive(name, *v);
+            }
+            at
+        }
+        BodyDef::Sphere { radius, at } => {
+            positive("radius", *radius);
+            at
+        }
+        BodyDef::Mesh { path, at } => {
+            if path.trim().is_empty() {
+                bad("mesh path is empty".into());
+            }
+            at
+        }
+    };
+    if at.iter().any(|v| !v.is_finite()) {
+        bad("at is not a finite point".into());
+    }
+}
+
+fn dof_parts(dof: &DofDef) -> ([f64; 3], f64, f64) {
+    match *dof {
+        DofDef::Hinge(axis, min, max) | DofDef::Slide(axis, min, max) => (axis.vector(), min, max),
+    }
+}
+
+/// A valid DOF definition in program units; `rest` is in file units.
+pub(crate) fn dof_from_def(joint: JointId, index_in_joint: usize, def: &DofDef, rest: f64) -> Dof {
+    let (kind, axis_def, min, max) = match *def {
+        DofDef::Hinge(a, lo, hi) => (DofKind::Hinge, a, lo, hi),
+        DofDef::Slide(a, lo, hi) => (DofKind::Slide, a, lo, hi),
+    };
+    let axis = Vector3::from(axis_def.vector()).normalize();
+    let axis_kind = match axis_def {
+        _ if axis == Vector3::x() => AxisKind::X,
+        _ if axis == Vector3::y() => AxisKind::Y,
+        _ if axis == Vector3::z() => AxisKind::Z,
+        AxisDef::X | AxisDef::Y | AxisDef::Z | AxisDef::Axis(..) => AxisKind::General,
+    };
+    let unlimited = kind == DofKind::Hinge && max - min >= FULL_TURN_DEG;
+    let to_units = |v: f64| match kind {
+        DofKind::Hinge => v.to_radians(),
+        DofKind::Slide => v,
+    };
+    Dof {
+        joint,
+        index_in_joint,
+        kind,
+        axis,
+        axis_kind,
+        min: to_units(min),
+        max: to_units(max),
+        unlimited,
+        rest: to_units(rest),
+    }
+}
+
+/// The body placed in the joint frame. `first_child_offset` orients a capsule without an axis.
+pub(crate) fn shape_from_def(body: &BodyDef, first_child_offset: Option<[f64; 3]>) -> Shape {
+    match body {
+        BodyDef::Capsule {
+            radius,
+            length,
+            at,
+            axis,
+        } => {
+            let dir = match axis {
+                Some(a) => Vector3::from(*a).normalize(),
+                None => first_child_offset
+                    .map(Vector3::from)
+                    .and_then(|o| o.try_normalize(0.0))
+                    .unwrap_or_else(|| -Vector3::y()),
+            };
+            let start = Vector3::from(*at);
+            Shape::Capsule {
+                radius: *radius,
+                start,
+                end: start + dir * *length,
+            }
+        }
+        BodyDef::Box { size, at } => Shape::Box {
+            half_extents: Vector3::from(*size) * 0.5,
+            center: Vector3::from(*at),
+        },
+        BodyDef::Sphere { radius, at } => Shape::Sphere {
+            radius: *radius,
+            center: Vector3::from(*at),
+        },
+        BodyDef::Mesh { path, at } => Shape::Mesh {
+            path: path.clone(),
+            origin: Vector3::from(*at),
+        },
+    }
+}
