@@ -1,1 +1,50 @@
-fn main() {}
+//! `marionette`: Marionette's core on the command line, for scripts, tests and benchmarks.
+//!
+//! Exit status: 0 success, 1 bad input (messages on standard error). Whatever the input, the
+//! command never prints a backtrace: a panic would be a bug, and is reported as one line.
+
+mod commands;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Marionette: articulated-figure posing with inverse kinematics.
+#[derive(Debug, Parser)]
+#[command(name = "marionette", version, about, long_about = None, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate skeleton files, and pose files against a skeleton.
+    Check(commands::check::CheckArgs),
+    /// World positions of every joint and site, and the centre of mass.
+    Fk(commands::fk::FkArgs),
+    /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
+    Demo(commands::demo::DemoArgs),
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("marionette: internal error (please report it): {info}");
+    }));
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => commands::check::run(&args),
+        Command::Fk(args) => commands::fk::run(&args),
+        Command::Demo(args) => commands::demo::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            for line in message.lines() {
+                eprintln!("{line}");
+            }
+            ExitCode::from(1)
+        }
+    }
+}

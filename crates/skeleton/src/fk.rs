@@ -28,17 +28,21 @@ pub struct Fk {
 /// Right-multiplies `r` by a rotation of `angle` about a coordinate axis or a general unit axis.
 #[inline]
 fn rotate_local(r: &mut Matrix3<f64>, kind: AxisKind, axis: &Vector3<f64>, angle: f64) {
-    let (s, c) = angle.sin_cos();
-    let (a, b) = match kind {
-        AxisKind::X => (1, 2),
-        AxisKind::Y => (2, 0),
-        AxisKind::Z => (0, 1),
+    // A rotation about −k by θ is the rotation about +k by −θ.
+    let (a, b, angle) = match kind {
+        AxisKind::X => (1, 2, angle),
+        AxisKind::Y => (2, 0, angle),
+        AxisKind::Z => (0, 1, angle),
+        AxisKind::NegX => (1, 2, -angle),
+        AxisKind::NegY => (2, 0, -angle),
+        AxisKind::NegZ => (0, 1, -angle),
         AxisKind::General => {
             let rot = Rotation3::from_axis_angle(&Unit::new_unchecked(*axis), angle);
             *r *= rot.matrix();
             return;
         }
     };
+    let (s, c) = angle.sin_cos();
     // For a rotation about the third axis k of the cyclic triple (a, b, k):
     // new column a = c·ra + s·rb, new column b = −s·ra + c·rb.
     let ra = r.column(a).into_owned();
@@ -163,6 +167,9 @@ mod tests {
             (AxisKind::X, Vector3::x()),
             (AxisKind::Y, Vector3::y()),
             (AxisKind::Z, Vector3::z()),
+            (AxisKind::NegX, -Vector3::x()),
+            (AxisKind::NegY, -Vector3::y()),
+            (AxisKind::NegZ, -Vector3::z()),
         ] {
             let mut fast = base;
             rotate_local(&mut fast, kind, &axis, 0.83);

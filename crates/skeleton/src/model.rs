@@ -63,12 +63,15 @@ pub enum DofKind {
     Slide,
 }
 
-/// A DOF axis recognised as a coordinate axis, for cheaper forward kinematics.
+/// A DOF axis recognised as a (possibly negated) coordinate axis, for cheaper forward kinematics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AxisKind {
     X,
     Y,
     Z,
+    NegX,
+    NegY,
+    NegZ,
     General,
 }
 

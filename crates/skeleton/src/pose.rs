@@ -270,7 +270,7 @@ impl Pose {
 
     /// The pose as RON text.
     pub fn to_ron_string(&self, skeleton: &Skeleton) -> Result<String, ron::Error> {
-        ron_io::to_pretty(&self.to_file(skeleton))
+        ron_io::to_pretty("Pose", &self.to_file(skeleton))
     }
 
     /// Saves the pose atomically.

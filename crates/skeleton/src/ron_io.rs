@@ -16,35 +16,92 @@ pub struct RonSyntaxError {
     pub message: String,
 }
 
+/// How deeply RON values may nest. Each level of a skeleton's hierarchy costs about five (the
+/// `Joint` variant, its tuple, its child list), so this admits chains about 200 joints deep, while
+/// hostile nesting is an error before it could overflow a 2 MiB thread stack, even in a debug
+/// build (tested in `loader_robustness`).
+pub const MAX_NESTING: usize = 1200;
+
 /// Parses RON text into `T`, mapping RON's error to a position and a message.
-///
-/// RON's default recursion limit (128 levels) stays on, so hostile nesting cannot overflow the
-/// stack.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, RonSyntaxError> {
     ron::Options::default()
+        .with_recursion_limit(MAX_NESTING)
         .from_str(text)
         .map_err(|e| RonSyntaxError {
             line: e.span.start.line.max(1),
             col: e.span.start.col.max(1),
-            message: e.code.to_string(),
+            message: match e.code {
+                ron::Error::ExceededRecursionLimit => {
+                    format!("nested more than {MAX_NESTING} levels deep")
+                }
+                code => code.to_string(),
+            },
         })
 }
 
-/// Writes `value` as pretty RON with struct names, four-space indents and a final newline.
-pub fn to_pretty<T: Serialize>(value: &T) -> Result<String, ron::Error> {
+/// Writes `value` as pretty RON in the style of the format pages: `name(` before the top-level
+/// struct only (inner structs such as joint definitions stay anonymous `(...)`), four-space
+/// indents, lists one entry per line, and a final newline.
+pub fn to_pretty<T: Serialize>(name: &str, value: &T) -> Result<String, ron::Error> {
     let config = ron::ser::PrettyConfig::new()
-        .struct_names(true)
+        .struct_names(false)
         .indentor("    ")
         .separate_tuple_members(false)
-        .compact_arrays(true);
-    let mut text = ron::Options::default().to_string_pretty(value, config)?;
-    text.push('\n');
-    Ok(text)
+        .compact_arrays(false);
+    let body = ron::Options::default().to_string_pretty(value, config)?;
+    Ok(format!("{name}{body}\n"))
 }
 
-/// Reads a whole text file.
+/// The largest file the loaders read (64 MiB): a figure file is kilobytes, so anything larger is
+/// a mistake, and a device such as `/dev/zero` must not make a loader read forever.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a whole UTF-8 text file of at most [`MAX_FILE_BYTES`].
 pub fn read_text(path: &Path) -> std::io::Result<String> {
-    std::fs::read_to_string(path)
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(std::io::Error::other("is a directory, not a file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB; not a skeleton, pose or problem file",
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// The name of the top-level RON struct (`Skeleton`, `Pose`, `Problem`, ...), skipping
+/// white space, comments and `#![enable(...)]` attributes; `None` when the text starts otherwise.
+pub fn top_level_name(text: &str) -> Option<&str> {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("#![") {
+            rest = r.split_once(']').map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
 }
 
 /// Writes a file atomically: to a temporary file beside it, then renamed over it, so a crash or a

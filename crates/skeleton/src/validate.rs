@@ -4,7 +4,7 @@
 use nalgebra::Vector3;
 
 use crate::error::{Defect, DofRef};
-use crate::format::{AxisDef, BodyDef, DofDef, JointDef};
+use crate::format::{BodyDef, DofDef, JointDef};
 use crate::model::{AxisKind, Dof, DofKind, JointId, Shape};
 
 /// A hinge whose limits span this many degrees or more has no limits.
@@ -163,12 +163,17 @@ pub(crate) fn dof_from_def(joint: JointId, index_in_joint: usize, def: &DofDef, 
         DofDef::Slide(a, lo, hi) => (DofKind::Slide, a, lo, hi),
     };
     let axis = Vector3::from(axis_def.vector()).normalize();
-    let axis_kind = match axis_def {
-        _ if axis == Vector3::x() => AxisKind::X,
-        _ if axis == Vector3::y() => AxisKind::Y,
-        _ if axis == Vector3::z() => AxisKind::Z,
-        AxisDef::X | AxisDef::Y | AxisDef::Z | AxisDef::Axis(..) => AxisKind::General,
-    };
+    let axis_kind = [
+        (Vector3::x(), AxisKind::X),
+        (Vector3::y(), AxisKind::Y),
+        (Vector3::z(), AxisKind::Z),
+        (-Vector3::x(), AxisKind::NegX),
+        (-Vector3::y(), AxisKind::NegY),
+        (-Vector3::z(), AxisKind::NegZ),
+    ]
+    .into_iter()
+    .find(|(v, _)| *v == axis)
+    .map_or(AxisKind::General, |(_, kind)| kind);
     let unlimited = kind == DofKind::Hinge && max - min >= FULL_TURN_DEG;
     let to_units = |v: f64| match kind {
         DofKind::Hinge => v.to_radians(),

@@ -1,0 +1,82 @@
+//! `marionette check FILE... [--skeleton S]`: validates skeleton and pose files.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::output::outln;
+use marionette_skeleton::{Pose, Skeleton, ron_io};
+
+/// Arguments of `marionette check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Skeleton files, and pose files when --skeleton is given (the kind is read from the file:
+    /// `Skeleton(...)` or `Pose(...)`).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The skeleton that pose files are checked against.
+    #[arg(long, value_name = "S")]
+    skeleton: Option<PathBuf>,
+}
+
+/// Checks every file; prints `ok FILE: ...` for each good one and the errors of the others.
+pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
+    let skeleton = args
+        .skeleton
+        .as_deref()
+        .map(super::load_skeleton)
+        .transpose()?;
+    let mut failed = false;
+    for file in &args.files {
+        match check_file(file, skeleton.as_ref()) {
+            Ok(line) => outln!("ok {}: {line}", file.display()),
+            Err(message) => {
+                failed = true;
+                for line in message.lines() {
+                    eprintln!("{line}");
+                }
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String> {
+    let name = path.display().to_string();
+    let text = ron_io::read_text(path).map_err(|e| format!("{name}: {e}"))?;
+    match ron_io::top_level_name(&text) {
+        Some("Pose") => {
+            let Some(skeleton) = skeleton else {
+                return Err(format!(
+                    "{name}: this is a pose file; give the skeleton it belongs to with --skeleton"
+                ));
+            };
+            let pose = Pose::from_ron_str(skeleton, &text, &name).map_err(|e| e.to_string())?;
+            let moved = skeleton
+                .dofs()
+                .iter()
+                .zip(&pose.q[marionette_skeleton::ROOT_STATE_LEN..])
+                .filter(|(d, v)| d.rest != **v)
+                .count();
+            Ok(format!(
+                "pose of \"{}\", {moved} of {} dofs away from rest",
+                skeleton.name(),
+                skeleton.dof_count()
+            ))
+        }
+        _ => {
+            let s = Skeleton::from_ron_str(&text, &name).map_err(|e| e.to_string())?;
+            Ok(format!(
+                "{} joints, {} dofs, {} sites",
+                s.joints().len(),
+                s.dof_count(),
+                s.sites().len()
+            ))
+        }
+    }
+}
