@@ -83,7 +83,11 @@ impl Fk {
                 None => (Matrix3::identity(), root),
             };
             let mut p = parent_p + parent_r * joint.offset;
-            let mut r = parent_r * joint.orientation;
+            let mut r = if joint.orientation_is_identity {
+                parent_r
+            } else {
+                parent_r * joint.orientation
+            };
             for k in joint.dofs.clone() {
                 let dof = &dofs[k];
                 let value = q[ROOT_STATE_LEN + k];

@@ -288,6 +288,7 @@ fn build(parsed: SkeletonFile, tree: Tree, defs: Vec<(JointDef, Option<JointId>)
             children,
             offset: Vector3::from(def.offset),
             orientation: orientation_matrix(def.orientation),
+            orientation_is_identity: def.orientation == [0.0; 3],
             dofs: first..dofs.len(),
             subtree_end: tree.subtree_end[id],
             stiffness: def.stiffness,

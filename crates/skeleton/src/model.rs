@@ -188,6 +188,8 @@ pub struct Joint {
     pub offset: Vector3<f64>,
     /// Fixed rotation Rx·Ry·Rz of the joint frame.
     pub orientation: Matrix3<f64>,
+    /// True when `orientation` is exactly the identity (most joints), so FK can skip it.
+    pub(crate) orientation_is_identity: bool,
     /// This joint's DOFs, as a range of [`DofId`] indices.
     pub dofs: Range<usize>,
     /// One past the last descendant: the subtree is `id .. subtree_end`.

@@ -1,0 +1,313 @@
+//! The `marionette` command as scripts see it: output lines, JSON, exit codes, and no backtrace
+//! whatever the input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn skeletons() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons")
+}
+
+fn marionette(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8")
+}
+
+fn path(name: &str) -> String {
+    skeletons().join(name).display().to_string()
+}
+
+fn fk_json(args: &[&str]) -> Value {
+    let o = marionette(args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("one JSON object")
+}
+
+fn point(v: &Value) -> [f64; 3] {
+    let a = v.as_array().expect("array");
+    assert_eq!(a.len(), 3);
+    [0, 1, 2].map(|i| a[i].as_f64().expect("number"))
+}
+
+fn assert_near(got: [f64; 3], want: [f64; 3], what: &str) {
+    let d = (0..3)
+        .map(|i| (got[i] - want[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    assert!(d < 1e-9, "{what}: {got:?} vs {want:?}");
+}
+
+#[test]
+fn check_reports_every_shipped_skeleton_ok() {
+    let mut files: Vec<String> = std::fs::read_dir(skeletons())
+        .expect("dir")
+        .map(|e| e.expect("entry").path().display().to_string())
+        .filter(|p| p.ends_with(".ron"))
+        .collect();
+    files.sort();
+    let args: Vec<&str> = std::iter::once("check")
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let o = marionette(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), files.len());
+    assert!(
+        out.contains(&format!(
+            "ok {}: 22 joints, 51 dofs, 7 sites",
+            path("humanoid.ron")
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "ok {}: 25 joints, 25 dofs, 4 sites",
+            path("buss_double_y.ron")
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_fails_with_lines_naming_the_file_and_no_backtrace() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(
+        &bad,
+        "Skeleton(name: \"x\", hierarchy: Joint(\"a\", []), joints: {\"a\": (mass: -1)})",
+    )
+    .expect("write");
+    let garbage = dir.path().join("garbage.ron");
+    std::fs::write(&garbage, [0xff, 0xfe, 0x00, 0x41]).expect("write");
+    let empty = dir.path().join("empty.ron");
+    std::fs::write(&empty, "").expect("write");
+    let bad_s = bad.display().to_string();
+    let garbage_s = garbage.display().to_string();
+    let empty_s = empty.display().to_string();
+    let dir_s = dir.path().display().to_string();
+    let good = path("stickman.ron");
+    let o = marionette(&[
+        "check",
+        &bad_s,
+        &good,
+        &garbage_s,
+        &empty_s,
+        &dir_s,
+        "/no/such.ron",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        format!("ok {good}: 11 joints, 20 dofs, 4 sites\n")
+    );
+    let err = stderr(&o);
+    for f in [&bad_s, &garbage_s, &empty_s, &dir_s, "/no/such.ron"] {
+        assert!(
+            err.lines().any(|l| l.starts_with(&format!("{f}:"))),
+            "{f} not named in\n{err}"
+        );
+    }
+    assert!(err.contains("joint \"a\": mass -1 is negative"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace") && !err.contains("internal error"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_validates_poses_against_a_skeleton() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let good = dir.path().join("good.ron");
+    std::fs::write(&good, "// a pose\nPose(joints: {\"right hand\": [35.0]})").expect("write");
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(&bad, "Pose(joints: {\"right hand\": [350.0]})").expect("write");
+    let (good_s, bad_s) = (good.display().to_string(), bad.display().to_string());
+    let skel = path("stickman.ron");
+    let o = marionette(&["check", "--skeleton", &skel, &good_s, &bad_s, &skel]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "ok {good_s}: pose of \"stickman\", 1 of 20 dofs away from rest"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("ok {skel}: ")),
+        "skeletons are still checked with --skeleton"
+    );
+    assert!(
+        stderr(&o).contains(&format!("{bad_s}: joint \"right hand\": DOF 1 value 350")),
+        "{}",
+        stderr(&o)
+    );
+    // Without --skeleton a pose cannot be checked, and the message says why.
+    let o = marionette(&["check", &good_s]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--skeleton"), "{}", stderr(&o));
+}
+
+#[test]
+fn fk_json_matches_buss_y_rest_positions() {
+    let v = fk_json(&["fk", &path("buss_y.ron"), "--json"]);
+    let joints = v["joints"].as_object().expect("joints");
+    let names: Vec<&str> = joints.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        ["j0", "j1", "j3", "j5", "j2", "j4", "j6"],
+        "hierarchy order"
+    );
+    assert_near(point(&v["joints"]["j5"]), [0.7, 1.3, 0.0], "j5");
+    assert_near(point(&v["joints"]["j6"]), [-0.8, 1.5, 0.0], "j6");
+    assert_near(point(&v["sites"]["e0"]), [0.7, 2.0, 0.0], "e0");
+    assert_near(point(&v["sites"]["e1"]), [-0.8, 1.9, 0.0], "e1");
+    // Equal masses at the joint origins (no bodies): the centre of mass is their mean.
+    let mean_x = (0.0 + 0.0 + 0.0 + 0.5 - 0.5 + 0.7 - 0.8) / 7.0;
+    let mean_y = (-0.5 + 0.4 + 0.4 + 1.0 + 1.0 + 1.3 + 1.5) / 7.0;
+    assert_near(point(&v["com"]), [mean_x, mean_y, 0.0], "com");
+}
+
+#[test]
+fn fk_json_matches_the_double_y_table() {
+    let v = fk_json(&["fk", &path("buss_double_y.ron"), "--json"]);
+    let r = 1.0 / 2f64.sqrt();
+    let h = 3f64.sqrt() / 2.0;
+    assert_near(
+        point(&v["sites"]["A"]),
+        [0.5 * r + 1.5 * h, -0.5 + 0.5 * r + 0.75, 0.0],
+        "A",
+    );
+    assert_near(
+        point(&v["sites"]["B"]),
+        [0.5 * r + 1.5 * h, -0.5 + 0.5 * r + 1.5 * h, 0.0],
+        "B",
+    );
+    assert_near(
+        point(&v["sites"]["C"]),
+        [-0.5 * r - 1.5 * h, -0.5 + 0.5 * r + 1.5 * h, 0.0],
+        "C",
+    );
+    assert_near(
+        point(&v["sites"]["D"]),
+        [-0.5 * r - 1.5 * h, -0.5 + 0.5 * r + 0.75, 0.0],
+        "D",
+    );
+    assert_near(
+        point(&v["joints"]["n21"]),
+        [-0.5 * r - h, -0.5 + 0.5 * r + h, 0.0],
+        "n21",
+    );
+}
+
+#[test]
+fn fk_with_a_pose_matches_the_planar_chain_closed_form() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let pose = dir.path().join("pose.ron");
+    let degrees: [f64; 6] = [30.0, -45.0, 60.0, 10.0, -80.0, 25.0];
+    let joints: String = degrees
+        .iter()
+        .enumerate()
+        .map(|(i, d)| format!("\"j{}\": [{d}],", i + 1))
+        .collect();
+    std::fs::write(
+        &pose,
+        format!("Pose(root: (0.0, 0.5, 0.0), joints: {{{joints}}})"),
+    )
+    .expect("write");
+    let v = fk_json(&[
+        "fk",
+        &path("planar6.ron"),
+        "--pose",
+        &pose.display().to_string(),
+        "--json",
+    ]);
+    let lengths = [0.9, 0.6, 0.9, 1.5, 1.5, 0.9];
+    let (mut x, mut y, mut angle) = (-2.3, 0.5, 0.0f64);
+    for (i, (l, d)) in lengths.iter().zip(degrees).enumerate() {
+        angle += d.to_radians();
+        assert_near(
+            point(&v["joints"][format!("j{}", i + 1)]),
+            [x, y, 0.0],
+            "joint",
+        );
+        x += l * angle.cos();
+        y += l * angle.sin();
+    }
+    assert_near(point(&v["sites"]["tip"]), [x, y, 0.0], "tip");
+}
+
+#[test]
+fn fk_prints_a_table_and_reports_bad_poses() {
+    let o = marionette(&["fk", &path("stickman.ron")]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(
+        out.lines().next().is_some_and(|l| l.starts_with("joint")),
+        "{out}"
+    );
+    assert!(
+        out.contains("right fingertips") && out.contains("centre of mass"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().expect("tmp");
+    let pose = dir.path().join("p.ron");
+    std::fs::write(&pose, "Pose(joints: {\"tail\": [1]})").expect("write");
+    let o = marionette(&[
+        "fk",
+        &path("stickman.ron"),
+        "--pose",
+        &pose.display().to_string(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).is_empty(),
+        "nothing on standard output on bad input"
+    );
+    assert!(
+        stderr(&o).contains("joint \"tail\" is not in skeleton \"stickman\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn help_exists_for_every_command() {
+    for cmd in [
+        &["--help"][..],
+        &["check", "--help"],
+        &["fk", "--help"],
+        &["demo", "--help"],
+    ] {
+        let o = marionette(cmd);
+        assert!(o.status.success(), "{cmd:?}");
+        assert!(stdout(&o).contains("Usage:"), "{cmd:?}");
+    }
+    let o = marionette(&[]);
+    assert_eq!(o.status.code(), Some(2), "no command: usage and exit 2");
+}
+
+#[test]
+fn demo_runs_on_the_built_in_humanoid() {
+    let o = marionette(&["demo", "--frames", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("built-in humanoid: 22 joints, 51 dofs, 7 sites"),
+        "{out}"
+    );
+    assert_eq!(out.matches("frame ").count(), 3);
+}

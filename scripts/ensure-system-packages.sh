@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Marionette's build needs when they are missing (as root, or with
+# sudo). Usage: scripts/ensure-system-packages.sh [extra packages...]
+set -euo pipefail
+
+wanted=(gcc pkg-config "$@")
+missing=()
+for pkg in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing missing system packages: ${missing[*]}"
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "error: cargo is not on PATH; install the Rust toolchain (1.95 or newer) first" >&2
+    exit 1
+fi
