@@ -5,10 +5,11 @@ use std::fmt;
 
 use thiserror::Error;
 
-/// Why a skeleton file could not be loaded or saved.
+/// Why a file (skeleton, pose, and later problem files) could not be loaded or saved. `D` is the
+/// format's own list of semantic defects, so every format reports in the same three shapes.
 #[derive(Debug, Error)]
 #[non_exhaustive]
-pub enum SkeletonError {
+pub enum FileError<D: fmt::Display + fmt::Debug> {
     /// The file could not be read or written.
     #[error("{file}: {source}")]
     Io {
@@ -35,22 +36,68 @@ pub enum SkeletonError {
         /// The file at fault.
         file: String,
         /// Each rule broken, in file order (never empty).
-        defects: Vec<Defect>,
+        defects: Vec<D>,
     },
 }
 
-impl SkeletonError {
-    /// The defects of an [`SkeletonError::Invalid`] error; empty for the other kinds.
-    pub fn defects(&self) -> &[Defect] {
+/// Why a skeleton file could not be loaded or saved.
+pub type SkeletonError = FileError<Defect>;
+
+impl<D: fmt::Display + fmt::Debug> FileError<D> {
+    /// The defects of an [`FileError::Invalid`] error; empty for the other kinds.
+    pub fn defects(&self) -> &[D] {
         match self {
-            SkeletonError::Invalid { defects, .. } => defects,
+            FileError::Invalid { defects, .. } => defects,
             _ => &[],
+        }
+    }
+
+    /// The file at fault.
+    pub fn file(&self) -> &str {
+        match self {
+            FileError::Io { file, .. }
+            | FileError::Syntax { file, .. }
+            | FileError::Invalid { file, .. } => file,
         }
     }
 
     /// One line per problem, each starting with the file name (what `marionette check` prints).
     pub fn lines(&self) -> Vec<String> {
         self.to_string().lines().map(str::to_owned).collect()
+    }
+
+    /// Reads and parses a RON file into `T`; semantic checks are the caller's.
+    pub fn read_ron<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T, Self> {
+        let file = crate::ron_io::display_path(path);
+        let text = crate::ron_io::read_text(path).map_err(|source| FileError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        Self::parse_ron(&text, &file)
+    }
+
+    /// Parses RON text into `T`; `file` names it in errors.
+    pub fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, Self> {
+        crate::ron_io::parse(text).map_err(|e| FileError::Syntax {
+            file: file.to_owned(),
+            line: e.line,
+            col: e.col,
+            message: e.message,
+        })
+    }
+
+    /// Writes text atomically to `path`.
+    pub fn write_text(
+        path: &std::path::Path,
+        text: Result<String, ron::Error>,
+    ) -> Result<(), Self> {
+        let file = crate::ron_io::display_path(path);
+        let text = text.map_err(|e| FileError::Io {
+            file: file.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+        crate::ron_io::write_atomically(path, &text)
+            .map_err(|source| FileError::Io { file, source })
     }
 }
 

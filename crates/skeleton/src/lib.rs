@@ -34,7 +34,7 @@ mod save;
 mod validate;
 
 pub use chain::{Chain, ChainError};
-pub use error::{Defect, SkeletonError};
+pub use error::{Defect, FileError, SkeletonError};
 pub use fk::Fk;
 pub use model::{
     Dof, DofId, DofKind, Group, GroupId, Joint, JointId, ROOT_STATE_LEN, Shape, Site, SiteId,

@@ -20,23 +20,13 @@ impl Skeleton {
     /// Loads and validates a skeleton file.
     pub fn load(path: impl AsRef<Path>) -> Result<Skeleton, SkeletonError> {
         let path = path.as_ref();
-        let file = ron_io::display_path(path);
-        let text = ron_io::read_text(path).map_err(|source| SkeletonError::Io {
-            file: file.clone(),
-            source,
-        })?;
-        Skeleton::from_ron_str(&text, &file)
+        let parsed = SkeletonError::read_ron(path)?;
+        Skeleton::from_file(parsed, &ron_io::display_path(path))
     }
 
     /// Parses and validates skeleton text; `file` is the name used in error messages.
     pub fn from_ron_str(text: &str, file: &str) -> Result<Skeleton, SkeletonError> {
-        let parsed: SkeletonFile = ron_io::parse(text).map_err(|e| SkeletonError::Syntax {
-            file: file.to_owned(),
-            line: e.line,
-            col: e.col,
-            message: e.message,
-        })?;
-        Skeleton::from_file(parsed, file)
+        Skeleton::from_file(SkeletonError::parse_ron(text, file)?, file)
     }
 
     /// Validates an already parsed skeleton file.

@@ -11,7 +11,7 @@ use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::error::{DefectList, DofRef};
+use crate::error::{DofRef, FileError};
 use crate::model::{JointId, ROOT_STATE_LEN, Skeleton};
 use crate::ordered_map::OrderedMap;
 use crate::ron_io;
@@ -33,38 +33,7 @@ pub struct PoseFile {
 }
 
 /// Why a pose file could not be loaded or saved.
-#[derive(Debug, Error)]
-#[non_exhaustive]
-pub enum PoseError {
-    /// The file could not be read or written.
-    #[error("{file}: {source}")]
-    Io {
-        /// The file at fault.
-        file: String,
-        /// What the operating system said.
-        source: std::io::Error,
-    },
-    /// RON syntax or type error.
-    #[error("{file}:{line}:{col}: {message}")]
-    Syntax {
-        /// The file at fault.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        col: usize,
-        /// RON's message.
-        message: String,
-    },
-    /// The file parses but does not fit the skeleton.
-    #[error("{}", DefectList { file, defects })]
-    Invalid {
-        /// The file at fault.
-        file: String,
-        /// Every problem found (never empty).
-        defects: Vec<PoseDefect>,
-    },
-}
+pub type PoseError = FileError<PoseDefect>;
 
 /// One way a pose does not fit its skeleton.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -158,22 +127,16 @@ impl Pose {
     /// Loads a pose file for `skeleton`.
     pub fn load(skeleton: &Skeleton, path: impl AsRef<Path>) -> Result<Pose, PoseError> {
         let path = path.as_ref();
-        let file = ron_io::display_path(path);
-        let text = ron_io::read_text(path).map_err(|source| PoseError::Io {
-            file: file.clone(),
-            source,
-        })?;
-        Pose::from_ron_str(skeleton, &text, &file)
+        let parsed: PoseFile = PoseError::read_ron(path)?;
+        Pose::from_file(skeleton, &parsed).map_err(|defects| PoseError::Invalid {
+            file: ron_io::display_path(path),
+            defects,
+        })
     }
 
     /// Parses pose text for `skeleton`; `file` names it in errors.
     pub fn from_ron_str(skeleton: &Skeleton, text: &str, file: &str) -> Result<Pose, PoseError> {
-        let parsed: PoseFile = ron_io::parse(text).map_err(|e| PoseError::Syntax {
-            file: file.to_owned(),
-            line: e.line,
-            col: e.col,
-            message: e.message,
-        })?;
+        let parsed: PoseFile = PoseError::parse_ron(text, file)?;
         Pose::from_file(skeleton, &parsed).map_err(|defects| PoseError::Invalid {
             file: file.to_owned(),
             defects,
@@ -275,12 +238,6 @@ impl Pose {
 
     /// Saves the pose atomically.
     pub fn save(&self, skeleton: &Skeleton, path: impl AsRef<Path>) -> Result<(), PoseError> {
-        let path = path.as_ref();
-        let file = ron_io::display_path(path);
-        let text = self.to_ron_string(skeleton).map_err(|e| PoseError::Io {
-            file: file.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
-        ron_io::write_atomically(path, &text).map_err(|source| PoseError::Io { file, source })
+        PoseError::write_text(path.as_ref(), self.to_ron_string(skeleton))
     }
 }

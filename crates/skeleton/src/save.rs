@@ -57,12 +57,6 @@ impl Skeleton {
 
     /// Saves the skeleton atomically (a crash never leaves half a file).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), SkeletonError> {
-        let path = path.as_ref();
-        let file = ron_io::display_path(path);
-        let text = self.to_ron_string().map_err(|e| SkeletonError::Io {
-            file: file.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
-        ron_io::write_atomically(path, &text).map_err(|source| SkeletonError::Io { file, source })
+        SkeletonError::write_text(path.as_ref(), self.to_ron_string())
     }
 }
