@@ -31,6 +31,8 @@ pub mod ordered_map;
 pub mod pose;
 pub mod ron_io;
 mod save;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod validate;
 
 pub use chain::{Chain, ChainError};

@@ -347,6 +347,12 @@ impl Skeleton {
         ROOT_STATE_LEN + self.dofs.len()
     }
 
+    /// The DOF at state index `state` (`None` for the root translation or out of range).
+    pub fn dof_at_state(&self, state: usize) -> Option<DofId> {
+        let k = state.checked_sub(ROOT_STATE_LEN)?;
+        (k < self.dofs.len()).then_some(DofId(k))
+    }
+
     /// True when `ancestor` is `joint` or one of its ancestors.
     pub fn is_ancestor_or_self(&self, ancestor: JointId, joint: JointId) -> bool {
         ancestor.0 <= joint.0 && joint.0 < self.joints[ancestor.0].subtree_end

@@ -1,0 +1,368 @@
+//! Goals: what a solve should achieve. Each goal is a small function block in Welman's sense
+//! (1993, ch. 5, "handles" and "constraints"): it writes its error vector e = target − current and
+//! the Jacobian rows ∂current/∂q into its slice of the stacked system, and reports its error in
+//! metres or radians. Solvers only ever see the stacked rows, so a new goal kind needs no solver
+//! change.
+//!
+//! Direction goals (partial orientation, aim) drive the difference of unit vectors u − d to zero,
+//! whose Jacobian is exact: ∂u/∂q = −[u]× J_ω, and for aiming ∂d/∂q = −(I − d dᵀ) J_p / ‖t − p‖.
+//! Full orientation uses the rotation vector of R_target · R_currentᵀ with the angular-velocity
+//! Jacobian J_ω (exact at the solution, the usual choice).
+
+use marionette_skeleton::{Fk, JointId, SiteId, Skeleton};
+use nalgebra::{DMatrix, DVector, Matrix3, Rotation3, Vector3};
+
+/// One goal with its weight (rows are scaled by √weight) and priority level (0 = highest).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goal {
+    /// What to achieve.
+    pub kind: GoalKind,
+    /// Relative importance in weighted solvers; > 0.
+    pub weight: f64,
+    /// Priority level for the task-priority solver (0 = highest); other solvers ignore it.
+    pub priority: u32,
+}
+
+impl Goal {
+    /// A goal of weight 1 at priority 0.
+    pub fn new(kind: GoalKind) -> Goal {
+        Goal {
+            kind,
+            weight: 1.0,
+            priority: 0,
+        }
+    }
+}
+
+/// The goal kinds of FILE_FORMATS.md.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GoalKind {
+    /// A site reaches a world point.
+    Position {
+        /// The site.
+        site: SiteId,
+        /// World target.
+        target: Vector3<f64>,
+    },
+    /// A joint frame's axes line up with a target frame's: all three (full orientation) or one
+    /// (Welman's partial lock, e.g. only the Y axis direction is held).
+    Orientation {
+        /// The joint.
+        joint: JointId,
+        /// World target rotation.
+        target: Matrix3<f64>,
+        /// Which joint-frame axes are held (x, y, z); two or three mean the full orientation.
+        axes: [bool; 3],
+    },
+    /// A local axis at a site points at a world point.
+    Aim {
+        /// The site.
+        site: SiteId,
+        /// Unit axis in the site's joint frame.
+        axis: Vector3<f64>,
+        /// World point to aim at.
+        at: Vector3<f64>,
+    },
+    /// A site lies on a plane.
+    Plane {
+        /// The site.
+        site: SiteId,
+        /// A point of the plane.
+        point: Vector3<f64>,
+        /// Unit normal.
+        normal: Vector3<f64>,
+    },
+    /// A site lies on a line.
+    Line {
+        /// The site.
+        site: SiteId,
+        /// A point of the line.
+        point: Vector3<f64>,
+        /// Unit direction.
+        direction: Vector3<f64>,
+    },
+    /// Two sites meet.
+    Coincide {
+        /// First site.
+        a: SiteId,
+        /// Second site.
+        b: SiteId,
+    },
+    /// The centre of mass matches a target on the chosen world axes.
+    CenterOfMass {
+        /// World target.
+        target: Vector3<f64>,
+        /// Which world axes count (x, y, z).
+        axes: [bool; 3],
+    },
+}
+
+/// Scratch rows shared by the goals of one system (3 rows each, one column per chain entry).
+#[derive(Debug, Clone)]
+pub struct GoalScratch {
+    pub(crate) a: DMatrix<f64>,
+    pub(crate) b: DMatrix<f64>,
+}
+
+impl GoalScratch {
+    /// Scratch for `columns` Jacobian columns.
+    pub fn new(columns: usize) -> GoalScratch {
+        GoalScratch {
+            a: DMatrix::zeros(3, columns),
+            b: DMatrix::zeros(3, columns),
+        }
+    }
+}
+
+fn full_orientation(axes: &[bool; 3]) -> bool {
+    axes.iter().filter(|&&a| a).count() >= 2
+}
+
+fn single_axis(axes: &[bool; 3]) -> usize {
+    axes.iter().position(|&a| a).unwrap_or(1)
+}
+
+/// −[u]× · m, written into `out` rows `row..row+3` (the rotation of a unit vector u).
+fn minus_cross_rows(u: &Vector3<f64>, m: &DMatrix<f64>, out: &mut DMatrix<f64>, row: usize) {
+    for c in 0..m.ncols() {
+        let w = Vector3::new(m[(0, c)], m[(1, c)], m[(2, c)]);
+        let v = w.cross(u);
+        out[(row, c)] = v.x;
+        out[(row + 1, c)] = v.y;
+        out[(row + 2, c)] = v.z;
+    }
+}
+
+/// out rows = p · m for a 3×3 `p`.
+fn project_rows(p: &Matrix3<f64>, m: &DMatrix<f64>, out: &mut DMatrix<f64>, row: usize) {
+    for c in 0..m.ncols() {
+        let v = p * Vector3::new(m[(0, c)], m[(1, c)], m[(2, c)]);
+        out[(row, c)] = v.x;
+        out[(row + 1, c)] = v.y;
+        out[(row + 2, c)] = v.z;
+    }
+}
+
+fn put3(e: &mut DVector<f64>, row: usize, v: &Vector3<f64>) {
+    e[row] = v.x;
+    e[row + 1] = v.y;
+    e[row + 2] = v.z;
+}
+
+/// Angle between unit vectors, stable for small and large angles.
+fn angle_between(u: &Vector3<f64>, d: &Vector3<f64>) -> f64 {
+    u.cross(d).norm().atan2(u.dot(d))
+}
+
+impl GoalKind {
+    /// Number of rows this goal adds to the stacked system.
+    pub fn rows(&self) -> usize {
+        match self {
+            GoalKind::Plane { .. } => 1,
+            GoalKind::CenterOfMass { axes, .. } => axes.iter().filter(|&&a| a).count(),
+            _ => 3,
+        }
+    }
+
+    /// The kind's name as FILE_FORMATS.md's JSON writes it.
+    pub fn label(&self) -> &'static str {
+        match self {
+            GoalKind::Position { .. } => "position",
+            GoalKind::Orientation { .. } => "orientation",
+            GoalKind::Aim { .. } => "aim",
+            GoalKind::Plane { .. } => "plane",
+            GoalKind::Line { .. } => "line",
+            GoalKind::Coincide { .. } => "coincide",
+            GoalKind::CenterOfMass { .. } => "center_of_mass",
+        }
+    }
+
+    /// True for goals whose error is an angle (radians); the others are in metres.
+    pub fn is_angular(&self) -> bool {
+        matches!(self, GoalKind::Orientation { .. } | GoalKind::Aim { .. })
+    }
+
+    /// The joints whose frames this goal reads (`None`: the whole body, for the centre of mass).
+    pub fn joints(&self, skeleton: &Skeleton) -> Option<Vec<JointId>> {
+        let site = |s: &SiteId| skeleton.site(*s).joint;
+        Some(match self {
+            GoalKind::Position { site: s, .. }
+            | GoalKind::Aim { site: s, .. }
+            | GoalKind::Plane { site: s, .. }
+            | GoalKind::Line { site: s, .. } => vec![site(s)],
+            GoalKind::Orientation { joint, .. } => vec![*joint],
+            GoalKind::Coincide { a, b } => vec![site(a), site(b)],
+            GoalKind::CenterOfMass { .. } => return None,
+        })
+    }
+
+    /// The goal's error in metres or radians at the pose `fk` holds.
+    pub fn error(&self, skeleton: &Skeleton, fk: &Fk) -> f64 {
+        match self {
+            GoalKind::Position { site, target } => (target - fk.site_position(*site)).norm(),
+            GoalKind::Orientation {
+                joint,
+                target,
+                axes,
+            } => {
+                let current = fk.joint_rotation(*joint);
+                if full_orientation(axes) {
+                    Rotation3::from_matrix_unchecked(target * current.transpose()).angle()
+                } else {
+                    let k = single_axis(axes);
+                    angle_between(
+                        &current.column(k).into_owned(),
+                        &target.column(k).into_owned(),
+                    )
+                }
+            }
+            GoalKind::Aim { site, axis, at } => {
+                let joint = skeleton.site(*site).joint;
+                let u = fk.joint_rotation(joint) * axis;
+                let to = at - fk.site_position(*site);
+                match to.try_normalize(1e-12) {
+                    Some(d) => angle_between(&u, &d),
+                    None => 0.0,
+                }
+            }
+            GoalKind::Plane {
+                site,
+                point,
+                normal,
+            } => normal.dot(&(fk.site_position(*site) - point)).abs(),
+            GoalKind::Line {
+                site,
+                point,
+                direction,
+            } => {
+                let r = fk.site_position(*site) - point;
+                (r - direction * direction.dot(&r)).norm()
+            }
+            GoalKind::Coincide { a, b } => (fk.site_position(*a) - fk.site_position(*b)).norm(),
+            GoalKind::CenterOfMass { target, axes } => {
+                let d = target - fk.center_of_mass();
+                (0..3)
+                    .filter(|&k| axes[k])
+                    .map(|k| d[k] * d[k])
+                    .sum::<f64>()
+                    .sqrt()
+            }
+        }
+    }
+
+    /// Writes e (target − current) into `e[row..]` and ∂current/∂q into `j[row.., ..]` for the
+    /// given state columns, at the pose `fk` holds. Allocates nothing.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the stacked-system slices a goal writes into"
+    )]
+    pub fn write_rows(
+        &self,
+        skeleton: &Skeleton,
+        fk: &Fk,
+        columns: &[usize],
+        e: &mut DVector<f64>,
+        j: &mut DMatrix<f64>,
+        row: usize,
+        scratch: &mut GoalScratch,
+    ) {
+        match self {
+            GoalKind::Position { site, target } => {
+                put3(e, row, &(target - fk.site_position(*site)));
+                fk.site_jacobian(skeleton, *site, columns, j, row);
+            }
+            GoalKind::Orientation {
+                joint,
+                target,
+                axes,
+            } => {
+                let current = fk.joint_rotation(*joint);
+                if full_orientation(axes) {
+                    let r = Rotation3::from_matrix_unchecked(target * current.transpose());
+                    put3(e, row, &r.scaled_axis());
+                    fk.orientation_jacobian(skeleton, *joint, columns, j, row);
+                } else {
+                    let k = single_axis(axes);
+                    let u = current.column(k).into_owned();
+                    put3(e, row, &(target.column(k) - u));
+                    fk.orientation_jacobian(skeleton, *joint, columns, &mut scratch.a, 0);
+                    minus_cross_rows(&u, &scratch.a, j, row);
+                }
+            }
+            GoalKind::Aim { site, axis, at } => {
+                let joint = skeleton.site(*site).joint;
+                let u = fk.joint_rotation(joint) * axis;
+                let to = at - fk.site_position(*site);
+                let length = to.norm();
+                if length < 1e-12 {
+                    put3(e, row, &Vector3::zeros());
+                    for c in 0..columns.len() {
+                        for r in 0..3 {
+                            j[(row + r, c)] = 0.0;
+                        }
+                    }
+                    return;
+                }
+                let d = to / length;
+                put3(e, row, &(d - u));
+                // ∂(u − d)/∂q = −[u]× J_ω + (I − d dᵀ) J_p / ‖t − p‖
+                fk.orientation_jacobian(skeleton, joint, columns, &mut scratch.a, 0);
+                minus_cross_rows(&u, &scratch.a, j, row);
+                fk.site_jacobian(skeleton, *site, columns, &mut scratch.b, 0);
+                let p = (Matrix3::identity() - d * d.transpose()) / length;
+                for c in 0..columns.len() {
+                    let v =
+                        p * Vector3::new(scratch.b[(0, c)], scratch.b[(1, c)], scratch.b[(2, c)]);
+                    for r in 0..3 {
+                        j[(row + r, c)] += v[r];
+                    }
+                }
+            }
+            GoalKind::Plane {
+                site,
+                point,
+                normal,
+            } => {
+                e[row] = -normal.dot(&(fk.site_position(*site) - point));
+                fk.site_jacobian(skeleton, *site, columns, &mut scratch.a, 0);
+                for c in 0..columns.len() {
+                    j[(row, c)] = normal.x * scratch.a[(0, c)]
+                        + normal.y * scratch.a[(1, c)]
+                        + normal.z * scratch.a[(2, c)];
+                }
+            }
+            GoalKind::Line {
+                site,
+                point,
+                direction,
+            } => {
+                let p = Matrix3::identity() - direction * direction.transpose();
+                put3(e, row, &(-(p * (fk.site_position(*site) - point))));
+                fk.site_jacobian(skeleton, *site, columns, &mut scratch.a, 0);
+                project_rows(&p, &scratch.a, j, row);
+            }
+            GoalKind::Coincide { a, b } => {
+                put3(e, row, &(fk.site_position(*b) - fk.site_position(*a)));
+                fk.site_jacobian(skeleton, *a, columns, j, row);
+                fk.site_jacobian(skeleton, *b, columns, &mut scratch.a, 0);
+                for c in 0..columns.len() {
+                    for r in 0..3 {
+                        j[(row + r, c)] -= scratch.a[(r, c)];
+                    }
+                }
+            }
+            GoalKind::CenterOfMass { target, axes } => {
+                let d = target - fk.center_of_mass();
+                fk.com_jacobian(skeleton, columns, &mut scratch.a, 0);
+                let mut r = row;
+                for k in (0..3).filter(|&k| axes[k]) {
+                    e[r] = d[k];
+                    for c in 0..columns.len() {
+                        j[(r, c)] = scratch.a[(k, c)];
+                    }
+                    r += 1;
+                }
+            }
+        }
+    }
+}

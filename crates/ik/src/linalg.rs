@@ -1,0 +1,216 @@
+//! Small dense linear algebra on preallocated buffers: what the solvers need each iteration,
+//! without the allocations nalgebra's decompositions make.
+//!
+//! - [`cholesky_solve_in_place`]: solves A·x = b for a symmetric positive definite A (DLS's
+//!   (J Jᵀ + λ²I), the Lagrange system), overwriting A with its factor.
+//! - [`Svd`]: one-sided Jacobi SVD (Hestenes), accurate for the small matrices of IK
+//!   (at most a few dozen rows), with U, σ and V kept in reusable buffers.
+
+use nalgebra::{DMatrix, DVector};
+
+/// Solves `a · x = b` in place (`b` becomes x) for symmetric positive definite `a` (its lower
+/// triangle is overwritten with the Cholesky factor). Returns false, leaving `b` unspecified, when
+/// `a` is not numerically positive definite.
+pub fn cholesky_solve_in_place(a: &mut DMatrix<f64>, b: &mut DVector<f64>) -> bool {
+    let n = a.nrows();
+    for j in 0..n {
+        let mut d = a[(j, j)];
+        for k in 0..j {
+            d -= a[(j, k)] * a[(j, k)];
+        }
+        if !(d > 0.0) || !d.is_finite() {
+            return false;
+        }
+        let d = d.sqrt();
+        a[(j, j)] = d;
+        for i in j + 1..n {
+            let mut s = a[(i, j)];
+            for k in 0..j {
+                s -= a[(i, k)] * a[(j, k)];
+            }
+            a[(i, j)] = s / d;
+        }
+    }
+    for i in 0..n {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= a[(i, k)] * b[k];
+        }
+        b[i] = s / a[(i, i)];
+    }
+    for i in (0..n).rev() {
+        let mut s = b[i];
+        for k in i + 1..n {
+            s -= a[(k, i)] * b[k];
+        }
+        b[i] = s / a[(i, i)];
+    }
+    true
+}
+
+/// A thin SVD `J = U · diag(σ) · Vᵀ` of an m×n matrix with r = min(m, n) singular triplets,
+/// computed by one-sided Jacobi rotations into buffers reused across calls.
+#[derive(Debug, Clone)]
+pub struct Svd {
+    /// m×r left singular vectors.
+    pub u: DMatrix<f64>,
+    /// r singular values (not sorted).
+    pub sigma: DVector<f64>,
+    /// n×r right singular vectors.
+    pub v: DMatrix<f64>,
+    /// Working copy of the matrix being orthogonalised (columns become σᵢ·(u or v)ᵢ).
+    work: DMatrix<f64>,
+    /// Accumulated rotations (r×r).
+    rot: DMatrix<f64>,
+}
+
+impl Svd {
+    /// Buffers for m×n matrices.
+    pub fn new(m: usize, n: usize) -> Svd {
+        let r = m.min(n);
+        let (long, _) = if m <= n { (n, m) } else { (m, n) };
+        Svd {
+            u: DMatrix::zeros(m, r),
+            sigma: DVector::zeros(r),
+            v: DMatrix::zeros(n, r),
+            work: DMatrix::zeros(long, r),
+            rot: DMatrix::zeros(r, r),
+        }
+    }
+
+    /// Decomposes `j` (which must have the shape given to [`Svd::new`]).
+    ///
+    /// With m ≤ n the columns of Jᵀ are orthogonalised: Jᵀ·R = W, so J = R·diag(σ)·(W/σ)ᵀ and
+    /// U = R, V = W/σ; otherwise the columns of J itself, giving V = R, U = W/σ.
+    pub fn compute(&mut self, j: &DMatrix<f64>) {
+        let (m, n) = j.shape();
+        let transpose = m <= n;
+        let r = m.min(n);
+        if transpose {
+            j.transpose_to(&mut self.work);
+        } else {
+            self.work.copy_from(j);
+        }
+        self.rot.fill_with_identity();
+        let len = self.work.nrows();
+        for _sweep in 0..60 {
+            let mut rotated = false;
+            for p in 0..r {
+                for q in p + 1..r {
+                    let (mut alpha, mut beta, mut gamma) = (0.0, 0.0, 0.0);
+                    for k in 0..len {
+                        let (x, y) = (self.work[(k, p)], self.work[(k, q)]);
+                        alpha += x * x;
+                        beta += y * y;
+                        gamma += x * y;
+                    }
+                    if gamma.abs() <= 1e-15 * (alpha * beta).sqrt() || gamma == 0.0 {
+                        continue;
+                    }
+                    rotated = true;
+                    let zeta = (beta - alpha) / (2.0 * gamma);
+                    let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
+                    let t = if zeta == 0.0 { 1.0 } else { t };
+                    let c = 1.0 / (1.0 + t * t).sqrt();
+                    let s = c * t;
+                    for k in 0..len {
+                        let (x, y) = (self.work[(k, p)], self.work[(k, q)]);
+                        self.work[(k, p)] = c * x - s * y;
+                        self.work[(k, q)] = s * x + c * y;
+                    }
+                    for k in 0..r {
+                        let (x, y) = (self.rot[(k, p)], self.rot[(k, q)]);
+                        self.rot[(k, p)] = c * x - s * y;
+                        self.rot[(k, q)] = s * x + c * y;
+                    }
+                }
+            }
+            if !rotated {
+                break;
+            }
+        }
+        let (normalised, rotations) = if transpose {
+            (&mut self.v, &mut self.u)
+        } else {
+            (&mut self.u, &mut self.v)
+        };
+        rotations.copy_from(&self.rot);
+        for i in 0..r {
+            let norm = self.work.column(i).norm();
+            self.sigma[i] = norm;
+            if norm > 0.0 {
+                for k in 0..len {
+                    normalised[(k, i)] = self.work[(k, i)] / norm;
+                }
+            } else {
+                for k in 0..len {
+                    normalised[(k, i)] = 0.0;
+                }
+            }
+        }
+    }
+
+    /// The smallest and largest singular values.
+    pub fn extremes(&self) -> (f64, f64) {
+        self.sigma
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), &s| {
+                (lo.min(s), hi.max(s))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn matrix(m: usize, n: usize, values: &[f64]) -> DMatrix<f64> {
+        DMatrix::from_fn(m, n, |i, j| values[(i * n + j) % values.len()])
+    }
+
+    proptest! {
+        #[test]
+        fn svd_reconstructs_and_is_orthonormal(m in 1usize..9, n in 1usize..9, values in prop::collection::vec(-2.0..2.0f64, 1..81)) {
+            let j = matrix(m, n, &values);
+            let mut svd = Svd::new(m, n);
+            svd.compute(&j);
+            let rebuilt = &svd.u * DMatrix::from_diagonal(&svd.sigma) * svd.v.transpose();
+            prop_assert!((rebuilt - &j).abs().max() < 1e-10);
+            let r = m.min(n);
+            for a in 0..r {
+                for b in 0..r {
+                    if svd.sigma[a] > 1e-9 && svd.sigma[b] > 1e-9 {
+                        let want = if a == b { 1.0 } else { 0.0 };
+                        prop_assert!((svd.u.column(a).dot(&svd.u.column(b)) - want).abs() < 1e-9);
+                        prop_assert!((svd.v.column(a).dot(&svd.v.column(b)) - want).abs() < 1e-9);
+                    }
+                }
+            }
+            let reference = j.clone().svd(false, false).singular_values;
+            let mut ours: Vec<f64> = svd.sigma.iter().copied().collect();
+            ours.sort_by(|a, b| b.total_cmp(a));
+            for (a, b) in ours.iter().zip(reference.iter()) {
+                prop_assert!((a - b).abs() < 1e-10);
+            }
+        }
+
+        #[test]
+        fn cholesky_solves_spd_systems(n in 1usize..8, values in prop::collection::vec(-2.0..2.0f64, 1..64), lambda in 0.01..1.0f64) {
+            let j = matrix(n, n + 2, &values);
+            let a = &j * j.transpose() + DMatrix::identity(n, n) * lambda;
+            let b = DVector::from_fn(n, |i, _| i as f64 - 1.5);
+            let mut factor = a.clone();
+            let mut x = b.clone();
+            prop_assert!(cholesky_solve_in_place(&mut factor, &mut x));
+            prop_assert!((&a * x - b).norm() < 1e-8);
+        }
+    }
+
+    #[test]
+    fn cholesky_rejects_indefinite_matrices() {
+        let mut a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 1.0]);
+        let mut b = DVector::from_vec(vec![1.0, 1.0]);
+        assert!(!cholesky_solve_in_place(&mut a, &mut b));
+    }
+}

@@ -1,0 +1,139 @@
+//! The solver interface and the driver shared by every method.
+//!
+//! A [`Solver`] makes one update from the current pose (its `step`); the driver runs it in one of
+//! two modes: [`track`] (one update, as the editor does each frame while the user drags) and
+//! [`solve`] (iterate until every goal is within tolerance or the iteration budget is spent).
+//! Both return the same [`Report`].
+
+use marionette_skeleton::DofId;
+
+use crate::system::System;
+
+/// What a solver may tell the driver about its last step.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepInfo {
+    /// Smallest singular value of the matrix the step inverted, for solvers that compute one.
+    pub min_singular_value: Option<f64>,
+}
+
+/// One IK method. Implementations keep their workspaces between steps (sized in `prepare`), so a
+/// step allocates nothing.
+pub trait Solver {
+    /// Short name as the command line spells it (`dls`, `ccd`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Sizes workspaces for a system of m rows and n columns; called before the first step and
+    /// whenever the system's shape may have changed.
+    fn prepare(&mut self, rows: usize, columns: usize);
+
+    /// Whether `step` reads `system.e` and `system.j` (CCD does not: it saves the Jacobian).
+    fn needs_jacobian(&self) -> bool {
+        true
+    }
+
+    /// Makes one update of `q` from the pose at which `system` was evaluated, applying it with
+    /// [`System::apply_step`] or [`System::set_column`] so limits hold.
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo;
+}
+
+/// Convergence settings of [`solve`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// Every goal's error must be at most this (metres or radians).
+    pub tolerance: f64,
+    /// Updates at most.
+    pub max_iterations: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            tolerance: 1e-4,
+            max_iterations: 200,
+        }
+    }
+}
+
+/// The outcome of a solve or a tracking update.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The solver's name.
+    pub solver: &'static str,
+    /// True when every goal is within tolerance.
+    pub converged: bool,
+    /// Updates made.
+    pub iterations: usize,
+    /// The largest goal error after the last update.
+    pub residual: f64,
+    /// Each goal's error after the last update, in goal order.
+    pub goal_errors: Vec<f64>,
+    /// Smallest singular value seen in the last update, where the method has one.
+    pub min_singular_value: Option<f64>,
+    /// DOFs that were held at a limit during the solve.
+    pub limits_hit: Vec<DofId>,
+}
+
+fn evaluate(solver: &dyn Solver, system: &mut System<'_>, q: &[f64]) {
+    if solver.needs_jacobian() {
+        system.evaluate(q);
+    } else {
+        system.evaluate_errors(q);
+    }
+}
+
+fn report(
+    solver: &dyn Solver,
+    system: &System<'_>,
+    iterations: usize,
+    converged: bool,
+    info: StepInfo,
+) -> Report {
+    Report {
+        solver: solver.name(),
+        converged,
+        iterations,
+        residual: system.max_error(),
+        goal_errors: system.goal_errors().to_vec(),
+        min_singular_value: info.min_singular_value,
+        limits_hit: system.limit_hits(),
+    }
+}
+
+/// Iterates until every goal is within `settings.tolerance` or `max_iterations` updates are made.
+/// `q` ends at the last pose reached (the best the solver did for an unreachable goal).
+pub fn solve(
+    solver: &mut dyn Solver,
+    system: &mut System<'_>,
+    q: &mut [f64],
+    settings: Settings,
+) -> Report {
+    let (m, n) = system.shape();
+    solver.prepare(m, n);
+    system.clear_limit_hits();
+    evaluate(solver, system, q);
+    let mut info = StepInfo::default();
+    let mut iterations = 0;
+    while system.max_error() > settings.tolerance && iterations < settings.max_iterations {
+        info = solver.step(system, q);
+        iterations += 1;
+        evaluate(solver, system, q);
+    }
+    let converged = system.max_error() <= settings.tolerance;
+    report(solver, system, iterations, converged, info)
+}
+
+/// Makes exactly one update (the editor's per-frame tracking mode) and reports the errors after
+/// it; `converged` uses `tolerance`. The caller calls [`Solver::prepare`] once per system shape.
+pub fn track(
+    solver: &mut dyn Solver,
+    system: &mut System<'_>,
+    q: &mut [f64],
+    tolerance: f64,
+) -> Report {
+    system.clear_limit_hits();
+    evaluate(solver, system, q);
+    let info = solver.step(system, q);
+    evaluate(solver, system, q);
+    let converged = system.max_error() <= tolerance;
+    report(solver, system, 1, converged, info)
+}

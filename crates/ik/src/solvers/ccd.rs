@@ -1,0 +1,211 @@
+//! Cyclic coordinate descent (Welman 1993, ch. 4, "The Cyclic Coordinate Descent Method", after
+//! Wang & Chen): one update visits the chain's DOFs from the leaves inwards and sets each to the
+//! value that best satisfies every goal below it, with the others held, refreshing the pose after
+//! each joint. For a hinge with world axis a the objective
+//! g(φ) = Σ w·(d − j)·R(φ)(c − j) over point pairs + Σ w·d·R(φ)u over direction pairs
+//! is A cos φ + B sin φ + const with A = Σ w (d·v − (a·d)(a·v)), B = Σ w a·(v × d), so the best
+//! rotation is φ = atan2(B, A): no Jacobian, no matrix, no singularity. A slide moves by the
+//! weighted mean of the point errors along its axis.
+//!
+//! With several goals in a branching tree each joint weighs every goal in its subtree, which is
+//! the recursive multi-goal version: leaves settle first, shared joints then balance the branches.
+//! Point pairs: position targets, the nearest point of a plane or line, the other site of a
+//! coincidence. Direction pairs: held orientation axes and the aim direction, weighted by the
+//! squared reach (distance from the joint to the goal's site or joint, at least 0.1 m) so that a
+//! radian weighs like the arc it moves. Stiffness scales each joint's change (Welman's w_i).
+//! Centre-of-mass goals are not handled by CCD and are left to the other solvers.
+
+use marionette_skeleton::{DofKind, Fk, ROOT_STATE_LEN, Skeleton};
+use nalgebra::{Matrix3, Vector3};
+
+use crate::goal::GoalKind;
+use crate::solver::{Solver, StepInfo};
+use crate::system::System;
+
+/// The CCD solver.
+#[derive(Debug, Clone, Default)]
+pub struct CyclicCoordinateDescent {
+    q_scratch: Vec<f64>,
+}
+
+/// Accumulates the objective's coefficients for one joint.
+#[derive(Default)]
+struct Terms {
+    a: f64,
+    b: f64,
+    /// For slides: Σ w·axis·(d − c) and Σ w.
+    slide: f64,
+    weight: f64,
+}
+
+impl Terms {
+    fn point(
+        &mut self,
+        axis: &Vector3<f64>,
+        pivot: &Vector3<f64>,
+        c: &Vector3<f64>,
+        d: &Vector3<f64>,
+        w: f64,
+    ) {
+        let v = c - pivot;
+        let t = d - pivot;
+        self.direction(axis, &v, &t, w);
+        self.slide += w * axis.dot(&(d - c));
+        self.weight += w;
+    }
+
+    fn direction(&mut self, axis: &Vector3<f64>, v: &Vector3<f64>, d: &Vector3<f64>, w: f64) {
+        self.a += w * (d.dot(v) - axis.dot(d) * axis.dot(v));
+        self.b += w * axis.dot(&v.cross(d));
+    }
+}
+
+fn reach_weight(pivot: &Vector3<f64>, point: &Vector3<f64>, weight: f64) -> f64 {
+    let r = (point - pivot).norm().max(0.1);
+    weight * r * r
+}
+
+/// Adds the pairs of one goal to `terms`, for a DOF of joint subtree `[first, end)`.
+fn add_goal(
+    skeleton: &Skeleton,
+    fk: &Fk,
+    kind: &GoalKind,
+    weight: f64,
+    moves: &dyn Fn(usize) -> bool,
+    axis: &Vector3<f64>,
+    pivot: &Vector3<f64>,
+    terms: &mut Terms,
+) {
+    let site_moves = |s: &marionette_skeleton::SiteId| moves(skeleton.site(*s).joint.index());
+    match kind {
+        GoalKind::Position { site, target } if site_moves(site) => {
+            terms.point(axis, pivot, &fk.site_position(*site), target, weight);
+        }
+        GoalKind::Plane {
+            site,
+            point,
+            normal,
+        } if site_moves(site) => {
+            let c = fk.site_position(*site);
+            let d = c - normal * normal.dot(&(c - point));
+            terms.point(axis, pivot, &c, &d, weight);
+        }
+        GoalKind::Line {
+            site,
+            point,
+            direction,
+        } if site_moves(site) => {
+            let c = fk.site_position(*site);
+            let d = point + direction * direction.dot(&(c - point));
+            terms.point(axis, pivot, &c, &d, weight);
+        }
+        GoalKind::Coincide { a, b } => match (site_moves(a), site_moves(b)) {
+            (true, false) => terms.point(
+                axis,
+                pivot,
+                &fk.site_position(*a),
+                &fk.site_position(*b),
+                weight,
+            ),
+            (false, true) => terms.point(
+                axis,
+                pivot,
+                &fk.site_position(*b),
+                &fk.site_position(*a),
+                weight,
+            ),
+            _ => {}
+        },
+        GoalKind::Orientation {
+            joint,
+            target,
+            axes,
+        } if moves(joint.index()) => {
+            let current: &Matrix3<f64> = fk.joint_rotation(*joint);
+            let w = reach_weight(pivot, &fk.joint_position(*joint), weight);
+            let full = axes.iter().filter(|&&x| x).count() >= 2;
+            for k in 0..3 {
+                if full || axes[k] {
+                    terms.direction(
+                        axis,
+                        &current.column(k).into_owned(),
+                        &target.column(k).into_owned(),
+                        w,
+                    );
+                }
+            }
+        }
+        GoalKind::Aim {
+            site,
+            axis: local,
+            at,
+        } if site_moves(site) => {
+            let joint = skeleton.site(*site).joint;
+            let p = fk.site_position(*site);
+            if let Some(d) = (at - p).try_normalize(1e-12) {
+                let u = fk.joint_rotation(joint) * local;
+                terms.direction(axis, &u, &d, reach_weight(pivot, &p, weight));
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Solver for CyclicCoordinateDescent {
+    fn name(&self) -> &'static str {
+        "ccd"
+    }
+
+    fn prepare(&mut self, _rows: usize, _columns: usize) {}
+
+    fn needs_jacobian(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        let skeleton = system.skeleton();
+        self.q_scratch.clear();
+        self.q_scratch.extend_from_slice(q);
+        for c in (0..system.chain().len()).rev() {
+            let state = system.chain().columns()[c];
+            let Some(k) = state.checked_sub(ROOT_STATE_LEN) else {
+                continue; // the root translation is left to the Jacobian solvers
+            };
+            let dof = &skeleton.dofs()[k];
+            let owner = dof.joint.index();
+            let end = skeleton.joint(dof.joint).subtree_end;
+            let moves = |j: usize| owner <= j && j < end;
+            let fk = system.fk();
+            let dof_id = skeleton
+                .dof_at_state(state)
+                .expect("chain columns are DOFs");
+            let axis = fk.dof_axis(dof_id);
+            let pivot = fk.dof_pivot(dof_id);
+            let mut terms = Terms::default();
+            for goal in system.goals() {
+                add_goal(
+                    skeleton,
+                    fk,
+                    &goal.kind,
+                    goal.weight,
+                    &moves,
+                    &axis,
+                    &pivot,
+                    &mut terms,
+                );
+            }
+            let change = match dof.kind {
+                DofKind::Hinge if terms.a != 0.0 || terms.b != 0.0 => terms.b.atan2(terms.a),
+                DofKind::Slide if terms.weight > 0.0 => terms.slide / terms.weight,
+                _ => continue,
+            };
+            let stiffness = system.stiffness()[c];
+            system.set_column(q, c, q[state] + stiffness * change);
+            if q[state] != self.q_scratch[state] {
+                system.evaluate_errors(q);
+                self.q_scratch[state] = q[state];
+            }
+        }
+        StepInfo::default()
+    }
+}

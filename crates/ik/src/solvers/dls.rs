@@ -1,0 +1,106 @@
+//! Damped least squares (Levenberg–Marquardt; Buss 2009, §5; Wampler, Nakamura & Hanafusa):
+//! Δq = W Jᵀ (J W Jᵀ + λ² I)⁻¹ e, with W = diag(stiffness) (Welman's per-joint weights), optional
+//! ClampMag on e and a cap on the largest joint change. The damping λ keeps steps bounded near
+//! singularities and for unreachable targets, where the pseudo-inverse oscillates.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::common::{ErrorClamp, clamp_largest};
+use crate::linalg::cholesky_solve_in_place;
+use crate::solver::{Solver, StepInfo};
+use crate::system::System;
+
+/// The damped least-squares solver.
+#[derive(Debug, Clone)]
+pub struct DampedLeastSquares {
+    /// λ (metres): larger is steadier and slower.
+    pub damping: f64,
+    /// Buss's target clamping, if any.
+    pub clamp: Option<ErrorClamp>,
+    /// Largest change of one joint in one update (radians or metres).
+    pub max_joint_step: f64,
+    a: DMatrix<f64>,
+    y: DVector<f64>,
+    e: DVector<f64>,
+    dq: DVector<f64>,
+}
+
+impl Default for DampedLeastSquares {
+    fn default() -> Self {
+        DampedLeastSquares::new(0.1)
+    }
+}
+
+impl DampedLeastSquares {
+    /// DLS with damping λ, no error clamp and a 45° step cap.
+    pub fn new(damping: f64) -> Self {
+        DampedLeastSquares {
+            damping,
+            clamp: None,
+            max_joint_step: 45f64.to_radians(),
+            a: DMatrix::zeros(0, 0),
+            y: DVector::zeros(0),
+            e: DVector::zeros(0),
+            dq: DVector::zeros(0),
+        }
+    }
+
+    /// The same with Buss's ClampMag error clamping.
+    pub fn with_clamp(mut self, clamp: ErrorClamp) -> Self {
+        self.clamp = Some(clamp);
+        self
+    }
+}
+
+impl Solver for DampedLeastSquares {
+    fn name(&self) -> &'static str {
+        "dls"
+    }
+
+    fn prepare(&mut self, rows: usize, columns: usize) {
+        self.a = DMatrix::zeros(rows, rows);
+        self.y = DVector::zeros(rows);
+        self.e = DVector::zeros(rows);
+        self.dq = DVector::zeros(columns);
+    }
+
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        let (m, n) = system.shape();
+        if self.a.nrows() != m || self.dq.len() != n {
+            self.prepare(m, n);
+        }
+        match &mut self.clamp {
+            Some(c) => c.apply(&system.e, system.goal_rows(), &mut self.e),
+            None => self.e.copy_from(&system.e),
+        }
+        let j = &system.j;
+        let w = system.stiffness();
+        let lambda2 = self.damping * self.damping;
+        // A = J W Jᵀ + λ² I (symmetric: fill the lower triangle and mirror).
+        for r in 0..m {
+            for c in 0..=r {
+                let mut s = 0.0;
+                for k in 0..n {
+                    s += j[(r, k)] * w[k] * j[(c, k)];
+                }
+                self.a[(r, c)] = s;
+                self.a[(c, r)] = s;
+            }
+            self.a[(r, r)] += lambda2;
+        }
+        self.y.copy_from(&self.e);
+        if !cholesky_solve_in_place(&mut self.a, &mut self.y) {
+            return StepInfo::default();
+        }
+        for k in 0..n {
+            let mut s = 0.0;
+            for r in 0..m {
+                s += j[(r, k)] * self.y[r];
+            }
+            self.dq[k] = w[k] * s;
+        }
+        clamp_largest(&mut self.dq, self.max_joint_step);
+        system.apply_step(q, &self.dq);
+        StepInfo::default()
+    }
+}

@@ -1,0 +1,76 @@
+//! The Jacobian transpose (Welman 1993, ch. 4; Buss 2009, §3): the error acts as a force on the
+//! effectors and Δq = α K Jᵀ e. K = diag(stiffness) is Welman's per-joint weighting; α is Buss's
+//! step length α = ⟨e, J K Jᵀ e⟩ / ‖J K Jᵀ e‖² (the best step along this direction for the
+//! linearised problem), and the joint velocity is clamped, as Welman advises, by capping the
+//! largest change of one update. Cheap per iteration, immune to singularities, slow to converge.
+
+use nalgebra::DVector;
+
+use super::common::clamp_largest;
+use crate::solver::{Solver, StepInfo};
+use crate::system::System;
+
+/// The Jacobian-transpose solver.
+#[derive(Debug, Clone)]
+pub struct JacobianTranspose {
+    /// Largest change of one joint in one update (Buss uses 30°).
+    pub max_joint_step: f64,
+    /// A fixed gain instead of Buss's optimal α (Welman's constant-gain Euler step).
+    pub fixed_gain: Option<f64>,
+    dq: DVector<f64>,
+    jjte: DVector<f64>,
+}
+
+impl Default for JacobianTranspose {
+    fn default() -> Self {
+        JacobianTranspose {
+            max_joint_step: 30f64.to_radians(),
+            fixed_gain: None,
+            dq: DVector::zeros(0),
+            jjte: DVector::zeros(0),
+        }
+    }
+}
+
+impl Solver for JacobianTranspose {
+    fn name(&self) -> &'static str {
+        "jt"
+    }
+
+    fn prepare(&mut self, rows: usize, columns: usize) {
+        self.dq = DVector::zeros(columns);
+        self.jjte = DVector::zeros(rows);
+    }
+
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        let (m, n) = system.shape();
+        if self.dq.len() != n || self.jjte.len() != m {
+            self.prepare(m, n);
+        }
+        let w = system.stiffness();
+        // dq = K Jᵀ e
+        for c in 0..n {
+            let mut s = 0.0;
+            for r in 0..m {
+                s += system.j[(r, c)] * system.e[r];
+            }
+            self.dq[c] = w[c] * s;
+        }
+        let alpha = match self.fixed_gain {
+            Some(g) => g,
+            None => {
+                self.jjte.gemv(1.0, &system.j, &self.dq, 0.0);
+                let denominator = self.jjte.norm_squared();
+                if denominator > 0.0 {
+                    system.e.dot(&self.jjte) / denominator
+                } else {
+                    0.0
+                }
+            }
+        };
+        self.dq *= alpha;
+        clamp_largest(&mut self.dq, self.max_joint_step);
+        system.apply_step(q, &self.dq);
+        StepInfo::default()
+    }
+}

@@ -1,0 +1,90 @@
+//! One solver per file, all behind [`crate::Solver`]; [`SolverKind`] names them for the command
+//! line, problem files and the editor.
+
+pub mod ccd;
+pub mod common;
+pub mod dls;
+pub mod jacobian_transpose;
+pub mod pseudo_inverse;
+pub mod sdls;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::solver::Solver;
+
+/// Every solver Marionette has, by its command-line name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SolverKind {
+    /// Jacobian transpose (`jt`).
+    JacobianTranspose,
+    /// Pseudo-inverse by SVD (`pinv`).
+    PseudoInverse,
+    /// Damped least squares (`dls`).
+    DampedLeastSquares,
+    /// Selectively damped least squares (`sdls`).
+    SelectivelyDamped,
+    /// Cyclic coordinate descent (`ccd`).
+    CyclicCoordinateDescent,
+}
+
+impl SolverKind {
+    /// Every solver, in the order the documentation lists them.
+    pub const ALL: [SolverKind; 5] = [
+        SolverKind::JacobianTranspose,
+        SolverKind::PseudoInverse,
+        SolverKind::DampedLeastSquares,
+        SolverKind::SelectivelyDamped,
+        SolverKind::CyclicCoordinateDescent,
+    ];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::JacobianTranspose => "jt",
+            SolverKind::PseudoInverse => "pinv",
+            SolverKind::DampedLeastSquares => "dls",
+            SolverKind::SelectivelyDamped => "sdls",
+            SolverKind::CyclicCoordinateDescent => "ccd",
+        }
+    }
+
+    /// A solver of this kind with its default settings.
+    pub fn build(self) -> Box<dyn Solver> {
+        match self {
+            SolverKind::JacobianTranspose => {
+                Box::new(jacobian_transpose::JacobianTranspose::default())
+            }
+            SolverKind::PseudoInverse => Box::new(pseudo_inverse::PseudoInverse::default()),
+            SolverKind::DampedLeastSquares => Box::new(dls::DampedLeastSquares::default()),
+            SolverKind::SelectivelyDamped => {
+                Box::new(sdls::SelectivelyDampedLeastSquares::default())
+            }
+            SolverKind::CyclicCoordinateDescent => {
+                Box::new(ccd::CyclicCoordinateDescent::default())
+            }
+        }
+    }
+}
+
+impl fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A solver name that is not one of [`SolverKind::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown solver \"{0}\" (known: jt, pinv, dls, sdls, ccd)")]
+pub struct UnknownSolver(pub String);
+
+impl FromStr for SolverKind {
+    type Err = UnknownSolver;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SolverKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| UnknownSolver(s.to_owned()))
+    }
+}

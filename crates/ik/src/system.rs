@@ -1,0 +1,224 @@
+//! The stacked IK system a solver works on: the goals' error vector e and Jacobian J over the
+//! chain's columns, weighted rows, per-column stiffness, joint limits, all in buffers sized once.
+//!
+//! The driver ([`crate::solve`]) calls [`System::evaluate`] and hands the system to a solver's
+//! `step`; the solver proposes Δq and applies it with [`System::apply_step`], which enforces the
+//! limits. Targets can be changed between frames ([`System::goals_mut`]) without reallocating.
+
+use std::ops::Range;
+
+use marionette_skeleton::{Chain, DofId, Fk, ROOT_STATE_LEN, Skeleton};
+use nalgebra::{DMatrix, DVector};
+
+use crate::goal::{Goal, GoalScratch};
+
+/// Goals, chain and workspaces for one skeleton.
+#[derive(Debug, Clone)]
+pub struct System<'s> {
+    skeleton: &'s Skeleton,
+    goals: Vec<Goal>,
+    rows: Vec<Range<usize>>,
+    chain: Chain,
+    fk: Fk,
+    /// Stacked, weighted error (target − current), one block per goal.
+    pub e: DVector<f64>,
+    /// Stacked, weighted Jacobian: rows as `e`, one column per chain entry.
+    pub j: DMatrix<f64>,
+    scratch: GoalScratch,
+    stiffness: Vec<f64>,
+    goal_errors: Vec<f64>,
+    limit_hits: Vec<bool>,
+}
+
+impl<'s> System<'s> {
+    /// A system for `goals` moving the state entries of `chain`.
+    pub fn new(skeleton: &'s Skeleton, goals: Vec<Goal>, chain: Chain) -> System<'s> {
+        let mut rows = Vec::with_capacity(goals.len());
+        let mut m = 0;
+        for g in &goals {
+            let r = g.kind.rows();
+            rows.push(m..m + r);
+            m += r;
+        }
+        let n = chain.len();
+        let stiffness = chain
+            .columns()
+            .iter()
+            .map(|&c| {
+                c.checked_sub(ROOT_STATE_LEN)
+                    .map_or(1.0, |k| skeleton.joint(skeleton.dofs()[k].joint).stiffness)
+            })
+            .collect();
+        System {
+            skeleton,
+            goal_errors: vec![0.0; goals.len()],
+            goals,
+            rows,
+            fk: Fk::new(skeleton),
+            e: DVector::zeros(m),
+            j: DMatrix::zeros(m, n),
+            scratch: GoalScratch::new(n),
+            stiffness,
+            limit_hits: vec![false; n],
+            chain,
+        }
+    }
+
+    /// The skeleton.
+    pub fn skeleton(&self) -> &'s Skeleton {
+        self.skeleton
+    }
+
+    /// The goals.
+    pub fn goals(&self) -> &[Goal] {
+        &self.goals
+    }
+
+    /// The goals, to move targets between frames (their kinds and count must stay the same).
+    pub fn goals_mut(&mut self) -> &mut [Goal] {
+        &mut self.goals
+    }
+
+    /// The rows of each goal in `e` and `j`.
+    pub fn goal_rows(&self) -> &[Range<usize>] {
+        &self.rows
+    }
+
+    /// The state entries the solve moves (the Jacobian's columns).
+    pub fn chain(&self) -> &Chain {
+        &self.chain
+    }
+
+    /// Forward kinematics at the last evaluated pose.
+    pub fn fk(&self) -> &Fk {
+        &self.fk
+    }
+
+    /// Welman's stiffness w_i of each column's joint (1 for the root translation).
+    pub fn stiffness(&self) -> &[f64] {
+        &self.stiffness
+    }
+
+    /// Number of rows (m) and columns (n).
+    pub fn shape(&self) -> (usize, usize) {
+        self.j.shape()
+    }
+
+    /// Forward kinematics and goal errors at `q`, without the Jacobian.
+    pub fn evaluate_errors(&mut self, q: &[f64]) {
+        self.fk.update(self.skeleton, q);
+        for (g, err) in self.goals.iter().zip(self.goal_errors.iter_mut()) {
+            *err = g.kind.error(self.skeleton, &self.fk);
+        }
+    }
+
+    /// Forward kinematics, goal errors, and the weighted e and J at `q`.
+    pub fn evaluate(&mut self, q: &[f64]) {
+        self.evaluate_errors(q);
+        let columns = self.chain.columns();
+        for (g, rows) in self.goals.iter().zip(&self.rows) {
+            g.kind.write_rows(
+                self.skeleton,
+                &self.fk,
+                columns,
+                &mut self.e,
+                &mut self.j,
+                rows.start,
+                &mut self.scratch,
+            );
+            if g.weight != 1.0 {
+                let s = g.weight.sqrt();
+                for r in rows.clone() {
+                    self.e[r] *= s;
+                    for c in 0..columns.len() {
+                        self.j[(r, c)] *= s;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each goal's error (metres or radians) at the last evaluated pose.
+    pub fn goal_errors(&self) -> &[f64] {
+        &self.goal_errors
+    }
+
+    /// The largest goal error: the solve has converged when it is within tolerance.
+    pub fn max_error(&self) -> f64 {
+        self.goal_errors.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// Adds `dq` (one entry per chain column) to `q`, then enforces the limits: limited DOFs are
+    /// clamped (and the hit recorded), unlimited hinges wrapped into (−π, π]. Non-finite entries
+    /// of `dq` are ignored, so no solver can put NaN into a pose.
+    pub fn apply_step(&mut self, q: &mut [f64], dq: &DVector<f64>) {
+        let dofs = self.skeleton.dofs();
+        for (c, &state) in self.chain.columns().iter().enumerate() {
+            let step = dq[c];
+            if !step.is_finite() {
+                continue;
+            }
+            let value = q[state] + step;
+            q[state] = match state.checked_sub(ROOT_STATE_LEN) {
+                None => value,
+                Some(k) if dofs[k].unlimited => wrap_angle(value),
+                Some(k) => {
+                    let clamped = dofs[k].clamp(value);
+                    if clamped != value {
+                        self.limit_hits[c] = true;
+                    }
+                    clamped
+                }
+            };
+        }
+    }
+
+    /// Sets one chain column's value with the same limit handling as [`System::apply_step`].
+    pub fn set_column(&mut self, q: &mut [f64], column: usize, value: f64) {
+        let state = self.chain.columns()[column];
+        if !value.is_finite() {
+            return;
+        }
+        q[state] = match state.checked_sub(ROOT_STATE_LEN) {
+            None => value,
+            Some(k) => {
+                let dof = &self.skeleton.dofs()[k];
+                if dof.unlimited {
+                    wrap_angle(value)
+                } else {
+                    let clamped = dof.clamp(value);
+                    if clamped != value {
+                        self.limit_hits[column] = true;
+                    }
+                    clamped
+                }
+            }
+        };
+    }
+
+    /// Clears the record of limit hits (the driver does this at the start of each solve).
+    pub fn clear_limit_hits(&mut self) {
+        self.limit_hits.fill(false);
+    }
+
+    /// The DOFs that hit a limit since the record was last cleared, in chain order.
+    pub fn limit_hits(&self) -> Vec<DofId> {
+        self.chain
+            .columns()
+            .iter()
+            .zip(&self.limit_hits)
+            .filter(|(_, hit)| **hit)
+            .filter_map(|(&state, _)| self.skeleton.dof_at_state(state))
+            .collect()
+    }
+}
+
+/// An angle wrapped into (−π, π].
+pub fn wrap_angle(a: f64) -> f64 {
+    use std::f64::consts::{PI, TAU};
+    if a > -PI && a <= PI {
+        return a;
+    }
+    let w = a.rem_euclid(TAU);
+    if w > PI { w - TAU } else { w }
+}
