@@ -173,6 +173,30 @@ impl<'s> System<'s> {
         }
     }
 
+    /// Sets to zero the entry of `weights` of every column whose DOF sits at a limit while `dq`
+    /// pushes it further out, and returns how many such columns are newly blocked. Solvers then
+    /// recompute the step without them: the joint stays at its limit and the others take up the
+    /// work, instead of the whole step being spent against the limit.
+    pub fn block_outward(&self, q: &[f64], dq: &DVector<f64>, weights: &mut [f64]) -> usize {
+        let dofs = self.skeleton.dofs();
+        let mut blocked = 0;
+        for (c, &state) in self.chain.columns().iter().enumerate() {
+            let Some(k) = state.checked_sub(ROOT_STATE_LEN) else {
+                continue;
+            };
+            let dof = &dofs[k];
+            if dof.unlimited || weights[c] == 0.0 {
+                continue;
+            }
+            let v = q[state];
+            if (v <= dof.min && dq[c] < 0.0) || (v >= dof.max && dq[c] > 0.0) {
+                weights[c] = 0.0;
+                blocked += 1;
+            }
+        }
+        blocked
+    }
+
     /// Sets one chain column's value with the same limit handling as [`System::apply_step`].
     pub fn set_column(&mut self, q: &mut [f64], column: usize, value: f64) {
         let state = self.chain.columns()[column];

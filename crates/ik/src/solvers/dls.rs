@@ -23,6 +23,7 @@ pub struct DampedLeastSquares {
     y: DVector<f64>,
     e: DVector<f64>,
     dq: DVector<f64>,
+    weights: Vec<f64>,
 }
 
 impl Default for DampedLeastSquares {
@@ -42,6 +43,7 @@ impl DampedLeastSquares {
             y: DVector::zeros(0),
             e: DVector::zeros(0),
             dq: DVector::zeros(0),
+            weights: Vec::new(),
         }
     }
 
@@ -52,29 +54,10 @@ impl DampedLeastSquares {
     }
 }
 
-impl Solver for DampedLeastSquares {
-    fn name(&self) -> &'static str {
-        "dls"
-    }
-
-    fn prepare(&mut self, rows: usize, columns: usize) {
-        self.a = DMatrix::zeros(rows, rows);
-        self.y = DVector::zeros(rows);
-        self.e = DVector::zeros(rows);
-        self.dq = DVector::zeros(columns);
-    }
-
-    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
-        let (m, n) = system.shape();
-        if self.a.nrows() != m || self.dq.len() != n {
-            self.prepare(m, n);
-        }
-        match &mut self.clamp {
-            Some(c) => c.apply(&system.e, system.goal_rows(), &mut self.e),
-            None => self.e.copy_from(&system.e),
-        }
-        let j = &system.j;
-        let w = system.stiffness();
+impl DampedLeastSquares {
+    /// Δq = W Jᵀ (J W Jᵀ + λ² I)⁻¹ e with the current weights; false if the system is singular.
+    fn solve_step(&mut self, j: &DMatrix<f64>, m: usize, n: usize) -> bool {
+        let w = &self.weights;
         let lambda2 = self.damping * self.damping;
         // A = J W Jᵀ + λ² I (symmetric: fill the lower triangle and mirror).
         for r in 0..m {
@@ -90,7 +73,7 @@ impl Solver for DampedLeastSquares {
         }
         self.y.copy_from(&self.e);
         if !cholesky_solve_in_place(&mut self.a, &mut self.y) {
-            return StepInfo::default();
+            return false;
         }
         for k in 0..n {
             let mut s = 0.0;
@@ -98,6 +81,42 @@ impl Solver for DampedLeastSquares {
                 s += j[(r, k)] * self.y[r];
             }
             self.dq[k] = w[k] * s;
+        }
+        true
+    }
+}
+
+impl Solver for DampedLeastSquares {
+    fn name(&self) -> &'static str {
+        "dls"
+    }
+
+    fn prepare(&mut self, rows: usize, columns: usize) {
+        self.a = DMatrix::zeros(rows, rows);
+        self.y = DVector::zeros(rows);
+        self.e = DVector::zeros(rows);
+        self.dq = DVector::zeros(columns);
+        self.weights = vec![0.0; columns];
+    }
+
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        let (m, n) = system.shape();
+        if self.a.nrows() != m || self.dq.len() != n {
+            self.prepare(m, n);
+        }
+        match &mut self.clamp {
+            Some(c) => c.apply(&system.e, system.goal_rows(), &mut self.e),
+            None => self.e.copy_from(&system.e),
+        }
+        self.weights.copy_from_slice(system.stiffness());
+        // Joints pushed against a limit drop out and the step is recomputed (at most 3 passes).
+        for _pass in 0..3 {
+            if !self.solve_step(&system.j, m, n) {
+                return StepInfo::default();
+            }
+            if system.block_outward(q, &self.dq, &mut self.weights) == 0 {
+                break;
+            }
         }
         clamp_largest(&mut self.dq, self.max_joint_step);
         system.apply_step(q, &self.dq);

@@ -19,6 +19,7 @@ pub struct JacobianTranspose {
     pub fixed_gain: Option<f64>,
     dq: DVector<f64>,
     jjte: DVector<f64>,
+    weights: Vec<f64>,
 }
 
 impl Default for JacobianTranspose {
@@ -28,6 +29,7 @@ impl Default for JacobianTranspose {
             fixed_gain: None,
             dq: DVector::zeros(0),
             jjte: DVector::zeros(0),
+            weights: Vec::new(),
         }
     }
 }
@@ -40,6 +42,7 @@ impl Solver for JacobianTranspose {
     fn prepare(&mut self, rows: usize, columns: usize) {
         self.dq = DVector::zeros(columns);
         self.jjte = DVector::zeros(rows);
+        self.weights = vec![0.0; columns];
     }
 
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
@@ -47,14 +50,19 @@ impl Solver for JacobianTranspose {
         if self.dq.len() != n || self.jjte.len() != m {
             self.prepare(m, n);
         }
-        let w = system.stiffness();
-        // dq = K Jᵀ e
-        for c in 0..n {
-            let mut s = 0.0;
-            for r in 0..m {
-                s += system.j[(r, c)] * system.e[r];
+        self.weights.copy_from_slice(system.stiffness());
+        // dq = K Jᵀ e, projected off the joints it pushes against their limits.
+        for _pass in 0..2 {
+            for c in 0..n {
+                let mut s = 0.0;
+                for r in 0..m {
+                    s += system.j[(r, c)] * system.e[r];
+                }
+                self.dq[c] = self.weights[c] * s;
             }
-            self.dq[c] = w[c] * s;
+            if system.block_outward(q, &self.dq, &mut self.weights) == 0 {
+                break;
+            }
         }
         let alpha = match self.fixed_gain {
             Some(g) => g,

@@ -37,6 +37,7 @@ pub struct PseudoInverse {
     svd: Svd,
     scaled: DMatrix<f64>,
     dq: DVector<f64>,
+    weights: Vec<f64>,
     z: DVector<f64>,
 }
 
@@ -49,6 +50,7 @@ impl Default for PseudoInverse {
             svd: Svd::new(0, 0),
             scaled: DMatrix::zeros(0, 0),
             dq: DVector::zeros(0),
+            weights: Vec::new(),
             z: DVector::zeros(0),
         }
     }
@@ -82,26 +84,12 @@ impl PseudoInverse {
     }
 }
 
-impl Solver for PseudoInverse {
-    fn name(&self) -> &'static str {
-        "pinv"
-    }
-
-    fn prepare(&mut self, rows: usize, columns: usize) {
-        self.svd = Svd::new(rows, columns);
-        self.scaled = DMatrix::zeros(rows, columns);
-        self.dq = DVector::zeros(columns);
-        self.z = DVector::zeros(columns);
-    }
-
-    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+impl PseudoInverse {
+    /// Computes `self.dq` with the current weights; returns the smallest singular value.
+    fn compute_step(&mut self, system: &System<'_>, q: &[f64]) -> f64 {
         let (m, n) = system.shape();
-        if self.scaled.shape() != (m, n) {
-            self.prepare(m, n);
-        }
-        let w = system.stiffness();
         for c in 0..n {
-            let s = w[c].sqrt();
+            let s = self.weights[c].sqrt();
             for r in 0..m {
                 self.scaled[(r, c)] = system.j[(r, c)] * s;
             }
@@ -122,7 +110,7 @@ impl Solver for PseudoInverse {
         if self.objective_gradient(system, q) {
             // z − V_r V_rᵀ z over the kept singular directions (in the scaled coordinates).
             for c in 0..n {
-                self.z[c] *= w[c].sqrt();
+                self.z[c] *= self.weights[c].sqrt();
             }
             for i in 0..rank {
                 if self.svd.sigma[i] > cutoff && self.svd.sigma[i] > 0.0 {
@@ -133,9 +121,40 @@ impl Solver for PseudoInverse {
             self.dq += &self.z;
         }
         for c in 0..n {
-            self.dq[c] *= w[c].sqrt();
+            self.dq[c] *= self.weights[c].sqrt();
         }
         clamp_largest(&mut self.dq, self.max_joint_step);
+        smallest
+    }
+}
+
+impl Solver for PseudoInverse {
+    fn name(&self) -> &'static str {
+        "pinv"
+    }
+
+    fn prepare(&mut self, rows: usize, columns: usize) {
+        self.svd = Svd::new(rows, columns);
+        self.scaled = DMatrix::zeros(rows, columns);
+        self.dq = DVector::zeros(columns);
+        self.weights = vec![0.0; columns];
+        self.z = DVector::zeros(columns);
+    }
+
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        let (m, n) = system.shape();
+        if self.scaled.shape() != (m, n) {
+            self.prepare(m, n);
+        }
+        self.weights.copy_from_slice(system.stiffness());
+        let mut smallest = f64::INFINITY;
+        // Joints pushed against a limit drop out and the step is recomputed (at most 3 passes).
+        for _pass in 0..3 {
+            smallest = self.compute_step(system, q);
+            if system.block_outward(q, &self.dq, &mut self.weights) == 0 {
+                break;
+            }
+        }
         system.apply_step(q, &self.dq);
         StepInfo {
             min_singular_value: smallest.is_finite().then_some(smallest),

@@ -25,6 +25,7 @@ pub struct SelectivelyDampedLeastSquares {
     rho: DVector<f64>,
     phi: DVector<f64>,
     dq: DVector<f64>,
+    weights: Vec<f64>,
 }
 
 impl Default for SelectivelyDampedLeastSquares {
@@ -38,6 +39,7 @@ impl Default for SelectivelyDampedLeastSquares {
             rho: DVector::zeros(0),
             phi: DVector::zeros(0),
             dq: DVector::zeros(0),
+            weights: Vec::new(),
         }
     }
 }
@@ -50,26 +52,11 @@ impl SelectivelyDampedLeastSquares {
     }
 }
 
-impl Solver for SelectivelyDampedLeastSquares {
-    fn name(&self) -> &'static str {
-        "sdls"
-    }
-
-    fn prepare(&mut self, rows: usize, columns: usize) {
-        self.svd = Svd::new(rows, columns);
-        self.scaled = DMatrix::zeros(rows, columns);
-        self.e = DVector::zeros(rows);
-        self.rho = DVector::zeros(columns);
-        self.phi = DVector::zeros(columns);
-        self.dq = DVector::zeros(columns);
-    }
-
-    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+impl SelectivelyDampedLeastSquares {
+    /// Computes `self.dq` with the current weights; returns the smallest singular value.
+    fn compute_step(&mut self, system: &System<'_>) -> f64 {
         let (m, n) = system.shape();
-        if self.scaled.shape() != (m, n) {
-            self.prepare(m, n);
-        }
-        let w = system.stiffness();
+        let w = &self.weights;
         for c in 0..n {
             let s = w[c].sqrt();
             for r in 0..m {
@@ -77,10 +64,6 @@ impl Solver for SelectivelyDampedLeastSquares {
             }
         }
         let rows = system.goal_rows();
-        match &mut self.clamp {
-            Some(c) => c.apply(&system.e, rows, &mut self.e),
-            None => self.e.copy_from(&system.e),
-        }
         // ρ_j = Σ_l ‖J_{l,j}‖
         for c in 0..n {
             self.rho[c] = rows
@@ -119,6 +102,43 @@ impl Solver for SelectivelyDampedLeastSquares {
         clamp_largest(&mut self.dq, self.gamma_max);
         for c in 0..n {
             self.dq[c] *= w[c].sqrt();
+        }
+        smallest
+    }
+}
+
+impl Solver for SelectivelyDampedLeastSquares {
+    fn name(&self) -> &'static str {
+        "sdls"
+    }
+
+    fn prepare(&mut self, rows: usize, columns: usize) {
+        self.svd = Svd::new(rows, columns);
+        self.scaled = DMatrix::zeros(rows, columns);
+        self.e = DVector::zeros(rows);
+        self.rho = DVector::zeros(columns);
+        self.phi = DVector::zeros(columns);
+        self.dq = DVector::zeros(columns);
+        self.weights = vec![0.0; columns];
+    }
+
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        let (m, n) = system.shape();
+        if self.scaled.shape() != (m, n) {
+            self.prepare(m, n);
+        }
+        match &mut self.clamp {
+            Some(c) => c.apply(&system.e, system.goal_rows(), &mut self.e),
+            None => self.e.copy_from(&system.e),
+        }
+        self.weights.copy_from_slice(system.stiffness());
+        let mut smallest = f64::INFINITY;
+        // Joints pushed against a limit drop out and the step is recomputed (at most 3 passes).
+        for _pass in 0..3 {
+            smallest = self.compute_step(system);
+            if system.block_outward(q, &self.dq, &mut self.weights) == 0 {
+                break;
+            }
         }
         system.apply_step(q, &self.dq);
         StepInfo {
