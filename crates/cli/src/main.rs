@@ -1,6 +1,7 @@
 //! `marionette`: Marionette's core on the command line, for scripts, tests and benchmarks.
 //!
-//! Exit status: 0 success, 1 bad input (messages on standard error). Whatever the input, the
+//! Exit status: 0 success, 1 bad input (messages on standard error); `solve` exits 3 when it
+//! did not converge. Whatever the input, the
 //! command never prints a backtrace: a panic would be a bug, and is reported as one line.
 
 mod commands;
@@ -24,6 +25,8 @@ enum Command {
     Check(commands::check::CheckArgs),
     /// World positions of every joint and site, and the centre of mass.
     Fk(commands::fk::FkArgs),
+    /// Solve a Problem file: move the chain so the goals are met.
+    Solve(commands::solve::SolveArgs),
     /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
     Demo(commands::demo::DemoArgs),
 }
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Fk(args) => commands::fk::run(&args),
+        Command::Solve(args) => commands::solve::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };
     match result {

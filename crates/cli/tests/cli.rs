@@ -311,3 +311,108 @@ fn demo_runs_on_the_built_in_humanoid() {
     );
     assert_eq!(out.matches("frame ").count(), 3);
 }
+
+fn problem(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/problems")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn solve_json_follows_the_contract() {
+    let o = marionette(&["solve", &problem("stickman_reach.ron"), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(v["solver"], "dls");
+    assert_eq!(v["converged"], true);
+    assert!(v["iterations"].as_u64().is_some() && v["micros"].as_f64().is_some());
+    let residual = v["residual"].as_f64().expect("residual");
+    assert!(residual <= 1e-4);
+    assert_eq!(v["goals"][0]["index"], 0);
+    assert_eq!(v["goals"][0]["kind"], "position");
+    assert_eq!(v["goals"][0]["error"].as_f64(), Some(residual));
+    // Every joint is listed, in degrees; the site lands on the target.
+    let joints = v["pose"]["joints"].as_object().expect("joints");
+    assert_eq!(joints.len(), 11);
+    assert_eq!(joints["head"], serde_json::json!([0.0, 0.0]));
+    assert_eq!(v["pose"]["root"], serde_json::json!([0.0, 0.0, 0.0]));
+    let tip = point(&v["sites"]["right fingertips"]);
+    let d = ((tip[0] + 0.3).powi(2) + (tip[1] - 1.25).powi(2) + (tip[2] - 0.3).powi(2)).sqrt();
+    assert!(d <= 1e-4, "{tip:?}");
+    // Only the right arm moved (base "right arm").
+    assert_eq!(joints["torso"], serde_json::json!([0.0, 0.0, 0.0]));
+}
+
+#[test]
+fn solve_exit_codes_follow_the_contract() {
+    // Not converged: exit 3, the best pose still printed.
+    let o = marionette(&["solve", &problem("unreachable.ron"), "--json"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("pose printed");
+    assert_eq!(v["converged"], false);
+    // Bad input: exit 1, every defect named, nothing on standard output.
+    let o = marionette(&["solve", &problem("bad_goals.ron"), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    for fragment in [
+        "frozen: joint \"right elbw\" is not in skeleton \"humanoid\"",
+        "goal 0 (position): site \"right fingertip\" is not in skeleton",
+        "goal 1 (aim): axis is the zero vector",
+        "goal 2 (position): weight -1 is not a positive number",
+    ] {
+        assert!(err.contains(fragment), "{fragment} missing in\n{err}");
+    }
+    let o = marionette(&["solve", &problem("stickman_reach.ron"), "--solver", "magic"]);
+    assert_eq!(o.status.code(), Some(2), "clap rejects unknown solvers");
+    assert!(
+        stderr(&o).contains("unknown solver \"magic\""),
+        "{}",
+        stderr(&o)
+    );
+    let o = marionette(&[
+        "check",
+        &problem("bad_goals.ron"),
+        &problem("stickman_reach.ron"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("problem on \"stickman\", 1 goals, 3 state entries move"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("goal 1 (aim): axis is the zero vector"));
+    let o = marionette(&["solve", "/no/such/problem.ron"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).starts_with("/no/such/problem.ron: "));
+}
+
+#[test]
+fn every_solver_keeps_both_feet_planted_while_reaching() {
+    for solver in ["dls", "sdls", "ccd"] {
+        let o = marionette(&[
+            "solve",
+            &problem("humanoid_feet_locked.ron"),
+            "--solver",
+            solver,
+            "--max-iterations",
+            "500",
+            "--json",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{solver}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+        assert_near_mm(point(&v["sites"]["left heel"]), [0.09, 0.0, -0.05]);
+        assert_near_mm(point(&v["sites"]["right toe tip"]), [-0.09, 0.0, 0.22]);
+        assert_near_mm(point(&v["sites"]["right fingertips"]), [-0.25, 1.1, 0.45]);
+    }
+}
+
+fn assert_near_mm(got: [f64; 3], want: [f64; 3]) {
+    let d = (0..3)
+        .map(|i| (got[i] - want[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    assert!(d < 1e-3, "{got:?} vs {want:?}");
+}

@@ -149,6 +149,35 @@ fn put3(e: &mut DVector<f64>, row: usize, v: &Vector3<f64>) {
     e[row + 2] = v.z;
 }
 
+/// The rotation vector (axis × angle) of a rotation matrix, robust where `acos` of the trace is
+/// not: the angle is atan2(‖sin θ · axis‖, cos θ) from the skew part and the trace, and near
+/// θ = π, where the skew part vanishes, the axis comes from the quaternion.
+pub fn rotation_vector(m: &Matrix3<f64>) -> Vector3<f64> {
+    let skew = Vector3::new(
+        m[(2, 1)] - m[(1, 2)],
+        m[(0, 2)] - m[(2, 0)],
+        m[(1, 0)] - m[(0, 1)],
+    ) * 0.5;
+    let cos = ((m.trace() - 1.0) * 0.5).clamp(-1.0, 1.0);
+    let sin = skew.norm();
+    if sin > 1e-6 || cos > 0.0 {
+        let angle = sin.atan2(cos);
+        return if sin > 0.0 {
+            skew * (angle / sin)
+        } else {
+            Vector3::zeros()
+        };
+    }
+    let q = nalgebra::UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(*m));
+    // q and −q are the same rotation: take the one with w ≥ 0, so the angle is in [0, π].
+    let sign = if q.scalar() < 0.0 { -1.0 } else { 1.0 };
+    let (w, v) = (q.scalar() * sign, q.vector() * sign);
+    match v.try_normalize(0.0) {
+        Some(axis) => axis * (2.0 * v.norm().atan2(w)),
+        None => Vector3::zeros(),
+    }
+}
+
 /// Angle between unit vectors, stable for small and large angles.
 fn angle_between(u: &Vector3<f64>, d: &Vector3<f64>) -> f64 {
     u.cross(d).norm().atan2(u.dot(d))
@@ -207,7 +236,7 @@ impl GoalKind {
             } => {
                 let current = fk.joint_rotation(*joint);
                 if full_orientation(axes) {
-                    Rotation3::from_matrix_unchecked(target * current.transpose()).angle()
+                    rotation_vector(&(target * current.transpose())).norm()
                 } else {
                     let k = single_axis(axes);
                     angle_between(
@@ -278,8 +307,7 @@ impl GoalKind {
             } => {
                 let current = fk.joint_rotation(*joint);
                 if full_orientation(axes) {
-                    let r = Rotation3::from_matrix_unchecked(target * current.transpose());
-                    put3(e, row, &r.scaled_axis());
+                    put3(e, row, &rotation_vector(&(target * current.transpose())));
                     fk.orientation_jacobian(skeleton, *joint, columns, j, row);
                 } else {
                     let k = single_axis(axes);
@@ -354,15 +382,45 @@ impl GoalKind {
             GoalKind::CenterOfMass { target, axes } => {
                 let d = target - fk.center_of_mass();
                 fk.com_jacobian(skeleton, columns, &mut scratch.a, 0);
-                let mut r = row;
-                for k in (0..3).filter(|&k| axes[k]) {
+                for (r, k) in (row..).zip((0..3).filter(|&k| axes[k])) {
                     e[r] = d[k];
                     for c in 0..columns.len() {
                         j[(r, c)] = scratch.a[(k, c)];
                     }
-                    r += 1;
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_vector_agrees_with_nalgebra_and_survives_rounding() {
+        // Tiny angles keep their size (nalgebra's scaled_axis rounds them to zero).
+        let tiny = Rotation3::from_axis_angle(&Vector3::x_axis(), 1e-9);
+        assert!((rotation_vector(tiny.matrix()) - Vector3::new(1e-9, 0.0, 0.0)).norm() < 1e-20);
+        for (roll, pitch, yaw) in [(0.3, -1.2, 2.0), (3.0, 0.1, -0.4), (0.0, 0.0, 3.1)] {
+            let r = Rotation3::from_euler_angles(roll, pitch, yaw);
+            let ours = rotation_vector(r.matrix());
+            assert!(
+                (ours - r.scaled_axis()).norm() < 1e-9,
+                "{ours} vs {}",
+                r.scaled_axis()
+            );
+        }
+        // R·Rᵀ of a rotation: the identity with rounding noise, trace possibly just above 3.
+        let r = Rotation3::from_euler_angles(0.7, -2.1, 1.3).into_inner();
+        let near_identity = r * r.transpose();
+        assert!(rotation_vector(&near_identity).norm() < 1e-12);
+        // Half turns, where the skew part vanishes.
+        for axis in [Vector3::x_axis(), Vector3::y_axis(), Vector3::z_axis()] {
+            let half = Rotation3::from_axis_angle(&axis, std::f64::consts::PI);
+            let v = rotation_vector(half.matrix());
+            assert!((v.norm() - std::f64::consts::PI).abs() < 1e-9);
+            assert!((v.normalize().dot(&axis).abs() - 1.0).abs() < 1e-9);
         }
     }
 }

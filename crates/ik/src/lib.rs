@@ -23,11 +23,13 @@
 
 pub mod goal;
 pub mod linalg;
+pub mod problem;
 pub mod solver;
 pub mod solvers;
 pub mod system;
 
 pub use goal::{Goal, GoalKind};
+pub use problem::{Problem, ProblemDefect, ProblemError, ProblemFile};
 pub use solver::{Report, Settings, Solver, StepInfo, solve, track};
 pub use solvers::{SolverKind, UnknownSolver};
 pub use system::System;

@@ -18,7 +18,7 @@ pub fn cholesky_solve_in_place(a: &mut DMatrix<f64>, b: &mut DVector<f64>) -> bo
         for k in 0..j {
             d -= a[(j, k)] * a[(j, k)];
         }
-        if !(d > 0.0) || !d.is_finite() {
+        if d <= 0.0 || !d.is_finite() {
             return false;
         }
         let d = d.sqrt();

@@ -143,9 +143,16 @@ impl<'s> System<'s> {
         &self.goal_errors
     }
 
-    /// The largest goal error: the solve has converged when it is within tolerance.
+    /// The largest goal error: the solve has converged when it is within tolerance. A NaN error
+    /// (a bug, never user data) counts as infinite, so it can never pass for convergence.
     pub fn max_error(&self) -> f64 {
-        self.goal_errors.iter().copied().fold(0.0, f64::max)
+        self.goal_errors.iter().fold(0.0, |acc, &e| {
+            if e.is_nan() {
+                f64::INFINITY
+            } else {
+                acc.max(e)
+            }
+        })
     }
 
     /// Adds `dq` (one entry per chain column) to `q`, then enforces the limits: limited DOFs are

@@ -104,7 +104,7 @@ proptest! {
             prop_assert!(q.iter().all(|v| v.is_finite()), "{kind}: non-finite pose");
             let rest = Pose { q: q.clone() };
             prop_assert!(rest.within_limits(&s), "{kind}: outside limits");
-            prop_assert!(report.residual.is_finite() && report.goal_errors.iter().all(|e| e.is_finite()), "{kind}");
+            prop_assert!(report.residual.is_finite() && report.goal_errors.iter().all(|e| e.is_finite()), "{kind}: {report:?} {q:?}");
             prop_assert!(report.iterations <= 30);
             let (again, report2) = run(kind, &s, &pose, &goals, 30);
             prop_assert!(q.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()), "{kind}: not deterministic");

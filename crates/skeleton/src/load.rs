@@ -241,8 +241,9 @@ fn check_sites(parsed: &SkeletonFile, tree: &Tree, defects: &mut Vec<Defect>) {
     }
 }
 
-/// Rx(rx)·Ry(ry)·Rz(rz) from degrees.
-pub(crate) fn orientation_matrix(deg: [f64; 3]) -> Matrix3<f64> {
+/// Rx(rx)·Ry(ry)·Rz(rz) from degrees: the format's orientation convention, for joint frames
+/// and for orientation targets alike.
+pub fn orientation_from_degrees(deg: [f64; 3]) -> Matrix3<f64> {
     let [rx, ry, rz] = deg.map(f64::to_radians);
     (Rotation3::from_axis_angle(&Vector3::x_axis(), rx)
         * Rotation3::from_axis_angle(&Vector3::y_axis(), ry)
@@ -277,7 +278,7 @@ fn build(parsed: SkeletonFile, tree: Tree, defs: Vec<(JointDef, Option<JointId>)
             parent: tree.parents[id].map(JointId),
             children,
             offset: Vector3::from(def.offset),
-            orientation: orientation_matrix(def.orientation),
+            orientation: orientation_from_degrees(def.orientation),
             orientation_is_identity: def.orientation == [0.0; 3],
             dofs: first..dofs.len(),
             subtree_end: tree.subtree_end[id],

@@ -358,6 +358,11 @@ impl Skeleton {
         ancestor.0 <= joint.0 && joint.0 < self.joints[ancestor.0].subtree_end
     }
 
+    /// `joint` and all its descendants, in hierarchy order.
+    pub fn subtree(&self, joint: JointId) -> impl Iterator<Item = JointId> + use<> {
+        (joint.0..self.joints[joint.0].subtree_end).map(JointId)
+    }
+
     /// The joints from `joint` up to the root, `joint` first.
     pub fn path_to_root(&self, joint: JointId) -> impl Iterator<Item = JointId> + '_ {
         std::iter::successors(Some(joint), |j| self.joints[j.0].parent)

@@ -1,4 +1,4 @@
-//! `marionette check FILE... [--skeleton S]`: validates skeleton and pose files.
+//! `marionette check FILE... [--skeleton S]`: validates skeleton, problem and pose files.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,8 +11,8 @@ use marionette_skeleton::{Pose, Skeleton, ron_io};
 /// Arguments of `marionette check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Skeleton files, and pose files when --skeleton is given (the kind is read from the file:
-    /// `Skeleton(...)` or `Pose(...)`).
+    /// Skeleton, problem and (with --skeleton) pose files; the kind is read from the file:
+    /// `Skeleton(...)`, `Problem(...)` or `Pose(...)`.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The skeleton that pose files are checked against.
@@ -67,6 +67,15 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
                 "pose of \"{}\", {moved} of {} dofs away from rest",
                 skeleton.name(),
                 skeleton.dof_count()
+            ))
+        }
+        Some("Problem") => {
+            let problem = marionette_ik::Problem::load(path).map_err(|e| e.to_string())?;
+            Ok(format!(
+                "problem on \"{}\", {} goals, {} state entries move",
+                problem.skeleton.name(),
+                problem.goals.len(),
+                problem.chain.len()
             ))
         }
         _ => {

@@ -6,6 +6,7 @@
 pub mod check;
 pub mod demo;
 pub mod fk;
+pub mod solve;
 
 use std::path::Path;
 

@@ -65,17 +65,24 @@ fn reach_weight(pivot: &Vector3<f64>, point: &Vector3<f64>, weight: f64) -> f64 
     weight * r * r
 }
 
-/// Adds the pairs of one goal to `terms`, for a DOF of joint subtree `[first, end)`.
+/// The DOF being set: its world axis and pivot, and which joints it moves.
+struct Pivot<'a> {
+    axis: Vector3<f64>,
+    point: Vector3<f64>,
+    moves: &'a dyn Fn(usize) -> bool,
+}
+
+/// Adds the pairs of one goal to `terms`.
 fn add_goal(
     skeleton: &Skeleton,
     fk: &Fk,
     kind: &GoalKind,
     weight: f64,
-    moves: &dyn Fn(usize) -> bool,
-    axis: &Vector3<f64>,
-    pivot: &Vector3<f64>,
+    pivot: &Pivot<'_>,
     terms: &mut Terms,
 ) {
+    let (axis, moves) = (&pivot.axis, pivot.moves);
+    let pivot = &pivot.point;
     let site_moves = |s: &marionette_skeleton::SiteId| moves(skeleton.site(*s).joint.index());
     match kind {
         GoalKind::Position { site, target } if site_moves(site) => {
@@ -124,8 +131,8 @@ fn add_goal(
             let current: &Matrix3<f64> = fk.joint_rotation(*joint);
             let w = reach_weight(pivot, &fk.joint_position(*joint), weight);
             let full = axes.iter().filter(|&&x| x).count() >= 2;
-            for k in 0..3 {
-                if full || axes[k] {
+            for (k, held) in axes.iter().enumerate() {
+                if full || *held {
                     terms.direction(
                         axis,
                         &current.column(k).into_owned(),
@@ -179,20 +186,14 @@ impl Solver for CyclicCoordinateDescent {
             let dof_id = skeleton
                 .dof_at_state(state)
                 .expect("chain columns are DOFs");
-            let axis = fk.dof_axis(dof_id);
-            let pivot = fk.dof_pivot(dof_id);
+            let pivot = Pivot {
+                axis: fk.dof_axis(dof_id),
+                point: fk.dof_pivot(dof_id),
+                moves: &moves,
+            };
             let mut terms = Terms::default();
             for goal in system.goals() {
-                add_goal(
-                    skeleton,
-                    fk,
-                    &goal.kind,
-                    goal.weight,
-                    &moves,
-                    &axis,
-                    &pivot,
-                    &mut terms,
-                );
+                add_goal(skeleton, fk, &goal.kind, goal.weight, &pivot, &mut terms);
             }
             let change = match dof.kind {
                 DofKind::Hinge if terms.a != 0.0 || terms.b != 0.0 => terms.b.atan2(terms.a),

@@ -56,9 +56,8 @@ impl SelectivelyDampedLeastSquares {
     /// Computes `self.dq` with the current weights; returns the smallest singular value.
     fn compute_step(&mut self, system: &System<'_>) -> f64 {
         let (m, n) = system.shape();
-        let w = &self.weights;
-        for c in 0..n {
-            let s = w[c].sqrt();
+        for (c, w) in self.weights.iter().enumerate() {
+            let s = w.sqrt();
             for r in 0..m {
                 self.scaled[(r, c)] = system.j[(r, c)] * s;
             }
@@ -101,7 +100,7 @@ impl SelectivelyDampedLeastSquares {
         }
         clamp_largest(&mut self.dq, self.gamma_max);
         for c in 0..n {
-            self.dq[c] *= w[c].sqrt();
+            self.dq[c] *= self.weights[c].sqrt();
         }
         smallest
     }

@@ -1,0 +1,169 @@
+//! `marionette solve PROBLEM.ron [--solver S] [--tolerance T] [--max-iterations N] [--json]`:
+//! solves a Problem file (FILE_FORMATS.md) and prints the pose reached.
+//! Exit status: 0 converged, 3 not converged (the best pose is still printed), 1 bad input.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use marionette_ik::{Problem, Report, Settings, SolverKind, System, solve};
+use marionette_skeleton::{Fk, Pose, Skeleton};
+use serde_json::{Map, Value, json};
+
+use crate::output::{json_point, outln};
+
+/// Exit status when the solver stopped before every goal was within tolerance.
+const NOT_CONVERGED: u8 = 3;
+
+/// Arguments of `marionette solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The problem file.
+    problem: PathBuf,
+    /// The method: jt, pinv, dls, sdls or ccd.
+    #[arg(long, default_value = "dls")]
+    solver: SolverKind,
+    /// Every goal's error must end at most this (metres or radians).
+    #[arg(long, default_value_t = 1e-4, value_parser = positive)]
+    tolerance: f64,
+    /// Updates at most.
+    #[arg(long, default_value_t = 200)]
+    max_iterations: usize,
+    /// Print the JSON object of FILE_FORMATS.md instead of a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("\"{s}\" is not a positive number")),
+    }
+}
+
+/// Loads, solves and prints.
+pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
+    let problem = Problem::load(&args.problem).map_err(|e| e.to_string())?;
+    let mut system = System::new(
+        &problem.skeleton,
+        problem.goals.clone(),
+        problem.chain.clone(),
+    );
+    let mut q = problem.start.q.clone();
+    let mut solver = args.solver.build();
+    let settings = Settings {
+        tolerance: args.tolerance,
+        max_iterations: args.max_iterations,
+    };
+    let started = Instant::now();
+    let report = solve(solver.as_mut(), &mut system, &mut q, settings);
+    let micros = started.elapsed().as_secs_f64() * 1e6;
+    let pose = Pose { q };
+    if args.json {
+        outln!("{}", to_json(&problem, &report, &pose, micros));
+    } else {
+        crate::output::emit(&summary(&problem, &report, &pose, micros));
+    }
+    Ok(if report.converged {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(NOT_CONVERGED)
+    })
+}
+
+fn joint_values(skeleton: &Skeleton, pose: &Pose) -> Map<String, Value> {
+    skeleton
+        .joint_ids()
+        .map(|j| {
+            let values: Vec<f64> = skeleton
+                .joint_dofs(j)
+                .zip(pose.joint_values(skeleton, j))
+                .map(|(d, &v)| skeleton.dof(d).to_file_units(v))
+                .collect();
+            (skeleton.joint(j).name.clone(), Value::from(values))
+        })
+        .collect()
+}
+
+/// The JSON object of FILE_FORMATS.md, plus `min_singular_value` and `limits_hit`.
+fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Value {
+    let skeleton = &problem.skeleton;
+    let mut fk = Fk::new(skeleton);
+    fk.update(skeleton, &pose.q);
+    let goals: Vec<Value> = problem
+        .goals
+        .iter()
+        .zip(&report.goal_errors)
+        .enumerate()
+        .map(|(index, (g, e))| json!({"index": index, "kind": g.kind.label(), "error": e}))
+        .collect();
+    let sites: Map<String, Value> = skeleton
+        .site_ids()
+        .map(|s| {
+            (
+                skeleton.site(s).name.clone(),
+                json_point(&fk.site_position(s)),
+            )
+        })
+        .collect();
+    let limits: Vec<Value> = report
+        .limits_hit
+        .iter()
+        .map(|&d| {
+            let dof = skeleton.dof(d);
+            json!({"joint": skeleton.joint(dof.joint).name, "dof": dof.index_in_joint})
+        })
+        .collect();
+    json!({
+        "solver": report.solver,
+        "converged": report.converged,
+        "iterations": report.iterations,
+        "micros": micros,
+        "residual": report.residual,
+        "goals": goals,
+        "pose": {"root": json_point(&pose.root()), "joints": joint_values(skeleton, pose)},
+        "sites": sites,
+        "min_singular_value": report.min_singular_value,
+        "limits_hit": limits,
+    })
+}
+
+fn summary(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> String {
+    let skeleton = &problem.skeleton;
+    let mut out = format!(
+        "{} {} after {} iterations ({micros:.1} µs), largest goal error {:.3e}\n",
+        report.solver,
+        if report.converged {
+            "converged"
+        } else {
+            "did NOT converge"
+        },
+        report.iterations,
+        report.residual
+    );
+    for (i, (g, e)) in problem.goals.iter().zip(&report.goal_errors).enumerate() {
+        let unit = if g.kind.is_angular() { "rad" } else { "m" };
+        out += &format!("  goal {i} ({}): error {e:.3e} {unit}\n", g.kind.label());
+    }
+    for d in &report.limits_hit {
+        let dof = skeleton.dof(*d);
+        out += &format!(
+            "  at a limit: {} DOF {}\n",
+            skeleton.joint(dof.joint).name,
+            dof.index_in_joint + 1
+        );
+    }
+    out += "pose (degrees):\n";
+    for (name, values) in joint_values(skeleton, pose) {
+        if let Some(v) = values.as_array().filter(|v| !v.is_empty()) {
+            let text: Vec<String> = v
+                .iter()
+                .filter_map(Value::as_f64)
+                .map(|x| format!("{x:.3}"))
+                .collect();
+            out += &format!("  {name}: [{}]\n", text.join(", "));
+        }
+    }
+    out
+}
