@@ -49,17 +49,17 @@ fn goals_for(s: &Skeleton, pose: &Pose, t: &Target) -> Vec<Goal> {
         site,
         target: position,
     })];
-    if let Target::Reachable(u) = t {
-        if u[0] > 0.5 {
-            goals.push(Goal {
-                weight: 0.5,
-                ..Goal::new(GoalKind::Orientation {
-                    joint,
-                    target: rotation,
-                    axes: [true, true, true],
-                })
-            });
-        }
+    if let Target::Reachable(u) = t
+        && u[0] > 0.5
+    {
+        goals.push(Goal {
+            weight: 0.5,
+            ..Goal::new(GoalKind::Orientation {
+                joint,
+                target: rotation,
+                axes: [true, true, true],
+            })
+        });
     }
     if let Some(last) = s.site_ids().nth(1) {
         goals.push(Goal::new(GoalKind::Aim {
