@@ -26,6 +26,12 @@ pub trait Solver {
     /// whenever the system's shape may have changed.
     fn prepare(&mut self, rows: usize, columns: usize);
 
+    /// Whether this method can solve `system` at all (some apply only to certain chains or
+    /// goals); the reason otherwise. A `step` on an unsupported system changes nothing.
+    fn supports(&self, _system: &System<'_>) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Whether `step` reads `system.e` and `system.j` (CCD does not: it saves the Jacobian).
     fn needs_jacobian(&self) -> bool {
         true

@@ -21,7 +21,7 @@ const NOT_CONVERGED: u8 = 3;
 pub struct SolveArgs {
     /// The problem file.
     problem: PathBuf,
-    /// The method: jt, pinv, dls, sdls or ccd.
+    /// The method: jt, pinv, dls, sdls, ccd, lagrange, priority, nlp or extended.
     #[arg(long, default_value = "dls")]
     solver: SolverKind,
     /// Every goal's error must end at most this (metres or radians).
@@ -52,6 +52,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
     );
     let mut q = problem.start.q.clone();
     let mut solver = args.solver.build();
+    system.evaluate(&q);
+    solver
+        .supports(&system)
+        .map_err(|why| format!("{}: solver {}: {why}", args.problem.display(), args.solver))?;
     let settings = Settings {
         tolerance: args.tolerance,
         max_iterations: args.max_iterations,

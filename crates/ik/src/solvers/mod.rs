@@ -4,7 +4,11 @@
 pub mod ccd;
 pub mod common;
 pub mod dls;
+pub mod extended;
 pub mod jacobian_transpose;
+pub mod lagrange;
+pub mod nlp;
+pub mod priority;
 pub mod pseudo_inverse;
 pub mod sdls;
 
@@ -26,16 +30,28 @@ pub enum SolverKind {
     SelectivelyDamped,
     /// Cyclic coordinate descent (`ccd`).
     CyclicCoordinateDescent,
+    /// Welman's constraint maintenance with Lagrange multipliers (`lagrange`).
+    ConstraintMaintenance,
+    /// Task-priority pseudo-inverse (`priority`).
+    TaskPriority,
+    /// Bounded nonlinear least squares, L-BFGS-B style (`nlp`).
+    BoundedLeastSquares,
+    /// Šoch & Lórencz's extended Jacobian for planar chains (`extended`).
+    ExtendedJacobian,
 }
 
 impl SolverKind {
     /// Every solver, in the order the documentation lists them.
-    pub const ALL: [SolverKind; 5] = [
+    pub const ALL: [SolverKind; 9] = [
         SolverKind::JacobianTranspose,
         SolverKind::PseudoInverse,
         SolverKind::DampedLeastSquares,
         SolverKind::SelectivelyDamped,
         SolverKind::CyclicCoordinateDescent,
+        SolverKind::ConstraintMaintenance,
+        SolverKind::TaskPriority,
+        SolverKind::BoundedLeastSquares,
+        SolverKind::ExtendedJacobian,
     ];
 
     /// The command-line name.
@@ -46,6 +62,10 @@ impl SolverKind {
             SolverKind::DampedLeastSquares => "dls",
             SolverKind::SelectivelyDamped => "sdls",
             SolverKind::CyclicCoordinateDescent => "ccd",
+            SolverKind::ConstraintMaintenance => "lagrange",
+            SolverKind::TaskPriority => "priority",
+            SolverKind::BoundedLeastSquares => "nlp",
+            SolverKind::ExtendedJacobian => "extended",
         }
     }
 
@@ -63,6 +83,12 @@ impl SolverKind {
             SolverKind::CyclicCoordinateDescent => {
                 Box::new(ccd::CyclicCoordinateDescent::default())
             }
+            SolverKind::ConstraintMaintenance => {
+                Box::new(lagrange::ConstraintMaintenance::default())
+            }
+            SolverKind::TaskPriority => Box::new(priority::TaskPriority::default()),
+            SolverKind::BoundedLeastSquares => Box::new(nlp::BoundedLeastSquares::default()),
+            SolverKind::ExtendedJacobian => Box::new(extended::ExtendedJacobian::default()),
         }
     }
 }
@@ -75,7 +101,9 @@ impl fmt::Display for SolverKind {
 
 /// A solver name that is not one of [`SolverKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown solver \"{0}\" (known: jt, pinv, dls, sdls, ccd)")]
+#[error(
+    "unknown solver \"{0}\" (known: jt, pinv, dls, sdls, ccd, lagrange, priority, nlp, extended)"
+)]
 pub struct UnknownSolver(pub String);
 
 impl FromStr for SolverKind {

@@ -1,0 +1,168 @@
+//! Task-priority pseudo-inverse for several effectors (papers/multi-effector-nlp-pseudoinverse.txt,
+//! after Nakamura, Siciliano & Slotine): goals are grouped by `priority` (0 first); level k is met
+//! as well as possible inside the null space left by the levels before it:
+//! Δq₁ = J₁⁺e₁, Δqₖ = Δqₖ₋₁ + (Jₖ Nₖ₋₁)⁺ (eₖ − Jₖ Δqₖ₋₁), Nₖ = Nₖ₋₁ − (Jₖ Nₖ₋₁)⁺ Jₖ Nₖ₋₁,
+//! which for two levels is the paper's Δθ = J₁⁺dx₁ + [J₂(I−J₁⁺J₁)]⁺(dx₂ − J₂J₁⁺dx₁).
+//! Each (Jₖ Nₖ₋₁)⁺ is damped near singularities (σ / (σ² + λ²)), so a lower level never makes
+//! huge steps when the higher ones leave it almost no freedom.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::common::{ErrorClamp, clamp_largest};
+use crate::linalg::Svd;
+use crate::solver::{Solver, StepInfo};
+use crate::system::System;
+
+/// One priority level's rows and workspaces.
+#[derive(Debug, Clone)]
+struct Level {
+    rows: Vec<usize>,
+    projected: DMatrix<f64>,
+    residual: DVector<f64>,
+    svd: Svd,
+}
+
+/// The task-priority solver.
+#[derive(Debug, Clone)]
+pub struct TaskPriority {
+    /// λ of the damped pseudo-inverses.
+    pub damping: f64,
+    /// Singular values below this fraction of the largest add nothing to the null-space projector.
+    pub relative_cutoff: f64,
+    /// Largest change of one joint in one update.
+    pub max_joint_step: f64,
+    /// Error clamp (Buss's ClampMag) for every level below the first: a far lower-level target
+    /// pulls with bounded steps, so its null-space motion does not drag the first level around.
+    pub lower_clamp: ErrorClamp,
+    levels: Vec<Level>,
+    clamped: DVector<f64>,
+    layout: Vec<u32>,
+    null: DMatrix<f64>,
+    dq: DVector<f64>,
+}
+
+impl Default for TaskPriority {
+    fn default() -> Self {
+        TaskPriority {
+            damping: 0.01,
+            relative_cutoff: 1e-6,
+            max_joint_step: 30f64.to_radians(),
+            lower_clamp: ErrorClamp::new(0.1),
+            levels: Vec::new(),
+            clamped: DVector::zeros(0),
+            layout: Vec::new(),
+            null: DMatrix::zeros(0, 0),
+            dq: DVector::zeros(0),
+        }
+    }
+}
+
+impl TaskPriority {
+    /// Groups the system's rows by goal priority (allocates only when the layout changes).
+    fn arrange(&mut self, system: &System<'_>) {
+        let priorities: Vec<u32> = system.goals().iter().map(|g| g.priority).collect();
+        let n = system.shape().1;
+        if priorities == self.layout && self.null.nrows() == n {
+            return;
+        }
+        let mut distinct = priorities.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        self.levels = distinct
+            .iter()
+            .map(|&p| {
+                let rows: Vec<usize> = system
+                    .goals()
+                    .iter()
+                    .zip(system.goal_rows())
+                    .filter(|(g, _)| g.priority == p)
+                    .flat_map(|(_, r)| r.clone())
+                    .collect();
+                let m = rows.len();
+                Level {
+                    projected: DMatrix::zeros(m, n),
+                    residual: DVector::zeros(m),
+                    svd: Svd::new(m, n),
+                    rows,
+                }
+            })
+            .collect();
+        self.layout = priorities;
+        self.null = DMatrix::identity(n, n);
+        self.dq = DVector::zeros(n);
+    }
+}
+
+impl Solver for TaskPriority {
+    fn name(&self) -> &'static str {
+        "priority"
+    }
+
+    fn prepare(&mut self, _rows: usize, columns: usize) {
+        self.layout.clear();
+        self.null = DMatrix::identity(columns, columns);
+        self.dq = DVector::zeros(columns);
+    }
+
+    fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        self.arrange(system);
+        let n = system.shape().1;
+        let lambda2 = self.damping * self.damping;
+        self.null.fill_with_identity();
+        self.dq.fill(0.0);
+        if self.clamped.len() != system.e.len() {
+            self.clamped = DVector::zeros(system.e.len());
+        }
+        let top = system.goals().iter().map(|g| g.priority).min().unwrap_or(0);
+        self.lower_clamp
+            .apply(&system.e, system.goal_rows(), &mut self.clamped);
+        for (g, rows) in system.goals().iter().zip(system.goal_rows()) {
+            if g.priority == top {
+                for r in rows.clone() {
+                    self.clamped[r] = system.e[r];
+                }
+            }
+        }
+        let mut smallest = f64::INFINITY;
+        for level in &mut self.levels {
+            // Jₖ Nₖ₋₁ and eₖ − Jₖ Δq
+            for (i, &r) in level.rows.iter().enumerate() {
+                let mut done = 0.0;
+                for c in 0..n {
+                    done += system.j[(r, c)] * self.dq[c];
+                    let mut s = 0.0;
+                    for k in 0..n {
+                        s += system.j[(r, k)] * self.null[(k, c)];
+                    }
+                    level.projected[(i, c)] = s;
+                }
+                level.residual[i] = self.clamped[r] - done;
+            }
+            level.svd.compute(&level.projected);
+            let (_, largest) = level.svd.extremes();
+            let cutoff = self.relative_cutoff * largest;
+            for i in 0..level.svd.sigma.len() {
+                let sigma = level.svd.sigma[i];
+                if sigma <= cutoff || sigma == 0.0 {
+                    continue;
+                }
+                smallest = smallest.min(sigma);
+                let coefficient =
+                    level.svd.u.column(i).dot(&level.residual) * sigma / (sigma * sigma + lambda2);
+                self.dq.axpy(coefficient, &level.svd.v.column(i), 1.0);
+                // N ← N − v vᵀ (v lies in the range of N, so N stays a projector).
+                let v = level.svd.v.column(i);
+                for a in 0..n {
+                    for b in 0..n {
+                        self.null[(a, b)] -= v[a] * v[b];
+                    }
+                }
+            }
+        }
+        clamp_largest(&mut self.dq, self.max_joint_step);
+        system.apply_step(q, &self.dq);
+        StepInfo {
+            min_singular_value: smallest.is_finite().then_some(smallest),
+        }
+    }
+}
