@@ -27,6 +27,8 @@ enum Command {
     Fk(commands::fk::FkArgs),
     /// Solve a Problem file: move the chain so the goals are met.
     Solve(commands::solve::SolveArgs),
+    /// Run the benchmark suite (the papers' problems and the peer protocols) and print tables.
+    Bench(commands::bench::BenchArgs),
     /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
     Demo(commands::demo::DemoArgs),
 }
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Fk(args) => commands::fk::run(&args),
         Command::Solve(args) => commands::solve::run(&args),
+        Command::Bench(args) => commands::bench::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };
     match result {

@@ -3,6 +3,7 @@
 //! `run` returns the exit code on success and the error text (one or more lines, each naming the
 //! file at fault) on bad input, which `main` prints to standard error with exit status 1.
 
+pub mod bench;
 pub mod check;
 pub mod demo;
 pub mod fk;

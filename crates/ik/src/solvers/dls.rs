@@ -2,6 +2,11 @@
 //! Δq = W Jᵀ (J W Jᵀ + λ² I)⁻¹ e, with W = diag(stiffness) (Welman's per-joint weights), optional
 //! ClampMag on e and a cap on the largest joint change. The damping λ keeps steps bounded near
 //! singularities and for unreachable targets, where the pseudo-inverse oscillates.
+//!
+//! The damping is either fixed (Buss's tracking set-up) or adaptive after Sugihara (2011,
+//! "Solvability-unconcerned inverse kinematics by the Levenberg–Marquardt method"):
+//! λ² = ½‖e‖² + w̄, heavy far from the goal and nearly Gauss–Newton close to it, which converges
+//! quadratically on reachable goals and stays bounded on unreachable ones, with no line search.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -10,11 +15,23 @@ use crate::linalg::cholesky_solve_in_place;
 use crate::solver::{Solver, StepInfo};
 use crate::system::System;
 
+/// How λ is chosen at each update.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Damping {
+    /// A constant λ (metres): larger is steadier and slower.
+    Fixed(f64),
+    /// Sugihara's λ² = ½‖e‖² + bias (bias in m²).
+    Adaptive {
+        /// w̄: the damping left at the solution.
+        bias: f64,
+    },
+}
+
 /// The damped least-squares solver.
 #[derive(Debug, Clone)]
 pub struct DampedLeastSquares {
-    /// λ (metres): larger is steadier and slower.
-    pub damping: f64,
+    /// The damping rule.
+    pub damping: Damping,
     /// Buss's target clamping, if any.
     pub clamp: Option<ErrorClamp>,
     /// Largest change of one joint in one update (radians or metres).
@@ -27,16 +44,20 @@ pub struct DampedLeastSquares {
 }
 
 impl Default for DampedLeastSquares {
+    /// Adaptive damping with a bias of 1e-4 m² (λ = 1 cm at the solution).
     fn default() -> Self {
-        DampedLeastSquares::new(0.1)
+        DampedLeastSquares {
+            damping: Damping::Adaptive { bias: 1e-4 },
+            ..DampedLeastSquares::new(0.0)
+        }
     }
 }
 
 impl DampedLeastSquares {
-    /// DLS with damping λ, no error clamp and a 45° step cap.
+    /// DLS with a fixed damping λ, no error clamp and a 45° step cap.
     pub fn new(damping: f64) -> Self {
         DampedLeastSquares {
-            damping,
+            damping: Damping::Fixed(damping),
             clamp: None,
             max_joint_step: 45f64.to_radians(),
             a: DMatrix::zeros(0, 0),
@@ -58,7 +79,10 @@ impl DampedLeastSquares {
     /// Δq = W Jᵀ (J W Jᵀ + λ² I)⁻¹ e with the current weights; false if the system is singular.
     fn solve_step(&mut self, j: &DMatrix<f64>, m: usize, n: usize) -> bool {
         let w = &self.weights;
-        let lambda2 = self.damping * self.damping;
+        let lambda2 = match self.damping {
+            Damping::Fixed(lambda) => lambda * lambda,
+            Damping::Adaptive { bias } => 0.5 * self.e.norm_squared() + bias,
+        };
         // A = J W Jᵀ + λ² I (symmetric: fill the lower triangle and mirror).
         for r in 0..m {
             for c in 0..=r {

@@ -1,0 +1,27 @@
+//! Marionette's benchmark suite: the papers' own test problems and the peer-comparison protocols
+//! of REFERENCE_PROBLEMS.md, each producing a [`Table`] of measured numbers. `marionette bench`
+//! prints them; `cargo bench -p marionette-bench --bench peers` adds the `k` crate beside them.
+
+pub mod peer;
+pub mod rng;
+pub mod table;
+pub mod tracking;
+
+use std::path::{Path, PathBuf};
+
+pub use table::Table;
+
+/// The repository's `skeletons/` folder (the suite reads the reference skeletons from it).
+pub fn skeletons_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons")
+}
+
+/// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
+pub fn run(skeletons: &Path, quick: bool) -> Vec<Table> {
+    let targets = if quick { 50 } else { 1000 };
+    vec![
+        tracking::table(skeletons),
+        peer::arm_table(skeletons, targets),
+        peer::tree_table(skeletons, targets),
+    ]
+}
