@@ -2,7 +2,10 @@
 //! of REFERENCE_PROBLEMS.md, each producing a [`Table`] of measured numbers. `marionette bench`
 //! prints them; `cargo bench -p marionette-bench --bench peers` adds the `k` crate beside them.
 
+pub mod convergence;
+pub mod frame;
 pub mod peer;
+pub mod planar;
 pub mod rng;
 pub mod table;
 pub mod tracking;
@@ -21,7 +24,10 @@ pub fn run(skeletons: &Path, quick: bool) -> Vec<Table> {
     let targets = if quick { 50 } else { 1000 };
     vec![
         tracking::table(skeletons),
+        planar::table(skeletons),
+        convergence::table(skeletons),
         peer::arm_table(skeletons, targets),
         peer::tree_table(skeletons, targets),
+        frame::table(if quick { 60 } else { 600 }),
     ]
 }

@@ -65,11 +65,16 @@ impl Default for ConstraintMaintenance {
 impl ConstraintMaintenance {
     /// Splits rows into constraints and handles (allocates only when the layout changes).
     fn arrange(&mut self, system: &System<'_>) {
-        let layout: Vec<u32> = system.goals().iter().map(|g| g.priority).collect();
         let n = system.shape().1;
-        if layout == self.layout && self.g.len() == n {
+        let unchanged = system
+            .goals()
+            .iter()
+            .map(|g| g.priority)
+            .eq(self.layout.iter().copied());
+        if unchanged && self.g.len() == n {
             return;
         }
+        let layout: Vec<u32> = system.goals().iter().map(|g| g.priority).collect();
         let top = layout.iter().copied().min().unwrap_or(0);
         let several_levels = layout.iter().any(|&p| p != top);
         self.constraint_rows.clear();

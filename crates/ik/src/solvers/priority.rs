@@ -60,11 +60,16 @@ impl Default for TaskPriority {
 impl TaskPriority {
     /// Groups the system's rows by goal priority (allocates only when the layout changes).
     fn arrange(&mut self, system: &System<'_>) {
-        let priorities: Vec<u32> = system.goals().iter().map(|g| g.priority).collect();
         let n = system.shape().1;
-        if priorities == self.layout && self.null.nrows() == n {
+        let unchanged = system
+            .goals()
+            .iter()
+            .map(|g| g.priority)
+            .eq(self.layout.iter().copied());
+        if unchanged && self.null.nrows() == n {
             return;
         }
+        let priorities: Vec<u32> = system.goals().iter().map(|g| g.priority).collect();
         let mut distinct = priorities.clone();
         distinct.sort_unstable();
         distinct.dedup();
