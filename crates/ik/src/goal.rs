@@ -279,6 +279,19 @@ impl GoalKind {
         }
     }
 
+    /// The goal's error from its own (unweighted) rows of e, equal to [`GoalKind::error`] but
+    /// without evaluating the goal again: a norm, or for direction goals the angle between unit
+    /// vectors u and d from ‖d − u‖ = 2 sin(θ/2).
+    pub fn error_from_rows(&self, rows: &[f64]) -> f64 {
+        let norm = rows.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let chord = |c: f64| 2.0 * (0.5 * c).min(1.0).asin();
+        match self {
+            GoalKind::Orientation { axes, .. } if !full_orientation(axes) => chord(norm),
+            GoalKind::Aim { .. } => chord(norm),
+            _ => norm,
+        }
+    }
+
     /// Writes e (target − current) into `e[row..]` and ∂current/∂q into `j[row.., ..]` for the
     /// given state columns, at the pose `fk` holds. Allocates nothing.
     #[allow(

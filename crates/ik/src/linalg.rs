@@ -8,42 +8,46 @@
 
 use nalgebra::{DMatrix, DVector};
 
-/// Solves `a · x = b` in place (`b` becomes x) for symmetric positive definite `a` (its lower
-/// triangle is overwritten with the Cholesky factor). Returns false, leaving `b` unspecified, when
-/// `a` is not numerically positive definite.
+/// Solves `a · x = b` in place (`b` becomes x) for symmetric positive definite `a`, reading only
+/// its upper triangle, which is overwritten with the Cholesky factor U (a = Uᵀ U). Column-major
+/// storage makes every inner loop a contiguous dot product or axpy. Returns false, leaving `b`
+/// unspecified, when `a` is not numerically positive definite.
 pub fn cholesky_solve_in_place(a: &mut DMatrix<f64>, b: &mut DVector<f64>) -> bool {
     let n = a.nrows();
+    cholesky_solve_slices(a.as_mut_slice(), n, b.as_mut_slice())
+}
+
+/// [`cholesky_solve_in_place`] on raw column-major storage of an n×n matrix.
+pub fn cholesky_solve_slices(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
+    debug_assert!(a.len() >= n * n && b.len() >= n);
     for j in 0..n {
-        let mut d = a[(j, j)];
+        let (done, rest) = a.split_at_mut(j * n);
+        let col_j = &mut rest[..n];
         for k in 0..j {
-            d -= a[(j, k)] * a[(j, k)];
+            let col_k = &done[k * n..k * n + k + 1];
+            let s: f64 = col_k[..k].iter().zip(&col_j[..k]).map(|(x, y)| x * y).sum();
+            col_j[k] = (col_j[k] - s) / col_k[k];
         }
+        let d = col_j[j] - col_j[..j].iter().map(|x| x * x).sum::<f64>();
         if d <= 0.0 || !d.is_finite() {
             return false;
         }
-        let d = d.sqrt();
-        a[(j, j)] = d;
-        for i in j + 1..n {
-            let mut s = a[(i, j)];
-            for k in 0..j {
-                s -= a[(i, k)] * a[(j, k)];
-            }
-            a[(i, j)] = s / d;
-        }
+        col_j[j] = d.sqrt();
     }
+    // Uᵀ y = b
     for i in 0..n {
-        let mut s = b[i];
-        for k in 0..i {
-            s -= a[(i, k)] * b[k];
-        }
-        b[i] = s / a[(i, i)];
+        let col = &a[i * n..i * n + i + 1];
+        let s: f64 = col[..i].iter().zip(&b[..i]).map(|(x, y)| x * y).sum();
+        b[i] = (b[i] - s) / col[i];
     }
+    // U x = y, column by column
     for i in (0..n).rev() {
-        let mut s = b[i];
-        for k in i + 1..n {
-            s -= a[(k, i)] * b[k];
+        let col = &a[i * n..i * n + i + 1];
+        b[i] /= col[i];
+        let x = b[i];
+        for (bp, u) in b[..i].iter_mut().zip(&col[..i]) {
+            *bp -= x * u;
         }
-        b[i] = s / a[(i, i)];
     }
     true
 }

@@ -114,9 +114,14 @@ impl<'s> System<'s> {
 
     /// Forward kinematics, goal errors, and the weighted e and J at `q`.
     pub fn evaluate(&mut self, q: &[f64]) {
-        self.evaluate_errors(q);
+        self.fk.update(self.skeleton, q);
         let columns = self.chain.columns();
-        for (g, rows) in self.goals.iter().zip(&self.rows) {
+        for ((g, rows), error) in self
+            .goals
+            .iter()
+            .zip(&self.rows)
+            .zip(self.goal_errors.iter_mut())
+        {
             g.kind.write_rows(
                 self.skeleton,
                 &self.fk,
@@ -126,6 +131,7 @@ impl<'s> System<'s> {
                 rows.start,
                 &mut self.scratch,
             );
+            *error = g.kind.error_from_rows(&self.e.as_slice()[rows.clone()]);
             if g.weight != 1.0 {
                 let s = g.weight.sqrt();
                 for r in rows.clone() {

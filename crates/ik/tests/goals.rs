@@ -66,6 +66,13 @@ proptest! {
         let mut sys = System::new(&s, goals, Chain::whole(&s, true));
         sys.evaluate(&pose.q);
         let analytic = sys.j.clone();
+        // The errors derived from the rows equal the goals' own error functions.
+        let mut fk = Fk::new(&s);
+        fk.update(&s, &pose.q);
+        for (kind, e) in kinds.iter().zip(sys.goal_errors()) {
+            let direct = kind.error(&s, &fk);
+            prop_assert!((direct - e).abs() <= 1e-9 * (1.0 + direct), "{}: {} vs {}", kind.label(), direct, e);
+        }
         let h = 1e-6;
         let mut numeric = DMatrix::zeros(analytic.nrows(), analytic.ncols());
         let mut q = pose.q.clone();

@@ -11,7 +11,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::common::{ErrorClamp, clamp_largest};
-use crate::linalg::cholesky_solve_in_place;
+use crate::linalg::cholesky_solve_slices;
 use crate::solver::{Solver, StepInfo};
 use crate::system::System;
 
@@ -77,34 +77,37 @@ impl DampedLeastSquares {
 
 impl DampedLeastSquares {
     /// Δq = W Jᵀ (J W Jᵀ + λ² I)⁻¹ e with the current weights; false if the system is singular.
+    /// J is column-major, so A's upper triangle is a sum of rank-one updates over J's contiguous
+    /// columns, and Δq is one dot product per column.
     fn solve_step(&mut self, j: &DMatrix<f64>, m: usize, n: usize) -> bool {
-        let w = &self.weights;
         let lambda2 = match self.damping {
             Damping::Fixed(lambda) => lambda * lambda,
             Damping::Adaptive { bias } => 0.5 * self.e.norm_squared() + bias,
         };
-        // A = J W Jᵀ + λ² I (symmetric: fill the lower triangle and mirror).
-        for r in 0..m {
-            for c in 0..=r {
-                let mut s = 0.0;
-                for k in 0..n {
-                    s += j[(r, k)] * w[k] * j[(c, k)];
-                }
-                self.a[(r, c)] = s;
-                self.a[(c, r)] = s;
+        let a = self.a.as_mut_slice();
+        a.fill(0.0);
+        let columns = j.as_slice().chunks_exact(m).take(n);
+        for (col, &w) in columns.clone().zip(&self.weights) {
+            if w == 0.0 {
+                continue;
             }
-            self.a[(r, r)] += lambda2;
+            for (s, a_col) in a.chunks_exact_mut(m).enumerate() {
+                let x = w * col[s];
+                for (a_rs, c_r) in a_col[..=s].iter_mut().zip(&col[..=s]) {
+                    *a_rs += x * c_r;
+                }
+            }
+        }
+        for r in 0..m {
+            a[r * m + r] += lambda2;
         }
         self.y.copy_from(&self.e);
-        if !cholesky_solve_in_place(&mut self.a, &mut self.y) {
+        if !cholesky_solve_slices(a, m, self.y.as_mut_slice()) {
             return false;
         }
-        for k in 0..n {
-            let mut s = 0.0;
-            for r in 0..m {
-                s += j[(r, k)] * self.y[r];
-            }
-            self.dq[k] = w[k] * s;
+        let y = self.y.as_slice();
+        for ((dq, col), &w) in self.dq.iter_mut().zip(columns).zip(&self.weights) {
+            *dq = w * col.iter().zip(y).map(|(a, b)| a * b).sum::<f64>();
         }
         true
     }
