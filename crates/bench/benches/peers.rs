@@ -1,6 +1,7 @@
 //! The 7-DOF arm peer protocol (REFERENCE_PROBLEMS.md §4) with the `k` crate beside Marionette, in
 //! one run on the same targets, success checked by Marionette's forward kinematics for both.
-//! Run: `cargo bench -p marionette-bench --bench peers` (add `-- --quick` for 100 targets).
+//! Run: `cargo bench -p marionette-bench --bench peers` (1000 targets; `-- --quick` for 100).
+//! Under `cargo test` (no `--bench` argument) it makes a 100-target smoke run.
 
 use std::time::Instant;
 
@@ -109,7 +110,8 @@ fn k_run(
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let quick =
+        std::env::args().any(|a| a == "--quick") || !std::env::args().any(|a| a == "--bench");
     let count = if quick { 100 } else { 1000 };
     let arm =
         Skeleton::load(marionette_bench::skeletons_dir().join("arm7_peer.ron")).expect("arm7_peer");

@@ -192,7 +192,8 @@ fn outcome_cells(o: &Outcome) -> Vec<String> {
 }
 
 /// The solvers that take part in the peer protocols.
-pub const CONTENDERS: [SolverKind; 8] = [
+pub const CONTENDERS: [SolverKind; 9] = [
+    SolverKind::AnalyticLimb,
     SolverKind::DampedLeastSquares,
     SolverKind::SelectivelyDamped,
     SolverKind::PseudoInverse,

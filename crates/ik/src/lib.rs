@@ -21,6 +21,7 @@
 //! assert!(report.converged, "{report:?}");
 //! ```
 
+pub mod analytic;
 pub mod goal;
 pub mod linalg;
 pub mod problem;

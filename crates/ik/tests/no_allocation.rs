@@ -101,4 +101,18 @@ fn no_solver_allocates_per_iteration() {
     let mut q = Pose::rest(&planar).q;
     q[4] = 0.2;
     assert_steps_allocate_nothing(SolverKind::ExtendedJacobian, &mut system, &mut q);
+    // The analytic limb solver on a limb, including the fallback starts of a position goal
+    // that is out of reach with the wrist kept.
+    let arm = Skeleton::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/arm7_peer.ron"),
+    )
+    .expect("arm");
+    let hand = arm.site_by_name("hand").expect("hand");
+    for target in [Vector3::new(0.2, 0.1, 0.3), Vector3::new(0.01, 0.0, 0.005)] {
+        let goal = Goal::new(GoalKind::Position { site: hand, target });
+        let mut system = System::new(&arm, vec![goal], Chain::whole(&arm, false));
+        let mut q = Pose::rest(&arm).q;
+        q[6] = 1.0;
+        assert_steps_allocate_nothing(SolverKind::AnalyticLimb, &mut system, &mut q);
+    }
 }

@@ -38,11 +38,13 @@ pub enum SolverKind {
     BoundedLeastSquares,
     /// Šoch & Lórencz's extended Jacobian for planar chains (`extended`).
     ExtendedJacobian,
+    /// Tolani, Goswami & Badler's analytic limb solver (`analytic`).
+    AnalyticLimb,
 }
 
 impl SolverKind {
     /// Every solver, in the order the documentation lists them.
-    pub const ALL: [SolverKind; 9] = [
+    pub const ALL: [SolverKind; 10] = [
         SolverKind::JacobianTranspose,
         SolverKind::PseudoInverse,
         SolverKind::DampedLeastSquares,
@@ -52,6 +54,7 @@ impl SolverKind {
         SolverKind::TaskPriority,
         SolverKind::BoundedLeastSquares,
         SolverKind::ExtendedJacobian,
+        SolverKind::AnalyticLimb,
     ];
 
     /// The command-line name.
@@ -66,6 +69,7 @@ impl SolverKind {
             SolverKind::TaskPriority => "priority",
             SolverKind::BoundedLeastSquares => "nlp",
             SolverKind::ExtendedJacobian => "extended",
+            SolverKind::AnalyticLimb => "analytic",
         }
     }
 
@@ -89,6 +93,7 @@ impl SolverKind {
             SolverKind::TaskPriority => Box::new(priority::TaskPriority::default()),
             SolverKind::BoundedLeastSquares => Box::new(nlp::BoundedLeastSquares::default()),
             SolverKind::ExtendedJacobian => Box::new(extended::ExtendedJacobian::default()),
+            SolverKind::AnalyticLimb => Box::new(crate::analytic::AnalyticLimb::default()),
         }
     }
 }

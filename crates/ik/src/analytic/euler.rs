@@ -1,0 +1,129 @@
+//! Angles of a rotation about three given axes: R = R(a₁,θ₁)·R(a₂,θ₂)·R(a₃,θ₃), with each axis
+//! in the frame moved by the rotations before it (the skeleton format's DOF convention), for
+//! axes with a₁ ⊥ a₂ and a₂ ⊥ a₃ (Davenport's condition; Z-Y-Z, X-Z-Y and every human shoulder,
+//! hip, wrist and ankle of our skeletons). This is the "Euler angles of R1/R2 in the chain's own
+//! DOF order" step of Tolani, Goswami & Badler (2000, §3.2.3).
+//!
+//! Since R(a₁)ᵀa₁ = a₁ and R(a₃)a₃ = a₃, a₁ᵀ R a₃ = a₁ᵀ R(a₂,θ₂) a₃ = cos θ₂ (a₁·a₃) +
+//! sin θ₂ a₁·(a₂×a₃), so θ₂ = λ ± acos(a₁ᵀRa₃) with λ = atan2(a₁·(a₂×a₃), a₁·a₃): the two
+//! families. θ₁ then turns R(a₂,θ₂)a₃ onto Ra₃ about a₁, and θ₃ is what remains about a₃.
+
+use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
+
+/// Three unit axes with a₁ ⊥ a₂ and a₂ ⊥ a₃.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AxisTriple {
+    /// The axes, in DOF order.
+    pub axes: [Vector3<f64>; 3],
+}
+
+/// Why three axes cannot be decomposed this way.
+pub const NOT_PERPENDICULAR: &str = "consecutive axes are not perpendicular";
+
+impl AxisTriple {
+    /// The triple, if consecutive axes are perpendicular (to 1e-9).
+    pub fn new(axes: [Vector3<f64>; 3]) -> Result<AxisTriple, &'static str> {
+        let axes = axes.map(|a| a.normalize());
+        if axes[0].dot(&axes[1]).abs() > 1e-9 || axes[1].dot(&axes[2]).abs() > 1e-9 {
+            return Err(NOT_PERPENDICULAR);
+        }
+        Ok(AxisTriple { axes })
+    }
+
+    /// R(a₁,θ₁)·R(a₂,θ₂)·R(a₃,θ₃).
+    pub fn compose(&self, angles: [f64; 3]) -> Matrix3<f64> {
+        let r =
+            |i: usize| Rotation3::from_axis_angle(&Unit::new_unchecked(self.axes[i]), angles[i]);
+        (r(0) * r(1) * r(2)).into_inner()
+    }
+
+    /// Both families of angles giving `r` (`family` 0 or 1 picks the sign of the acos).
+    /// At a gimbal lock (R(a₂,θ₂)a₃ ∥ a₁) θ₁ is set to 0 and θ₃ takes the whole rotation.
+    pub fn decompose(&self, r: &Matrix3<f64>, family: usize) -> [f64; 3] {
+        let [a1, a2, a3] = self.axes;
+        let lambda = a1.dot(&a2.cross(&a3)).atan2(a1.dot(&a3));
+        let k = (a1.dot(&(r * a3))).clamp(-1.0, 1.0);
+        let spread = k.acos();
+        let theta2 = if family == 0 {
+            lambda + spread
+        } else {
+            lambda - spread
+        };
+        let w = Rotation3::from_axis_angle(&Unit::new_unchecked(a2), theta2) * a3;
+        let u = r * a3;
+        let theta1 = angle_about(&a1, &w, &u);
+        let m = (Rotation3::from_axis_angle(&Unit::new_unchecked(a1), theta1)
+            * Rotation3::from_axis_angle(&Unit::new_unchecked(a2), theta2))
+        .inverse()
+            * Rotation3::from_matrix_unchecked(*r);
+        let theta3 = angle_about(&a3, &a2, &(m * a2));
+        [wrap(theta1), wrap(theta2), wrap(theta3)]
+    }
+}
+
+/// The angle turning `from` towards `to` about unit `axis` (0 when either lies along the axis).
+pub fn angle_about(axis: &Vector3<f64>, from: &Vector3<f64>, to: &Vector3<f64>) -> f64 {
+    let f = from - axis * axis.dot(from);
+    let t = to - axis * axis.dot(to);
+    if f.norm_squared() < 1e-24 || t.norm_squared() < 1e-24 {
+        return 0.0;
+    }
+    axis.dot(&f.cross(&t)).atan2(f.dot(&t))
+}
+
+/// An angle in (−π, π].
+pub fn wrap(a: f64) -> f64 {
+    crate::system::wrap_angle(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn triples() -> Vec<AxisTriple> {
+        let (x, y, z) = (Vector3::x(), Vector3::y(), Vector3::z());
+        [
+            [z, y, z],
+            [x, z, y],
+            [-x, -z, y],
+            [y, z, x],
+            [x, y, x],
+            [y, x, -y],
+        ]
+        .into_iter()
+        .map(|a| AxisTriple::new(a).expect("perpendicular"))
+        .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn both_families_recompose_the_rotation(angles in [-3.1..3.1f64, -3.1..3.1f64, -3.1..3.1f64]) {
+            for t in triples() {
+                let r = t.compose(angles);
+                for family in 0..2 {
+                    let back = t.compose(t.decompose(&r, family));
+                    prop_assert!((back - r).abs().max() < 1e-9, "{:?} family {family}", t.axes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gimbal_lock_still_recomposes() {
+        let t = AxisTriple::new([Vector3::z(), Vector3::y(), Vector3::z()]).expect("zyz");
+        let r = t.compose([0.4, 0.0, -1.1]);
+        for family in 0..2 {
+            assert!((t.compose(t.decompose(&r, family)) - r).abs().max() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn non_perpendicular_axes_are_refused() {
+        let tilted = Vector3::new(1.0, 1.0, 0.0);
+        assert_eq!(
+            AxisTriple::new([Vector3::x(), tilted, Vector3::z()]),
+            Err(NOT_PERPENDICULAR)
+        );
+    }
+}

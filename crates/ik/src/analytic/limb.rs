@@ -1,0 +1,304 @@
+//! A human limb as Tolani, Goswami & Badler (2000, §3) solve it analytically: three hinges at one
+//! joint (shoulder or hip), one hinge at the next (elbow or knee), three at the one after (wrist or
+//! ankle), any axes with consecutive ones perpendicular, any offsets and fixed orientations.
+//!
+//! In the shoulder's frame before its DOFs (R_pre, origin S), the elbow sits at t_a after the
+//! shoulder rotation R1 and the elbow's fixed rotation R_a, the wrist at t_b after the elbow angle
+//! θ4 and the wrist's fixed rotation R_b. Solving a goal:
+//! 1. the wrist centre W follows from the goal (position: the site itself with the wrist angles
+//!    kept, folded into t_b; pose: p − R_g·t_e);
+//! 2. θ4 from ‖t_a + R_a R(a₄,θ4) t_b‖ = ‖W − S‖, an equation A cos θ4 + B sin θ4 = C for any elbow
+//!    axis (§3.2.1), two solutions (the elbow families);
+//! 3. the elbow on its circle about S→W at swivel angle φ, measured from the projection of a
+//!    reference direction (§3.2.2);
+//! 4. R1 maps the rest triangle (S, E, W) onto the goal triangle (S, E(φ), W) (§3.2.3, eq. 7);
+//!    R2 = (R1 R_a R4 R_b)⁻¹ R_g; their angles in the chain's own axes, two families each.
+
+use marionette_skeleton::{DofKind, Fk, JointId, ROOT_STATE_LEN, Skeleton};
+use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
+
+use super::euler::AxisTriple;
+
+/// The limb found in a chain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limb {
+    /// Shoulder (or hip), elbow (or knee), wrist (or ankle).
+    pub joints: [JointId; 3],
+    /// The 7 state indices, shoulder first.
+    pub columns: [usize; 7],
+    shoulder_axes: AxisTriple,
+    elbow_axis: Vector3<f64>,
+    wrist_axes: AxisTriple,
+    t_a: Vector3<f64>,
+    r_a: Matrix3<f64>,
+    t_b: Vector3<f64>,
+    r_b: Matrix3<f64>,
+}
+
+/// What a limb solve aims at.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LimbGoal {
+    /// World target of a point fixed in the wrist frame.
+    pub position: Vector3<f64>,
+    /// That point, in the wrist frame (a site's offset; zero for the wrist centre).
+    pub point: Vector3<f64>,
+    /// World target rotation of the wrist frame, for a pose goal; `None` keeps the wrist angles.
+    pub orientation: Option<Matrix3<f64>>,
+}
+
+/// The swivel angle and the direction it is measured from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Swivel {
+    /// φ in radians.
+    pub angle: f64,
+    /// World direction whose projection on the elbow circle is φ = 0 (the paper's â). When it is
+    /// parallel to the shoulder–wrist line, +Z and then +X are used instead.
+    pub reference: Vector3<f64>,
+}
+
+impl Default for Swivel {
+    /// φ = 0 measured from straight down: elbows hang low; a leg hanging along −Y falls back to +Z,
+    /// so knees point forward.
+    fn default() -> Self {
+        Swivel {
+            angle: 0.0,
+            reference: -Vector3::y(),
+        }
+    }
+}
+
+/// One analytic solution.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LimbSolution {
+    /// The 7 angles in column order.
+    pub angles: [f64; 7],
+    /// False when the goal was out of reach and the limb stretched (or folded) towards it.
+    pub reachable: bool,
+}
+
+fn hinge_axis(skeleton: &Skeleton, state: usize) -> Result<Vector3<f64>, String> {
+    let k = state
+        .checked_sub(ROOT_STATE_LEN)
+        .ok_or("the root translation is not part of a limb")?;
+    let dof = &skeleton.dofs()[k];
+    if dof.kind != DofKind::Hinge {
+        return Err(format!(
+            "joint \"{}\" slides: a limb has hinges only",
+            skeleton.joint(dof.joint).name
+        ));
+    }
+    Ok(dof.axis)
+}
+
+impl Limb {
+    /// Finds the limb formed by exactly these chain columns, or says why they are not one.
+    pub fn detect(skeleton: &Skeleton, columns: &[usize]) -> Result<Limb, String> {
+        let not = |why: &str| Err(format!("not a limb: {why}"));
+        let Ok(columns): Result<[usize; 7], _> = columns.try_into() else {
+            return not(&format!(
+                "a limb moves 7 DOFs, this chain moves {}",
+                columns.len()
+            ));
+        };
+        let mut joints = Vec::new();
+        for &c in &columns {
+            let Some(d) = skeleton.dof_at_state(c) else {
+                return not("the root translation moves");
+            };
+            let j = skeleton.dof(d).joint;
+            if joints.last() != Some(&j) {
+                joints.push(j);
+            }
+        }
+        let [s, e, w] = joints[..] else {
+            return not("the DOFs must belong to three joints (shoulder, elbow, wrist)");
+        };
+        let counts = [s, e, w].map(|j| skeleton.joint(j).dofs.len());
+        if counts != [3, 1, 3] {
+            return not(&format!(
+                "the joints carry {counts:?} DOFs, a limb has [3, 1, 3]"
+            ));
+        }
+        if skeleton.joint(e).parent != Some(s) || skeleton.joint(w).parent != Some(e) {
+            return not("the shoulder, elbow and wrist must follow each other directly");
+        }
+        let axes: Vec<Vector3<f64>> = columns
+            .iter()
+            .map(|&c| hinge_axis(skeleton, c))
+            .collect::<Result<_, _>>()
+            .map_err(|why| format!("not a limb: {why}"))?;
+        let shoulder_axes = AxisTriple::new([axes[0], axes[1], axes[2]])
+            .map_err(|why| format!("not a limb: shoulder {why}"))?;
+        let wrist_axes = AxisTriple::new([axes[4], axes[5], axes[6]])
+            .map_err(|why| format!("not a limb: wrist {why}"))?;
+        let (elbow, wrist) = (skeleton.joint(e), skeleton.joint(w));
+        Ok(Limb {
+            joints: [s, e, w],
+            columns,
+            shoulder_axes,
+            elbow_axis: axes[3],
+            wrist_axes,
+            t_a: elbow.offset,
+            r_a: elbow.orientation,
+            t_b: wrist.offset,
+            r_b: wrist.orientation,
+        })
+    }
+
+    /// The shoulder's world origin and its world rotation before its own DOFs, at the pose `fk` holds.
+    fn base_frame(&self, skeleton: &Skeleton, fk: &Fk) -> (Vector3<f64>, Matrix3<f64>) {
+        let shoulder = skeleton.joint(self.joints[0]);
+        let parent = shoulder
+            .parent
+            .map_or_else(Matrix3::identity, |p| *fk.joint_rotation(p));
+        (
+            fk.joint_position(self.joints[0]),
+            parent * shoulder.orientation,
+        )
+    }
+
+    /// Solves `goal` with elbow family `elbow` and shoulder/wrist families `shoulder`, `wrist`
+    /// (each 0 or 1). `q` supplies the wrist angles kept by position-only goals and the pose of
+    /// everything above the shoulder, which `fk` must hold.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the three families and the swivel are the solution's parameters"
+    )]
+    pub fn solve(
+        &self,
+        skeleton: &Skeleton,
+        fk: &Fk,
+        q: &[f64],
+        goal: &LimbGoal,
+        swivel: &Swivel,
+        elbow: usize,
+        shoulder: usize,
+        wrist: usize,
+    ) -> LimbSolution {
+        let (s, r_pre) = self.base_frame(skeleton, fk);
+        let wrist_now = [q[self.columns[4]], q[self.columns[5]], q[self.columns[6]]];
+        // The point the 4-DOF problem places, and where it must go (shoulder-before-DOFs frame).
+        let (t_b, target) = match goal.orientation {
+            None => {
+                let r2 = self.wrist_axes.compose(wrist_now);
+                (self.t_b + self.r_b * r2 * goal.point, goal.position)
+            }
+            Some(r_g) => (self.t_b, goal.position - r_g * goal.point),
+        };
+        let mut d = r_pre.transpose() * (target - s);
+        let (la, lb) = (self.t_a.norm(), t_b.norm());
+        // θ4: t_a'ᵀ R(a,θ4) t_b = K with t_a' = R_aᵀ t_a, expanded by Rodrigues.
+        let a = self.elbow_axis;
+        let ta = self.r_a.transpose() * self.t_a;
+        let k = 0.5 * (d.norm_squared() - la * la - lb * lb);
+        let big_a = ta.dot(&t_b) - a.dot(&ta) * a.dot(&t_b);
+        let big_b = ta.dot(&a.cross(&t_b));
+        let big_d = a.dot(&ta) * a.dot(&t_b);
+        let r = big_a.hypot(big_b);
+        let mut c = if r > 0.0 { (k - big_d) / r } else { 0.0 };
+        let reachable = c.abs() <= 1.0 + 1e-12;
+        if !reachable {
+            // Out of reach: stretch (or fold) as far as the elbow allows, towards the target.
+            c = c.clamp(-1.0, 1.0);
+            let reach = (la * la + lb * lb + 2.0 * (big_d + r * c)).max(0.0).sqrt();
+            d = d.try_normalize(0.0).unwrap_or_else(Vector3::x) * reach;
+        }
+        let spread = c.clamp(-1.0, 1.0).acos();
+        let theta4 = big_b.atan2(big_a) + if elbow == 0 { spread } else { -spread };
+        let r4 = Rotation3::from_axis_angle(&Unit::new_unchecked(a), theta4).into_inner();
+        // Rest triangle (S at the origin, elbow at t_a, wrist point at w).
+        let w = self.t_a + self.r_a * r4 * t_b;
+        let r1 = self.triangle_rotation(&w, &d, la, lb, r_pre, swivel);
+        let mut angles = [0.0; 7];
+        angles[..3].copy_from_slice(&self.shoulder_axes.decompose(&r1, shoulder));
+        angles[3] = super::euler::wrap(theta4);
+        let wrist_angles = match goal.orientation {
+            None => wrist_now,
+            Some(r_g) => {
+                let r2 = (r1 * self.r_a * r4 * self.r_b).transpose() * r_pre.transpose() * r_g;
+                self.wrist_axes.decompose(&r2, wrist)
+            }
+        };
+        angles[4..].copy_from_slice(&wrist_angles);
+        LimbSolution { angles, reachable }
+    }
+
+    /// R1 taking the rest triangle (0, t_a, w) onto the goal triangle (0, E(φ), d).
+    fn triangle_rotation(
+        &self,
+        w: &Vector3<f64>,
+        d: &Vector3<f64>,
+        la: f64,
+        lb: f64,
+        r_pre: Matrix3<f64>,
+        swivel: &Swivel,
+    ) -> Matrix3<f64> {
+        let length = d.norm();
+        let n = d.try_normalize(1e-12).unwrap_or_else(Vector3::x);
+        // The elbow circle (§3.2.2): centre cos α·L_a·n, radius sin α·L_a.
+        let cos_alpha = if length > 0.0 && la > 0.0 {
+            ((length * length + la * la - lb * lb) / (2.0 * length * la)).clamp(-1.0, 1.0)
+        } else {
+            1.0
+        };
+        let sin_alpha = (1.0 - cos_alpha * cos_alpha).sqrt();
+        let reference = r_pre.transpose() * swivel.reference;
+        let u = [
+            reference,
+            r_pre.transpose() * Vector3::z(),
+            r_pre.transpose() * Vector3::x(),
+        ]
+        .into_iter()
+        .find_map(|a| (a - n * a.dot(&n)).try_normalize(1e-6))
+        .unwrap_or_else(|| n.cross(&Vector3::y()).normalize());
+        let v = n.cross(&u);
+        let radial = u * swivel.angle.cos() + v * swivel.angle.sin();
+        let e_goal = n * (cos_alpha * la) + radial * (sin_alpha * la);
+        // Frames of both triangles (eq. 7); a straight limb uses the circle direction instead.
+        let frame = |e: &Vector3<f64>, w: &Vector3<f64>, fallback: Vector3<f64>| {
+            let x = e.try_normalize(1e-12).unwrap_or(n);
+            let y = (w - x * w.dot(&x)).try_normalize(1e-9).unwrap_or_else(|| {
+                (fallback - x * fallback.dot(&x))
+                    .try_normalize(1e-12)
+                    .unwrap_or_else(|| x.cross(&Vector3::z()))
+            });
+            Matrix3::from_columns(&[x, y, x.cross(&y)])
+        };
+        let rest = frame(&self.t_a, w, self.r_a * self.elbow_axis.cross(&self.t_a));
+        let goal = frame(&e_goal, d, -radial);
+        goal * rest.transpose()
+    }
+
+    /// Wrist angles (first and last 0, the middle one solved) that make the forearm-plus-hand
+    /// length ‖t_b + R_b R₂ p‖ equal to the upper arm's, so the point `p` of the wrist frame can
+    /// come as close to the shoulder as the elbow folds; `None` when no middle angle does.
+    /// Same equation as the elbow's: (R_bᵀ t_b)ᵀ R(a₆,θ₆) p = K.
+    pub fn folded_wrist(&self, point: &Vector3<f64>) -> Option<[f64; 3]> {
+        let a = self.wrist_axes.axes[1];
+        let tb = self.r_b.transpose() * self.t_b;
+        let k = 0.5 * (self.t_a.norm_squared() - tb.norm_squared() - point.norm_squared());
+        let big_a = tb.dot(point) - a.dot(&tb) * a.dot(point);
+        let big_b = tb.dot(&a.cross(point));
+        let big_d = a.dot(&tb) * a.dot(point);
+        let r = big_a.hypot(big_b);
+        let c = (k - big_d) / r;
+        (r > 0.0 && c.abs() <= 1.0)
+            .then(|| [0.0, super::euler::wrap(big_b.atan2(big_a) + c.acos()), 0.0])
+    }
+
+    /// The swivel angle of the elbow at the pose `fk` holds, measured as `swivel` measures it.
+    pub fn current_swivel(&self, skeleton: &Skeleton, fk: &Fk, reference: &Vector3<f64>) -> f64 {
+        let s = fk.joint_position(self.joints[0]);
+        let e = fk.joint_position(self.joints[1]);
+        let w = fk.joint_position(self.joints[2]);
+        let _ = skeleton;
+        let n = (w - s).try_normalize(1e-12).unwrap_or_else(Vector3::x);
+        let u = [*reference, Vector3::z(), Vector3::x()]
+            .into_iter()
+            .find_map(|a| (a - n * a.dot(&n)).try_normalize(1e-6))
+            .unwrap_or_else(|| n.cross(&Vector3::y()).normalize());
+        let p = e - s;
+        let p = p - n * p.dot(&n);
+        n.dot(&u.cross(&p)).atan2(u.dot(&p))
+    }
+}

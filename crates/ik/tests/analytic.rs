@@ -1,0 +1,164 @@
+//! The analytic limb solver (Tolani et al. 2000): exact on reachable goals, independent of the
+//! start pose, and it recognises limbs in any skeleton.
+
+use marionette_ik::analytic::limb::Limb;
+use marionette_ik::goal::rotation_vector;
+use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
+use marionette_skeleton::{Chain, Fk, Pose, Skeleton, builtin};
+use proptest::prelude::*;
+use std::f64::consts::PI;
+
+fn load(name: &str) -> Skeleton {
+    Skeleton::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../skeletons")
+            .join(name),
+    )
+    .expect("loads")
+}
+
+/// Solves a target taken from forward kinematics of `target_q`, from `start`; returns the final
+/// pose and the position and rotation errors measured by forward kinematics.
+fn solve_from(
+    arm: &Skeleton,
+    target_q: &[f64],
+    start: &[f64],
+    with_orientation: bool,
+) -> (Vec<f64>, f64, f64) {
+    let hand = arm.site_by_name("hand").expect("hand");
+    let wrist = arm.site(hand).joint;
+    let mut fk = Fk::new(arm);
+    fk.update(arm, target_q);
+    let (position, rotation) = (fk.site_position(hand), *fk.joint_rotation(wrist));
+    let mut goals = vec![Goal::new(GoalKind::Position {
+        site: hand,
+        target: position,
+    })];
+    if with_orientation {
+        goals.push(Goal::new(GoalKind::Orientation {
+            joint: wrist,
+            target: rotation,
+            axes: [true; 3],
+        }));
+    }
+    let mut system = System::new(arm, goals, Chain::whole(arm, false));
+    let mut q = start.to_vec();
+    let mut solver = SolverKind::AnalyticLimb.build();
+    let report = solve(
+        solver.as_mut(),
+        &mut system,
+        &mut q,
+        Settings {
+            tolerance: 1e-12,
+            max_iterations: 1,
+        },
+    );
+    assert!(report.iterations <= 1);
+    fk.update(arm, &q);
+    let p_err = (fk.site_position(hand) - position).norm();
+    let r_err = rotation_vector(&(rotation * fk.joint_rotation(wrist).transpose())).norm();
+    (q, p_err, r_err)
+}
+
+fn q_from(u: &[f64]) -> Vec<f64> {
+    let mut q = vec![0.0; 3];
+    q.extend(u.iter().copied());
+    q
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn pose_goals_on_the_peer_arm_are_solved_exactly(target in prop::collection::vec(-PI..PI, 7)) {
+        let arm = load("arm7_peer.ron");
+        let start = q_from(&[0.1, 0.5, -0.2, 1.2, 0.3, 0.6, -0.1]);
+        let (_, p_err, r_err) = solve_from(&arm, &q_from(&target), &start, true);
+        prop_assert!(p_err < 1e-10 && r_err < 1e-10, "position {p_err}, rotation {r_err}");
+    }
+
+    #[test]
+    fn position_goals_keep_the_wrist_and_are_exact(target in prop::collection::vec(-PI..PI, 4)) {
+        let arm = load("arm7_peer.ron");
+        let start = q_from(&[0.1, 0.5, -0.2, 1.2, 0.3, 0.6, -0.1]);
+        // With the wrist kept, a target is reachable when it was made with the same wrist angles.
+        let mut target_q = q_from(&target);
+        target_q.extend_from_slice(&start[7..]);
+        let (q, p_err, _) = solve_from(&arm, &target_q, &start, false);
+        prop_assert!(p_err < 1e-10, "position {p_err}");
+        prop_assert_eq!(&q[7..], &start[7..], "wrist angles kept");
+    }
+
+    #[test]
+    fn the_result_does_not_depend_on_the_start(target in prop::collection::vec(-PI..PI, 7), other in prop::collection::vec(-PI..PI, 7)) {
+        let arm = load("arm7_peer.ron");
+        let a = solve_from(&arm, &q_from(&target), &q_from(&[0.0; 7]), true).0;
+        let b = solve_from(&arm, &q_from(&target), &q_from(&other), true).0;
+        for (x, y) in a.iter().zip(&b) {
+            prop_assert!((x - y).abs() < 1e-9, "{:?} vs {:?}", a, b);
+        }
+    }
+}
+
+#[test]
+fn limbs_are_found_in_the_humanoid_and_refused_elsewhere() {
+    let s = builtin::humanoid();
+    for (base, tip) in [
+        ("right shoulder", "right wrist"),
+        ("left hip", "left ankle"),
+    ] {
+        let chain = Chain::between(
+            &s,
+            s.joint_by_name(base).expect("base"),
+            s.joint_by_name(tip).expect("tip"),
+        )
+        .expect("chain");
+        Limb::detect(&s, chain.columns()).unwrap_or_else(|e| panic!("{base}: {e}"));
+    }
+    let arm7 = load("arm7.ron");
+    Limb::detect(&arm7, Chain::whole(&arm7, false).columns()).expect("arm7 is a limb");
+    let stick = builtin::stickman();
+    let chain = Chain::between(
+        &stick,
+        stick.joint_by_name("right arm").expect("arm"),
+        stick.joint_by_name("right hand").expect("hand"),
+    )
+    .expect("chain");
+    let why = Limb::detect(&stick, chain.columns()).expect_err("3 DOFs");
+    assert!(why.starts_with("not a limb: a limb moves 7 DOFs"), "{why}");
+    let planar = load("planar6.ron");
+    assert!(Limb::detect(&planar, Chain::whole(&planar, false).columns()).is_err());
+}
+
+#[test]
+fn the_humanoid_arm_reaches_exactly_within_its_limits() {
+    let s = builtin::humanoid();
+    let hand = s.site_by_name("right fingertips").expect("hand");
+    let shoulder = s.joint_by_name("right shoulder").expect("shoulder");
+    let chain = Chain::between(&s, shoulder, s.site(hand).joint).expect("chain");
+    let mut fk = Fk::new(&s);
+    let mut target_pose = Pose::rest(&s);
+    for (i, &c) in chain.columns().iter().enumerate() {
+        let d = &s.dofs()[c - 3];
+        target_pose.q[c] = d.min + (d.max - d.min) * [0.4, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5][i];
+    }
+    fk.update(&s, &target_pose.q);
+    let goal = Goal::new(GoalKind::Position {
+        site: hand,
+        target: fk.site_position(hand),
+    });
+    let mut system = System::new(&s, vec![goal], chain);
+    let mut q = Pose::rest(&s).q;
+    let mut solver = SolverKind::AnalyticLimb.build();
+    let report = solve(
+        solver.as_mut(),
+        &mut system,
+        &mut q,
+        Settings {
+            tolerance: 1e-10,
+            max_iterations: 1,
+        },
+    );
+    assert!(report.converged, "{report:?}");
+    assert!(Pose { q }.within_limits(&s));
+}
