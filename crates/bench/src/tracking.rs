@@ -87,6 +87,7 @@ pub fn buss_solvers(shape: Shape) -> Vec<(&'static str, Box<dyn Solver>)> {
     let clamp_lambda = if shape == Shape::Y { 0.6 } else { 0.7 };
     let mut jt = JacobianTranspose::default();
     jt.max_joint_step = 30f64.to_radians();
+    jt.link_scaling = false;
     let mut pinv = PseudoInverse::default();
     pinv.relative_cutoff = 0.01;
     pinv.max_joint_step = 5f64.to_radians();

@@ -225,6 +225,28 @@ impl GoalKind {
         })
     }
 
+    /// The points the goal moves, with the joint that carries each (sites, or the joint origin of
+    /// an orientation goal; none for the centre of mass).
+    pub fn points(
+        &self,
+        skeleton: &Skeleton,
+        fk: &Fk,
+    ) -> impl Iterator<Item = (JointId, Vector3<f64>)> + use<> {
+        let site = |s: &SiteId| (skeleton.site(*s).joint, fk.site_position(*s));
+        let (first, second) = match self {
+            GoalKind::Position { site: s, .. }
+            | GoalKind::Aim { site: s, .. }
+            | GoalKind::Plane { site: s, .. }
+            | GoalKind::Line { site: s, .. } => (Some(site(s)), None),
+            GoalKind::Coincide { a, b } => (Some(site(a)), Some(site(b))),
+            GoalKind::Orientation { joint, .. } => {
+                (Some((*joint, fk.joint_position(*joint))), None)
+            }
+            GoalKind::CenterOfMass { .. } => (None, None),
+        };
+        first.into_iter().chain(second)
+    }
+
     /// The goal's error in metres or radians at the pose `fk` holds.
     pub fn error(&self, skeleton: &Skeleton, fk: &Fk) -> f64 {
         match self {

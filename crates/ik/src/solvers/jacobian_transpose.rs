@@ -1,5 +1,9 @@
 //! The Jacobian transpose (Welman 1993, ch. 4; Buss 2009, §3): the error acts as a force on the
-//! effectors and Δq = α K Jᵀ e. K = diag(stiffness) is Welman's per-joint weighting; α is Buss's
+//! effectors and Δq = α K Jᵀ e. K is Welman's scaling matrix ("Scaling considerations"): a joint's
+//! stiffness α_i over a term for its link length, which offsets the scale of the world. Jᵀe of a
+//! hinge grows with its reach ρ_i (the distance from its pivot to the farthest goal point it
+//! moves) times the error, so K_i = α_i / ρ_i² makes the step scale-invariant (the same motion in
+//! millimetres or metres) and lets distal joints do their share; α is Buss's
 //! step length α = ⟨e, J K Jᵀ e⟩ / ‖J K Jᵀ e‖² (the best step along this direction for the
 //! linearised problem), and the joint velocity is clamped, as Welman advises, by capping the
 //! largest change of one update. Cheap per iteration, immune to singularities, slow to converge.
@@ -17,6 +21,9 @@ pub struct JacobianTranspose {
     pub max_joint_step: f64,
     /// A fixed gain instead of Buss's optimal α (Welman's constant-gain Euler step).
     pub fixed_gain: Option<f64>,
+    /// Divide each joint's weight by its squared reach (Welman's link-length term); off
+    /// reproduces Buss's plain transpose.
+    pub link_scaling: bool,
     dq: DVector<f64>,
     jjte: DVector<f64>,
     weights: Vec<f64>,
@@ -27,9 +34,38 @@ impl Default for JacobianTranspose {
         JacobianTranspose {
             max_joint_step: 30f64.to_radians(),
             fixed_gain: None,
+            link_scaling: true,
             dq: DVector::zeros(0),
             jjte: DVector::zeros(0),
             weights: Vec::new(),
+        }
+    }
+}
+
+/// Divides each column's weight by its squared reach (at least 1 cm): the distance from the DOF's
+/// pivot to the farthest goal point it moves. Slides and the root translation keep their weight.
+fn scale_by_reach(system: &System<'_>, weights: &mut [f64]) {
+    let skeleton = system.skeleton();
+    let fk = system.fk();
+    for (c, &state) in system.chain().columns().iter().enumerate() {
+        let Some(dof) = skeleton.dof_at_state(state) else {
+            continue;
+        };
+        if skeleton.dof(dof).kind != marionette_skeleton::DofKind::Hinge {
+            continue;
+        }
+        let owner = skeleton.dof(dof).joint;
+        let pivot = fk.dof_pivot(dof);
+        let mut reach: f64 = 0.0;
+        for goal in system.goals() {
+            for (joint, point) in goal.kind.points(skeleton, fk) {
+                if skeleton.is_ancestor_or_self(owner, joint) {
+                    reach = reach.max((point - pivot).norm());
+                }
+            }
+        }
+        if reach > 0.0 {
+            weights[c] /= reach.max(0.01).powi(2);
         }
     }
 }
@@ -51,6 +87,9 @@ impl Solver for JacobianTranspose {
             self.prepare(m, n);
         }
         self.weights.copy_from_slice(system.stiffness());
+        if self.link_scaling {
+            scale_by_reach(system, &mut self.weights);
+        }
         // dq = K Jᵀ e, projected off the joints it pushes against their limits.
         for _pass in 0..2 {
             for c in 0..n {
