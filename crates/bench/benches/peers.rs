@@ -142,6 +142,7 @@ fn main() {
             &mut table,
         );
         for kind in [
+            SolverKind::AnalyticLimb,
             SolverKind::DampedLeastSquares,
             SolverKind::SelectivelyDamped,
         ] {

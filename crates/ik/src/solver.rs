@@ -28,7 +28,7 @@ pub trait Solver {
 
     /// Whether this method can solve `system` at all (some apply only to certain chains or
     /// goals); the reason otherwise. A `step` on an unsupported system changes nothing.
-    fn supports(&self, _system: &System<'_>) -> Result<(), String> {
+    fn supports(&mut self, _system: &System<'_>) -> Result<(), String> {
         Ok(())
     }
 
@@ -106,7 +106,8 @@ fn report(
 }
 
 /// Iterates until every goal is within `settings.tolerance` or `max_iterations` updates are made.
-/// `q` ends at the last pose reached (the best the solver did for an unreachable goal).
+/// `q` ends at the last pose reached (the best the solver did for an unreachable goal). A system
+/// the solver does not support ([`Solver::supports`]) is left as it is, after 0 iterations.
 pub fn solve(
     solver: &mut dyn Solver,
     system: &mut System<'_>,
@@ -119,6 +120,10 @@ pub fn solve(
     evaluate(solver, system, q);
     let mut info = StepInfo::default();
     let mut iterations = 0;
+    if solver.supports(system).is_err() {
+        let converged = system.max_error() <= settings.tolerance;
+        return report(solver, system, 0, converged, info);
+    }
     while system.max_error() > settings.tolerance && iterations < settings.max_iterations {
         info = solver.step(system, q);
         iterations += 1;

@@ -177,7 +177,7 @@ fn the_extended_jacobian_states_what_it_supports() {
         target: Vector3::new(3.0, 0.5, 0.0),
     });
     let mut sys = System::new(&planar, vec![goal], Chain::whole(&planar, false));
-    let solver = SolverKind::ExtendedJacobian.build();
+    let mut solver = SolverKind::ExtendedJacobian.build();
     sys.evaluate(&Pose::rest(&planar).q);
     assert_eq!(solver.supports(&sys), Ok(()));
     let arm = load("arm7_peer.ron");

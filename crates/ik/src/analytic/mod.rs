@@ -24,10 +24,29 @@ use limb::{Limb, LimbGoal, Swivel};
 pub struct AnalyticLimb {
     /// The swivel angle to use and what it is measured from.
     pub swivel: Swivel,
-    limb: Option<Limb>,
-    /// The chain the detection (successful or not) was made for, so it is made once.
-    detected_for: Vec<usize>,
+    /// The last limb detection, successful or not, and the skeleton (by address) and chain it was
+    /// made for, so `supports` and `step` detect once per system.
+    detection: Option<Result<Limb, String>>,
+    detected_for: (usize, Vec<usize>),
     start: Vec<f64>,
+}
+
+impl AnalyticLimb {
+    /// The limb of the system's chain (detected once and cached), or why there is none.
+    fn detect(&mut self, system: &System<'_>) -> &Result<Limb, String> {
+        let key = std::ptr::from_ref(system.skeleton()) as usize;
+        let columns = system.chain().columns();
+        if self.detection.is_none()
+            || self.detected_for.0 != key
+            || self.detected_for.1[..] != columns[..]
+        {
+            self.detection = Some(Limb::detect(system.skeleton(), columns));
+            self.detected_for.0 = key;
+            self.detected_for.1.clear();
+            self.detected_for.1.extend_from_slice(columns);
+        }
+        self.detection.get_or_insert_with(|| Err("no limb".into()))
+    }
 }
 
 /// The limb goal the system's goals describe, if they describe one.
@@ -78,16 +97,12 @@ impl Solver for AnalyticLimb {
         "analytic"
     }
 
-    fn supports(&self, system: &System<'_>) -> Result<(), String> {
-        let skeleton = system.skeleton();
-        let limb = Limb::detect(skeleton, system.chain().columns())?;
-        limb_goal(skeleton, &limb, system).map(|_| ())
+    fn supports(&mut self, system: &System<'_>) -> Result<(), String> {
+        let limb = self.detect(system).clone()?;
+        limb_goal(system.skeleton(), &limb, system).map(|_| ())
     }
 
-    fn prepare(&mut self, _rows: usize, _columns: usize) {
-        self.limb = None;
-        self.detected_for.clear();
-    }
+    fn prepare(&mut self, _rows: usize, _columns: usize) {}
 
     fn needs_jacobian(&self) -> bool {
         false
@@ -95,15 +110,10 @@ impl Solver for AnalyticLimb {
 
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
         let skeleton = system.skeleton();
-        if self.detected_for[..] != system.chain().columns()[..] {
-            self.limb = Limb::detect(skeleton, system.chain().columns()).ok();
-            self.detected_for.clear();
-            self.detected_for
-                .extend_from_slice(system.chain().columns());
-        }
-        let Some(limb) = self.limb.clone() else {
+        let Ok(limb) = self.detect(system) else {
             return StepInfo::default();
         };
+        let limb = limb.clone();
         let limb = &limb;
         let Ok(goal) = limb_goal(skeleton, limb, system) else {
             return StepInfo::default();

@@ -57,7 +57,7 @@ impl Solver for ExtendedJacobian {
         "extended"
     }
 
-    fn supports(&self, system: &System<'_>) -> Result<(), String> {
+    fn supports(&mut self, system: &System<'_>) -> Result<(), String> {
         let skeleton = system.skeleton();
         let [goal] = system.goals() else {
             return Err("the extended Jacobian takes exactly one goal".into());
