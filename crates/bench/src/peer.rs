@@ -254,7 +254,10 @@ pub fn tree_table(skeletons: &std::path::Path, count: usize) -> Table {
     ] {
         let tree = Skeleton::load(skeletons.join(file)).expect("tree");
         // The analytic solver applies to limbs only; the trees are not limbs.
-        for kind in CONTENDERS.into_iter().filter(|k| *k != SolverKind::AnalyticLimb) {
+        for kind in CONTENDERS
+            .into_iter()
+            .filter(|k| *k != SolverKind::AnalyticLimb)
+        {
             let o = tree_protocol(&tree, sites, kind, count, 11);
             let mut row = vec![label.to_owned(), kind.name().to_owned()];
             row.extend(outcome_cells(&o));
