@@ -16,6 +16,16 @@ pub struct StepInfo {
     pub min_singular_value: Option<f64>,
 }
 
+/// The swivel angle a limb solve chose and the intervals of valid swivel angles (radians).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwivelReport {
+    /// The chosen swivel angle φ.
+    pub angle: f64,
+    /// The valid intervals [start, end] of the chosen family combination (an interval through
+    /// ±π ends past π).
+    pub intervals: Vec<(f64, f64)>,
+}
+
 /// One IK method. Implementations keep their workspaces between steps (sized in `prepare`), so a
 /// step allocates nothing.
 pub trait Solver {
@@ -30,6 +40,11 @@ pub trait Solver {
     /// goals); the reason otherwise. A `step` on an unsupported system changes nothing.
     fn supports(&mut self, _system: &System<'_>) -> Result<(), String> {
         Ok(())
+    }
+
+    /// The swivel of the last update, for the analytic limb solver.
+    fn swivel_report(&self) -> Option<SwivelReport> {
+        None
     }
 
     /// Whether `step` reads `system.e` and `system.j` (CCD does not: it saves the Jacobian).
@@ -77,6 +92,8 @@ pub struct Report {
     pub min_singular_value: Option<f64>,
     /// DOFs that were held at a limit during the solve.
     pub limits_hit: Vec<DofId>,
+    /// The analytic limb solver's swivel angle and valid intervals.
+    pub swivel: Option<SwivelReport>,
 }
 
 fn evaluate(solver: &dyn Solver, system: &mut System<'_>, q: &[f64]) {
@@ -102,6 +119,7 @@ fn report(
         goal_errors: system.goal_errors().to_vec(),
         min_singular_value: info.min_singular_value,
         limits_hit: system.limit_hits(),
+        swivel: solver.swivel_report(),
     }
 }
 

@@ -162,3 +162,157 @@ fn the_humanoid_arm_reaches_exactly_within_its_limits() {
     assert!(report.converged, "{report:?}");
     assert!(Pose { q }.within_limits(&s));
 }
+
+/// Tolani §3.2.4: the swivel arcs with every joint within limits, against a brute-force scan of φ
+/// in 0.01° steps, for every family combination, on pose and position goals made from random
+/// in-limit poses of `arm7.ron` (human limits).
+#[test]
+fn swivel_arcs_agree_with_a_brute_force_scan() {
+    use marionette_ik::analytic::limb::{LimbGoal, Swivel};
+    let arm = load("arm7.ron");
+    let chain = Chain::whole(&arm, false);
+    let limb = Limb::detect(&arm, chain.columns()).expect("limb");
+    let tip = arm.site_by_name("fingertips").expect("tip");
+    let wrist = arm.site(tip).joint;
+    let limits: [Option<(f64, f64)>; 7] = std::array::from_fn(|k| {
+        let d = &arm.dofs()[chain.columns()[k] - 3];
+        (!d.unlimited).then_some((d.min, d.max))
+    });
+    let reference = -nalgebra::Vector3::y();
+    let mut fk = Fk::new(&arm);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut scratch = Vec::new();
+    let mut arcs = Vec::new();
+    for case in 0..12 {
+        let mut q = Pose::rest(&arm).q;
+        for (k, d) in arm.dofs().iter().enumerate() {
+            q[3 + k] = d.min + (d.max - d.min) * (0.05 + 0.9 * next());
+        }
+        fk.update(&arm, &q);
+        let with_orientation = case % 2 == 0;
+        let goal = LimbGoal {
+            position: fk.site_position(tip),
+            point: arm.site(tip).offset,
+            orientation: with_orientation.then(|| *fk.joint_rotation(wrist)),
+        };
+        let mut any = false;
+        for elbow in 0..2 {
+            let g = limb.geometry(&arm, &fk, &q, &goal, elbow);
+            for shoulder in 0..2 {
+                for wrist_family in 0..(if with_orientation { 2 } else { 1 }) {
+                    limb.swivel_arcs(
+                        &g,
+                        &reference,
+                        &limits,
+                        (shoulder, wrist_family),
+                        &mut scratch,
+                        &mut arcs,
+                    );
+                    any |= !arcs.is_empty();
+                    let near_end = |phi: f64| {
+                        arcs.iter().any(|a| {
+                            [a.start, a.end]
+                                .iter()
+                                .any(|e| marionette_ik::system::wrap_angle(phi - e).abs() < 2e-4)
+                        })
+                    };
+                    for step in 0..36_000 {
+                        let phi = (-180.0 + 0.01 * step as f64).to_radians();
+                        let angles = limb.angles(
+                            &g,
+                            &Swivel {
+                                angle: phi,
+                                reference,
+                            },
+                            shoulder,
+                            wrist_family,
+                        );
+                        let valid = angles
+                            .iter()
+                            .zip(&limits)
+                            .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi));
+                        let in_arcs = arcs.iter().any(|a| a.contains(phi));
+                        assert!(
+                            valid == in_arcs || near_end(phi),
+                            "case {case} families {elbow}{shoulder}{wrist_family}: φ = {:.2}° valid {valid}, arcs {arcs:?}",
+                            phi.to_degrees()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            any,
+            "case {case}: the goal came from an in-limit pose, so some swivel is valid"
+        );
+    }
+}
+
+/// Limits on: goals made from in-limit poses of `arm7.ron` are solved exactly and within limits,
+/// with φ in the middle of the widest valid interval.
+#[test]
+fn limited_arm_goals_are_solved_exactly_within_limits() {
+    let arm = load("arm7.ron");
+    let tip = arm.site_by_name("fingertips").expect("tip");
+    let wrist = arm.site(tip).joint;
+    let mut fk = Fk::new(&arm);
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut worst_p, mut worst_r) = (0.0f64, 0.0f64);
+    for case in 0..2000 {
+        let mut target = Pose::rest(&arm).q;
+        for (k, d) in arm.dofs().iter().enumerate() {
+            target[3 + k] = d.min + (d.max - d.min) * next();
+        }
+        fk.update(&arm, &target);
+        let (position, rotation) = (fk.site_position(tip), *fk.joint_rotation(wrist));
+        let goals = vec![
+            Goal::new(GoalKind::Position {
+                site: tip,
+                target: position,
+            }),
+            Goal::new(GoalKind::Orientation {
+                joint: wrist,
+                target: rotation,
+                axes: [true; 3],
+            }),
+        ];
+        let mut system = System::new(&arm, goals, Chain::whole(&arm, false));
+        let mut q = Pose::rest(&arm).q;
+        let mut solver = SolverKind::AnalyticLimb.build();
+        let report = solve(
+            solver.as_mut(),
+            &mut system,
+            &mut q,
+            Settings {
+                tolerance: 1e-9,
+                max_iterations: 1,
+            },
+        );
+        assert!(Pose { q: q.clone() }.within_limits(&arm), "case {case}");
+        let swivel = report.swivel.as_ref().expect("a swivel report");
+        assert!(
+            !swivel.intervals.is_empty(),
+            "case {case}: the goal came from an in-limit pose"
+        );
+        fk.update(&arm, &q);
+        worst_p = worst_p.max((fk.site_position(tip) - position).norm());
+        worst_r =
+            worst_r.max(rotation_vector(&(rotation * fk.joint_rotation(wrist).transpose())).norm());
+    }
+    assert!(
+        worst_p < 1e-9 && worst_r < 1e-9,
+        "worst position {worst_p}, rotation {worst_r}"
+    );
+}

@@ -67,6 +67,21 @@ impl Default for Swivel {
     }
 }
 
+/// What a goal fixes before the swivel angle and the shoulder and wrist families are chosen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Geometry {
+    r_pre: Matrix3<f64>,
+    d: Vector3<f64>,
+    t_b: Vector3<f64>,
+    /// The elbow angle (radians).
+    pub theta4: f64,
+    r4: Matrix3<f64>,
+    wrist_now: [f64; 3],
+    orientation: Option<Matrix3<f64>>,
+    /// False when the goal is out of reach.
+    pub reachable: bool,
+}
+
 /// One analytic solution.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LimbSolution {
@@ -157,24 +172,16 @@ impl Limb {
         )
     }
 
-    /// Solves `goal` with elbow family `elbow` and shoulder/wrist families `shoulder`, `wrist`
-    /// (each 0 or 1). `q` supplies the wrist angles kept by position-only goals and the pose of
-    /// everything above the shoulder, which `fk` must hold.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the three families and the swivel are the solution's parameters"
-    )]
-    pub fn solve(
+    /// The parts of a solution that do not depend on the swivel angle nor on the shoulder and
+    /// wrist families, for elbow family `elbow`.
+    pub fn geometry(
         &self,
         skeleton: &Skeleton,
         fk: &Fk,
         q: &[f64],
         goal: &LimbGoal,
-        swivel: &Swivel,
         elbow: usize,
-        shoulder: usize,
-        wrist: usize,
-    ) -> LimbSolution {
+    ) -> Geometry {
         let (s, r_pre) = self.base_frame(skeleton, fk);
         let wrist_now = [q[self.columns[4]], q[self.columns[5]], q[self.columns[6]]];
         // The point the 4-DOF problem places, and where it must go (shoulder-before-DOFs frame).
@@ -206,21 +213,129 @@ impl Limb {
         let spread = c.clamp(-1.0, 1.0).acos();
         let theta4 = big_b.atan2(big_a) + if elbow == 0 { spread } else { -spread };
         let r4 = Rotation3::from_axis_angle(&Unit::new_unchecked(a), theta4).into_inner();
-        // Rest triangle (S at the origin, elbow at t_a, wrist point at w).
-        let w = self.t_a + self.r_a * r4 * t_b;
-        let r1 = self.triangle_rotation(&w, &d, la, lb, r_pre, swivel);
+        Geometry {
+            r_pre,
+            d,
+            t_b,
+            theta4: super::euler::wrap(theta4),
+            r4,
+            wrist_now,
+            orientation: goal.orientation,
+            reachable,
+        }
+    }
+
+    /// R1 at swivel `swivel` for a goal geometry.
+    pub fn shoulder_rotation(&self, g: &Geometry, swivel: &Swivel) -> Matrix3<f64> {
+        let w = self.t_a + self.r_a * g.r4 * g.t_b;
+        self.triangle_rotation(&w, &g.d, self.t_a.norm(), g.t_b.norm(), g.r_pre, swivel)
+    }
+
+    /// The seven angles for a goal geometry at a swivel angle, with shoulder and wrist families.
+    pub fn angles(&self, g: &Geometry, swivel: &Swivel, shoulder: usize, wrist: usize) -> [f64; 7] {
+        let r1 = self.shoulder_rotation(g, swivel);
         let mut angles = [0.0; 7];
         angles[..3].copy_from_slice(&self.shoulder_axes.decompose(&r1, shoulder));
-        angles[3] = super::euler::wrap(theta4);
-        let wrist_angles = match goal.orientation {
-            None => wrist_now,
+        angles[3] = g.theta4;
+        let wrist_angles = match g.orientation {
+            None => g.wrist_now,
             Some(r_g) => {
-                let r2 = (r1 * self.r_a * r4 * self.r_b).transpose() * r_pre.transpose() * r_g;
+                let r2 = (r1 * self.r_a * g.r4 * self.r_b).transpose() * g.r_pre.transpose() * r_g;
                 self.wrist_axes.decompose(&r2, wrist)
             }
         };
         angles[4..].copy_from_slice(&wrist_angles);
-        LimbSolution { angles, reachable }
+        angles
+    }
+
+    /// Solves `goal` with elbow family `elbow` and shoulder/wrist families `shoulder`, `wrist`
+    /// (each 0 or 1). `q` supplies the wrist angles kept by position-only goals and the pose of
+    /// everything above the shoulder, which `fk` must hold.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the three families and the swivel are the solution's parameters"
+    )]
+    pub fn solve(
+        &self,
+        skeleton: &Skeleton,
+        fk: &Fk,
+        q: &[f64],
+        goal: &LimbGoal,
+        swivel: &Swivel,
+        elbow: usize,
+        shoulder: usize,
+        wrist: usize,
+    ) -> LimbSolution {
+        let g = self.geometry(skeleton, fk, q, goal, elbow);
+        LimbSolution {
+            angles: self.angles(&g, swivel, shoulder, wrist),
+            reachable: g.reachable,
+        }
+    }
+
+    /// The swivel arcs on which the solution of one family combination respects every limit
+    /// (`limits[k]` for column k; `None` = unlimited). Ends in closed form, see `intervals.rs`.
+    pub fn swivel_arcs(
+        &self,
+        g: &Geometry,
+        reference: &Vector3<f64>,
+        limits: &[Option<(f64, f64)>; 7],
+        families: (usize, usize),
+        scratch: &mut Vec<f64>,
+        arcs: &mut Vec<super::intervals::Arc>,
+    ) {
+        use super::intervals::{TripleBoundaries, arcs_between};
+        let within = |angles: &[f64; 7]| {
+            angles
+                .iter()
+                .zip(limits)
+                .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi))
+        };
+        arcs.clear();
+        if limits[3].is_some_and(|(lo, hi)| !(lo..=hi).contains(&g.theta4)) {
+            return;
+        }
+        let at = |phi: f64| Swivel {
+            angle: phi,
+            reference: *reference,
+        };
+        let m = self.shoulder_rotation(g, &at(0.0));
+        let n = g.d.try_normalize(1e-12).unwrap_or_else(Vector3::x);
+        scratch.clear();
+        let [a1, _, a3] = self.shoulder_axes.axes;
+        TripleBoundaries {
+            axes: &self.shoulder_axes.axes,
+            limits: [limits[0], limits[1], limits[2]],
+            n,
+            u_frame: Matrix3::identity(),
+            u_m: m * a3,
+            u_sign: 1.0,
+            v_frame: m.transpose(),
+            v_m: a1,
+            v_sign: -1.0,
+        }
+        .collect(scratch);
+        if let Some(r_g) = g.orientation {
+            let c = self.r_a * g.r4 * self.r_b;
+            let goal = g.r_pre.transpose() * r_g;
+            let [c1, _, c3] = self.wrist_axes.axes;
+            TripleBoundaries {
+                axes: &self.wrist_axes.axes,
+                limits: [limits[4], limits[5], limits[6]],
+                n,
+                u_frame: c.transpose() * m.transpose(),
+                u_m: goal * c3,
+                u_sign: -1.0,
+                v_frame: goal.transpose(),
+                v_m: m * c * c1,
+                v_sign: 1.0,
+            }
+            .collect(scratch);
+        }
+        let (shoulder, wrist) = families;
+        arcs_between(scratch, arcs, |phi| {
+            within(&self.angles(g, &at(phi), shoulder, wrist))
+        });
     }
 
     /// R1 taking the rest triangle (0, t_a, w) onto the goal triangle (0, E(φ), d).

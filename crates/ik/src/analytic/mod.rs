@@ -1,29 +1,49 @@
 //! The analytic limb solver of Tolani, Goswami & Badler (2000): exact, repeatable, and
 //! independent of the start pose, for chains that form a human limb ([`limb::Limb`]).
 //!
-//! Status: position and position + orientation goals on the limb's wrist, swivel angle chosen by
-//! the caller ([`limb::Swivel`]), both elbow families and both shoulder and wrist families. Joint
-//! limits choose among the eight family combinations at the requested swivel angle; the analytic
-//! swivel intervals of the paper (§3.2.4) and the aiming and partial-orientation goals are not
-//! implemented yet, so a goal reachable within limits only at another swivel angle is solved
-//! with the DOFs clamped.
+//! Status: position and position + orientation goals on the limb's wrist; both elbow families and
+//! both shoulder and wrist families; with joint limits, the swivel intervals in closed form
+//! ([`intervals`]) and φ chosen as the middle of the widest or the valid angle nearest a desired
+//! one ([`SwivelPolicy`]). Not yet: aiming and partial-orientation goals, a desired elbow position,
+//! and the paper's constrained optimisation for goals reachable only outside the limits (those are
+//! solved with the best family clamped to the limits).
 
 pub mod euler;
+pub mod intervals;
 pub mod limb;
 
 use marionette_skeleton::Skeleton;
 use nalgebra::{Matrix3, Vector3};
 
 use crate::goal::GoalKind;
-use crate::solver::{Solver, StepInfo};
+use crate::solver::{Solver, StepInfo, SwivelReport};
 use crate::system::System;
 use limb::{Limb, LimbGoal, Swivel};
+
+/// How the swivel angle is chosen among the valid ones (Tolani §3.2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SwivelPolicy {
+    /// The middle of the widest valid interval: clear of the limits, and a function of the goal
+    /// alone.
+    #[default]
+    Widest,
+    /// The valid angle nearest to `Swivel::angle` (an animator's chosen swivel, or the current one
+    /// for continuity while dragging).
+    Nearest,
+}
 
 /// The analytic limb solver.
 #[derive(Debug, Clone, Default)]
 pub struct AnalyticLimb {
-    /// The swivel angle to use and what it is measured from.
+    /// The swivel angle to use (with [`SwivelPolicy::Nearest`]; and on unlimited limbs) and what
+    /// it is measured from.
     pub swivel: Swivel,
+    /// How the swivel angle is chosen when the limb has limits.
+    pub policy: SwivelPolicy,
+    scratch: Vec<f64>,
+    arcs: Vec<intervals::Arc>,
+    last_arcs: Vec<intervals::Arc>,
+    last_swivel: Option<f64>,
     /// The last limb detection, successful or not, and the skeleton (by address) and chain it was
     /// made for, so `supports` and `step` detect once per system.
     detection: Option<Result<Limb, String>>,
@@ -114,74 +134,145 @@ impl Solver for AnalyticLimb {
             return StepInfo::default();
         };
         let limb = limb.clone();
-        let limb = &limb;
-        let Ok(goal) = limb_goal(skeleton, limb, system) else {
+        let Ok(goal) = limb_goal(skeleton, &limb, system) else {
             return StepInfo::default();
         };
         let dofs = skeleton.dofs();
-        let within = |angles: &[f64; 7]| {
-            limb.columns
-                .iter()
-                .zip(angles)
-                .all(|(&c, &v)| dofs[c - marionette_skeleton::ROOT_STATE_LEN].within_limits(v))
-        };
+        let limits: [Option<(f64, f64)>; 7] = std::array::from_fn(|k| {
+            let d = &dofs[limb.columns[k] - marionette_skeleton::ROOT_STATE_LEN];
+            (!d.unlimited).then_some((d.min, d.max))
+        });
         // A position goal keeps the wrist angles (Tolani §3.2.3); if the target is out of reach
         // that way, the wrist is straightened (all its angles 0: the longest reach), then folded
         // so forearm and hand match the upper arm (the shortest reach). The fallback starts are
         // built only when needed, in a reused buffer.
         let attempts = if goal.orientation.is_none() { 3 } else { 1 };
-        let mut best: Option<limb::LimbSolution> = None;
-        'attempts: for attempt in 0..attempts {
+        let mut fallback: Option<[f64; 7]> = None;
+        self.last_arcs.clear();
+        self.last_swivel = None;
+        let mut buffer = std::mem::take(&mut self.start);
+        let mut chosen = None;
+        for attempt in 0..attempts {
             if attempt > 0 {
-                self.start.clear();
-                self.start.extend_from_slice(q);
+                buffer.clear();
+                buffer.extend_from_slice(q);
                 let wrist = match attempt {
                     1 => Some([0.0; 3]),
                     _ => limb.folded_wrist(&goal.point),
                 };
                 let Some(wrist) = wrist else { continue };
                 for (&c, v) in limb.columns[4..].iter().zip(wrist) {
-                    self.start[c] = dofs[c - marionette_skeleton::ROOT_STATE_LEN].clamp(v);
+                    buffer[c] = dofs[c - marionette_skeleton::ROOT_STATE_LEN].clamp(v);
                 }
             }
-            let start: &[f64] = if attempt == 0 { q } else { &self.start };
-            for elbow in 0..2 {
-                for shoulder in 0..2 {
-                    for wrist in 0..2 {
-                        let s = limb.solve(
-                            skeleton,
-                            system.fk(),
-                            start,
-                            &goal,
-                            &self.swivel,
-                            elbow,
-                            shoulder,
-                            wrist,
-                        );
-                        let better = match &best {
-                            None => true,
-                            Some(b) => {
-                                (s.reachable && !b.reachable)
-                                    || (s.reachable == b.reachable
-                                        && within(&s.angles)
-                                        && !within(&b.angles))
-                            }
-                        };
-                        if better {
-                            best = Some(s);
-                        }
-                        if s.reachable && within(&s.angles) {
-                            break 'attempts;
-                        }
-                    }
-                }
+            let start: &[f64] = if attempt == 0 { q } else { &buffer };
+            chosen = self.choose(&limb, system, start, &goal, &limits, &mut fallback);
+            if chosen.is_some() {
+                break;
             }
         }
-        if let Some(solution) = best {
-            for (c, v) in solution.angles.iter().enumerate() {
+        self.start = buffer;
+        // Reachable only outside the limits, or not at all: the best family, clamped.
+        if let Some(angles) = chosen.or(fallback) {
+            for (c, v) in angles.iter().enumerate() {
                 system.set_column(q, c, *v);
             }
         }
         StepInfo::default()
     }
+
+    fn swivel_report(&self) -> Option<SwivelReport> {
+        self.last_swivel.map(|angle| SwivelReport {
+            angle,
+            intervals: self.last_arcs.iter().map(|a| (a.start, a.end)).collect(),
+        })
+    }
+}
+
+impl AnalyticLimb {
+    /// The solution for one start (wrist angles), or `None` when it is out of reach or has no
+    /// valid swivel; `fallback` keeps the best clamped candidate seen.
+    fn choose(
+        &mut self,
+        limb: &Limb,
+        system: &System<'_>,
+        start: &[f64],
+        goal: &LimbGoal,
+        limits: &[Option<(f64, f64)>; 7],
+        fallback: &mut Option<[f64; 7]>,
+    ) -> Option<[f64; 7]> {
+        let skeleton = system.skeleton();
+        let wrist_families = if goal.orientation.is_some() { 2 } else { 1 };
+        let unlimited = limits.iter().all(Option::is_none);
+        // (width, φ, elbow, shoulder, wrist) of the best choice so far.
+        let mut best: Option<(f64, f64, usize, usize, usize)> = None;
+        let mut geometries = [None, None];
+        for (elbow, slot) in geometries.iter_mut().enumerate() {
+            let g = limb.geometry(skeleton, system.fk(), start, goal, elbow);
+            if fallback.is_none() || g.reachable {
+                *fallback = Some(limb.angles(&g, &self.swivel, 0, 0));
+            }
+            if !g.reachable {
+                continue;
+            }
+            for shoulder in 0..2 {
+                for wrist in 0..wrist_families {
+                    if unlimited {
+                        self.last_swivel = Some(self.swivel.angle);
+                        self.last_arcs.clear();
+                        self.last_arcs.push(intervals::Arc {
+                            start: -std::f64::consts::PI,
+                            end: std::f64::consts::PI,
+                        });
+                        return Some(limb.angles(&g, &self.swivel, shoulder, wrist));
+                    }
+                    limb.swivel_arcs(
+                        &g,
+                        &self.swivel.reference,
+                        limits,
+                        (shoulder, wrist),
+                        &mut self.scratch,
+                        &mut self.arcs,
+                    );
+                    for arc in &self.arcs {
+                        let (score, phi) = match self.policy {
+                            SwivelPolicy::Widest => (arc.width(), arc.middle()),
+                            SwivelPolicy::Nearest => {
+                                let phi = nearest_in(arc, self.swivel.angle);
+                                (
+                                    -crate::system::wrap_angle(phi - self.swivel.angle).abs(),
+                                    phi,
+                                )
+                            }
+                        };
+                        if best.is_none_or(|b| score > b.0) {
+                            best = Some((score, phi, elbow, shoulder, wrist));
+                            self.last_arcs.clone_from(&self.arcs);
+                        }
+                    }
+                }
+            }
+            *slot = Some(g);
+        }
+        let (_, phi, elbow, shoulder, wrist) = best?;
+        let g = geometries[elbow]?;
+        self.last_swivel = Some(phi);
+        let swivel = Swivel {
+            angle: phi,
+            reference: self.swivel.reference,
+        };
+        Some(limb.angles(&g, &swivel, shoulder, wrist))
+    }
+}
+
+/// The point of `arc` nearest to `phi`, nudged inside the arc's ends.
+fn nearest_in(arc: &intervals::Arc, phi: f64) -> f64 {
+    if arc.contains(phi) {
+        return phi;
+    }
+    let inset = 1e-9_f64.min(0.25 * arc.width());
+    let (a, b) = (arc.start + inset, arc.end - inset);
+    let da = crate::system::wrap_angle(phi - a).abs();
+    let db = crate::system::wrap_angle(phi - b).abs();
+    crate::system::wrap_angle(if da <= db { a } else { b })
 }
