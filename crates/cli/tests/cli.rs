@@ -416,3 +416,37 @@ fn assert_near_mm(got: [f64; 3], want: [f64; 3]) {
         .sqrt();
     assert!(d < 1e-3, "{got:?} vs {want:?}");
 }
+
+#[test]
+fn the_analytic_solver_reports_its_swivel() {
+    let o = marionette(&[
+        "solve",
+        &problem("arm7_pose.ron"),
+        "--solver",
+        "analytic",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["iterations"], 1);
+    assert!(v["residual"].as_f64().expect("residual") < 1e-12);
+    let angle = v["swivel"]["angle"]
+        .as_f64()
+        .expect("swivel angle in degrees");
+    let intervals = v["swivel"]["intervals"].as_array().expect("intervals");
+    assert!(!intervals.is_empty());
+    let inside = intervals.iter().any(|i| {
+        let (a, b) = (i[0].as_f64().expect("start"), i[1].as_f64().expect("end"));
+        a <= angle && angle <= b
+    });
+    assert!(inside, "{angle} in {intervals:?}");
+    // A chain that is not a limb: exit 1 with the reason.
+    let o = marionette(&[
+        "solve",
+        &problem("humanoid_feet_locked.ron"),
+        "--solver",
+        "analytic",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not a limb"), "{}", stderr(&o));
+}

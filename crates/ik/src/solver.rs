@@ -142,10 +142,20 @@ pub fn solve(
         let converged = system.max_error() <= settings.tolerance;
         return report(solver, system, 0, converged, info);
     }
+    // A step that leaves the pose bit for bit as it was cannot be followed by a different one:
+    // the solver is stuck (at limits, or an exact method out of reach), so stop there.
+    let mut before = q.to_vec();
     while system.max_error() > settings.tolerance && iterations < settings.max_iterations {
+        before.copy_from_slice(q);
         info = solver.step(system, q);
         iterations += 1;
         evaluate(solver, system, q);
+        if q.iter()
+            .zip(&before)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+        {
+            break;
+        }
     }
     let converged = system.max_error() <= settings.tolerance;
     report(solver, system, iterations, converged, info)

@@ -316,3 +316,59 @@ fn limited_arm_goals_are_solved_exactly_within_limits() {
         "worst position {worst_p}, rotation {worst_r}"
     );
 }
+
+/// Tolani's Fig. 13: goals going once round a closed path give a closed path of joint values
+/// (the solution depends on the goal only), with limits on.
+#[test]
+fn a_closed_path_of_goals_gives_a_closed_path_of_joints() {
+    let arm = load("arm7.ron");
+    let tip = arm.site_by_name("fingertips").expect("tip");
+    let wrist = arm.site(tip).joint;
+    let mut fk = Fk::new(&arm);
+    let mut centre_pose = Pose::rest(&arm).q;
+    for (k, f) in [0.5, 0.3, 0.5, 0.4, 0.5, 0.5, 0.5].iter().enumerate() {
+        let d = &arm.dofs()[k];
+        centre_pose[3 + k] = d.min + (d.max - d.min) * f;
+    }
+    fk.update(&arm, &centre_pose);
+    let (centre, rotation) = (fk.site_position(tip), *fk.joint_rotation(wrist));
+    let goals = vec![
+        Goal::new(GoalKind::Position {
+            site: tip,
+            target: centre,
+        }),
+        Goal::new(GoalKind::Orientation {
+            joint: wrist,
+            target: rotation,
+            axes: [true; 3],
+        }),
+    ];
+    let mut system = System::new(&arm, goals, Chain::whole(&arm, false));
+    let mut solver = SolverKind::AnalyticLimb.build();
+    let mut q = Pose::rest(&arm).q;
+    let mut path = Vec::new();
+    for step in 0..=72 {
+        let a = std::f64::consts::TAU * step as f64 / 72.0;
+        if let GoalKind::Position { target, .. } = &mut system.goals_mut()[0].kind {
+            *target = centre + nalgebra::Vector3::new(0.0, 0.05 * a.cos(), 0.05 * a.sin());
+        }
+        let report = solve(
+            solver.as_mut(),
+            &mut system,
+            &mut q,
+            Settings {
+                tolerance: 1e-9,
+                max_iterations: 1,
+            },
+        );
+        assert!(report.converged, "step {step}: {report:?}");
+        path.push(q.clone());
+    }
+    let (first, last) = (&path[0], &path[72]);
+    for (a, b) in first.iter().zip(last) {
+        assert!(
+            (a - b).abs() < 1e-12,
+            "the path does not close: {first:?} vs {last:?}"
+        );
+    }
+}

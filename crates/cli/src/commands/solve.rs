@@ -90,7 +90,8 @@ fn joint_values(skeleton: &Skeleton, pose: &Pose) -> Map<String, Value> {
         .collect()
 }
 
-/// The JSON object of FILE_FORMATS.md, plus `min_singular_value` and `limits_hit`.
+/// The JSON object of FILE_FORMATS.md, plus `min_singular_value`, `limits_hit` and, for the
+/// analytic limb solver, `swivel`: the chosen swivel angle and its valid intervals, in degrees.
 fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Value {
     let skeleton = &problem.skeleton;
     let mut fk = Fk::new(skeleton);
@@ -119,7 +120,15 @@ fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Valu
             json!({"joint": skeleton.joint(dof.joint).name, "dof": dof.index_in_joint})
         })
         .collect();
-    json!({
+    let swivel = report.swivel.as_ref().map(|sw| {
+        let intervals: Vec<Value> = sw
+            .intervals
+            .iter()
+            .map(|(a, b)| json!([a.to_degrees(), b.to_degrees()]))
+            .collect();
+        json!({"angle": sw.angle.to_degrees(), "intervals": intervals})
+    });
+    let mut out = json!({
         "solver": report.solver,
         "converged": report.converged,
         "iterations": report.iterations,
@@ -130,7 +139,11 @@ fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Valu
         "sites": sites,
         "min_singular_value": report.min_singular_value,
         "limits_hit": limits,
-    })
+    });
+    if let (Some(sw), Some(map)) = (swivel, out.as_object_mut()) {
+        map.insert("swivel".into(), sw);
+    }
+    out
 }
 
 fn summary(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> String {
@@ -149,6 +162,18 @@ fn summary(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Stri
     for (i, (g, e)) in problem.goals.iter().zip(&report.goal_errors).enumerate() {
         let unit = if g.kind.is_angular() { "rad" } else { "m" };
         out += &format!("  goal {i} ({}): error {e:.3e} {unit}\n", g.kind.label());
+    }
+    if let Some(sw) = &report.swivel {
+        let intervals: Vec<String> = sw
+            .intervals
+            .iter()
+            .map(|(a, b)| format!("[{:.1}°, {:.1}°]", a.to_degrees(), b.to_degrees()))
+            .collect();
+        out += &format!(
+            "  swivel {:.2}°, valid {}\n",
+            sw.angle.to_degrees(),
+            intervals.join(" ")
+        );
     }
     for d in &report.limits_hit {
         let dof = skeleton.dof(*d);
