@@ -4,6 +4,7 @@
 
 pub mod convergence;
 pub mod frame;
+pub mod limb;
 pub mod peer;
 pub mod planar;
 pub mod rng;
@@ -28,6 +29,7 @@ pub fn run(skeletons: &Path, quick: bool) -> Vec<Table> {
         convergence::table(skeletons),
         peer::arm_table(skeletons, targets),
         peer::tree_table(skeletons, targets),
+        limb::table(skeletons, if quick { 2_000 } else { 100_000 }),
         frame::table(if quick { 60 } else { 600 }),
     ]
 }
