@@ -143,22 +143,27 @@ pub fn solve(
         return report(solver, system, 0, converged, info);
     }
     // A step that leaves the pose bit for bit as it was cannot be followed by a different one:
-    // the solver is stuck (at limits, or an exact method out of reach), so stop there.
-    let mut before = q.to_vec();
+    // the solver is stuck (at limits, or an exact method out of reach), so stop there. The pose
+    // is compared by a fingerprint of its bits, which needs no copy.
     while system.max_error() > settings.tolerance && iterations < settings.max_iterations {
-        before.copy_from_slice(q);
+        let before = fingerprint(q);
         info = solver.step(system, q);
         iterations += 1;
         evaluate(solver, system, q);
-        if q.iter()
-            .zip(&before)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-        {
+        if fingerprint(q) == before {
             break;
         }
     }
     let converged = system.max_error() <= settings.tolerance;
     report(solver, system, iterations, converged, info)
+}
+
+/// A 64-bit fingerprint of a pose's bits (FNV-1a over the words): equal poses give equal
+/// fingerprints, and different ones collide with probability about 2⁻⁶⁴.
+fn fingerprint(q: &[f64]) -> u64 {
+    q.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, v| {
+        (h ^ v.to_bits()).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// Makes exactly one update (the editor's per-frame tracking mode) and reports the errors after

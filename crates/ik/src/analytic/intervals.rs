@@ -139,15 +139,32 @@ pub fn arcs_between(
     arcs: &mut Vec<Arc>,
     mut valid: impl FnMut(f64) -> bool,
 ) {
+    arcs_between_masks(boundaries, std::slice::from_mut(arcs), |phi| {
+        u32::from(valid(phi))
+    });
+}
+
+/// [`arcs_between`] for several conditions at once: bit k of `valid(φ)` says whether φ is valid
+/// for condition k, whose arcs go to `arcs[k]`. One evaluation per arc serves every condition.
+pub fn arcs_between_masks(
+    boundaries: &mut Vec<f64>,
+    arcs: &mut [Vec<Arc>],
+    mut valid: impl FnMut(f64) -> u32,
+) {
     boundaries.sort_by(f64::total_cmp);
     boundaries.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
-    arcs.clear();
+    for list in arcs.iter_mut() {
+        list.clear();
+    }
     if boundaries.is_empty() {
-        if valid(0.0) {
-            arcs.push(Arc {
-                start: -PI,
-                end: PI,
-            });
+        let mask = valid(0.0);
+        for (k, list) in arcs.iter_mut().enumerate() {
+            if mask & (1 << k) != 0 {
+                list.push(Arc {
+                    start: -PI,
+                    end: PI,
+                });
+            }
         }
         return;
     }
@@ -162,28 +179,34 @@ pub fn arcs_between(
         if end - start < 1e-12 {
             continue;
         }
-        if valid(crate::system::wrap_angle(0.5 * (start + end))) {
-            match arcs.last_mut() {
+        let mask = valid(crate::system::wrap_angle(0.5 * (start + end)));
+        for (k, list) in arcs.iter_mut().enumerate() {
+            if mask & (1 << k) == 0 {
+                continue;
+            }
+            match list.last_mut() {
                 Some(last) if (last.end - start).abs() < 1e-12 => last.end = end,
-                _ => arcs.push(Arc { start, end }),
+                _ => list.push(Arc { start, end }),
             }
         }
     }
-    // Join an arc ending at the first boundary + 2π with one starting at the first boundary.
-    if arcs.len() > 1 {
-        let first = arcs[0];
-        if let Some(last) = arcs.last_mut()
-            && (last.end - (first.start + TAU)).abs() < 1e-12
-        {
-            last.end = first.end + TAU;
-            arcs.remove(0);
+    for list in arcs.iter_mut() {
+        // Join an arc ending at the first boundary + 2π with one starting at the first boundary.
+        if list.len() > 1 {
+            let first = list[0];
+            if let Some(last) = list.last_mut()
+                && (last.end - (first.start + TAU)).abs() < 1e-12
+            {
+                last.end = first.end + TAU;
+                list.remove(0);
+            }
         }
-    }
-    if arcs.len() == 1 && arcs[0].width() >= TAU - 1e-12 {
-        arcs[0] = Arc {
-            start: -PI,
-            end: PI,
-        };
+        if list.len() == 1 && list[0].width() >= TAU - 1e-12 {
+            list[0] = Arc {
+                start: -PI,
+                end: PI,
+            };
+        }
     }
 }
 

@@ -273,35 +273,26 @@ impl Limb {
         }
     }
 
-    /// The swivel arcs on which the solution of one family combination respects every limit
-    /// (`limits[k]` for column k; `None` = unlimited). Ends in closed form, see `intervals.rs`.
-    pub fn swivel_arcs(
+    /// Every φ at which one of the goal's shoulder or wrist angles may cross a limit. The
+    /// boundary equations are the same for both shoulder and both wrist families (they fix
+    /// cos(θ₂ − ψ) and tan θ₁, tan θ₃), so one collection serves all four combinations.
+    pub fn swivel_boundaries(
         &self,
         g: &Geometry,
         reference: &Vector3<f64>,
         limits: &[Option<(f64, f64)>; 7],
-        families: (usize, usize),
-        scratch: &mut Vec<f64>,
-        arcs: &mut Vec<super::intervals::Arc>,
+        out: &mut Vec<f64>,
     ) {
-        use super::intervals::{TripleBoundaries, arcs_between};
-        let within = |angles: &[f64; 7]| {
-            angles
-                .iter()
-                .zip(limits)
-                .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi))
-        };
-        arcs.clear();
-        if limits[3].is_some_and(|(lo, hi)| !(lo..=hi).contains(&g.theta4)) {
-            return;
-        }
-        let at = |phi: f64| Swivel {
-            angle: phi,
-            reference: *reference,
-        };
-        let m = self.shoulder_rotation(g, &at(0.0));
+        use super::intervals::TripleBoundaries;
+        let m = self.shoulder_rotation(
+            g,
+            &Swivel {
+                angle: 0.0,
+                reference: *reference,
+            },
+        );
         let n = g.d.try_normalize(1e-12).unwrap_or_else(Vector3::x);
-        scratch.clear();
+        out.clear();
         let [a1, _, a3] = self.shoulder_axes.axes;
         TripleBoundaries {
             axes: &self.shoulder_axes.axes,
@@ -314,7 +305,7 @@ impl Limb {
             v_m: a1,
             v_sign: -1.0,
         }
-        .collect(scratch);
+        .collect(out);
         if let Some(r_g) = g.orientation {
             let c = self.r_a * g.r4 * self.r_b;
             let goal = g.r_pre.transpose() * r_g;
@@ -330,11 +321,59 @@ impl Limb {
                 v_m: m * c * c1,
                 v_sign: 1.0,
             }
-            .collect(scratch);
+            .collect(out);
         }
-        let (shoulder, wrist) = families;
-        arcs_between(scratch, arcs, |phi| {
-            within(&self.angles(g, &at(phi), shoulder, wrist))
+    }
+
+    /// The swivel arcs on which each shoulder/wrist family combination respects every limit
+    /// (`limits[k]` for column k; `None` = unlimited): `arcs[2·shoulder + wrist]`. Ends in closed
+    /// form ([`Limb::swivel_boundaries`]); each arc is classified by one solve at its middle, the
+    /// shoulder rotation shared by the four combinations.
+    pub fn swivel_arcs_all(
+        &self,
+        g: &Geometry,
+        reference: &Vector3<f64>,
+        limits: &[Option<(f64, f64)>; 7],
+        scratch: &mut Vec<f64>,
+        arcs: &mut [Vec<super::intervals::Arc>; 4],
+    ) {
+        if limits[3].is_some_and(|(lo, hi)| !(lo..=hi).contains(&g.theta4)) {
+            for list in arcs.iter_mut() {
+                list.clear();
+            }
+            return;
+        }
+        self.swivel_boundaries(g, reference, limits, scratch);
+        let within = |v: f64, l: &Option<(f64, f64)>| l.is_none_or(|(lo, hi)| lo <= v && v <= hi);
+        let wrist_families = if g.orientation.is_some() { 2 } else { 1 };
+        super::intervals::arcs_between_masks(scratch, arcs, |phi| {
+            let r1 = self.shoulder_rotation(
+                g,
+                &Swivel {
+                    angle: phi,
+                    reference: *reference,
+                },
+            );
+            let r2 = g.orientation.map(|r_g| {
+                (r1 * self.r_a * g.r4 * self.r_b).transpose() * g.r_pre.transpose() * r_g
+            });
+            let mut mask = 0;
+            for shoulder in 0..2 {
+                let s = self.shoulder_axes.decompose(&r1, shoulder);
+                if !s.iter().zip(&limits[..3]).all(|(v, l)| within(*v, l)) {
+                    continue;
+                }
+                for wrist in 0..wrist_families {
+                    let w = match r2 {
+                        Some(r2) => self.wrist_axes.decompose(&r2, wrist),
+                        None => g.wrist_now,
+                    };
+                    if w.iter().zip(&limits[4..]).all(|(v, l)| within(*v, l)) {
+                        mask |= 1 << (2 * shoulder + wrist);
+                    }
+                }
+            }
+            mask
         });
     }
 

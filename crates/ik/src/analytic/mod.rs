@@ -41,7 +41,7 @@ pub struct AnalyticLimb {
     /// How the swivel angle is chosen when the limb has limits.
     pub policy: SwivelPolicy,
     scratch: Vec<f64>,
-    arcs: Vec<intervals::Arc>,
+    arcs: [Vec<intervals::Arc>; 4],
     last_arcs: Vec<intervals::Arc>,
     last_swivel: Option<f64>,
     /// The last limb detection, successful or not, and the skeleton (by address) and chain it was
@@ -215,26 +215,26 @@ impl AnalyticLimb {
             if !g.reachable {
                 continue;
             }
+            if unlimited {
+                self.last_swivel = Some(self.swivel.angle);
+                self.last_arcs.clear();
+                self.last_arcs.push(intervals::Arc {
+                    start: -std::f64::consts::PI,
+                    end: std::f64::consts::PI,
+                });
+                return Some(limb.angles(&g, &self.swivel, 0, 0));
+            }
+            limb.swivel_arcs_all(
+                &g,
+                &self.swivel.reference,
+                limits,
+                &mut self.scratch,
+                &mut self.arcs,
+            );
             for shoulder in 0..2 {
                 for wrist in 0..wrist_families {
-                    if unlimited {
-                        self.last_swivel = Some(self.swivel.angle);
-                        self.last_arcs.clear();
-                        self.last_arcs.push(intervals::Arc {
-                            start: -std::f64::consts::PI,
-                            end: std::f64::consts::PI,
-                        });
-                        return Some(limb.angles(&g, &self.swivel, shoulder, wrist));
-                    }
-                    limb.swivel_arcs(
-                        &g,
-                        &self.swivel.reference,
-                        limits,
-                        (shoulder, wrist),
-                        &mut self.scratch,
-                        &mut self.arcs,
-                    );
-                    for arc in &self.arcs {
+                    let arcs = &self.arcs[2 * shoulder + wrist];
+                    for arc in arcs {
                         let (score, phi) = match self.policy {
                             SwivelPolicy::Widest => (arc.width(), arc.middle()),
                             SwivelPolicy::Nearest => {
@@ -247,7 +247,7 @@ impl AnalyticLimb {
                         };
                         if best.is_none_or(|b| score > b.0) {
                             best = Some((score, phi, elbow, shoulder, wrist));
-                            self.last_arcs.clone_from(&self.arcs);
+                            self.last_arcs.clone_from(arcs);
                         }
                     }
                 }
