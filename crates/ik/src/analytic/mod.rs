@@ -40,15 +40,21 @@ pub struct AnalyticLimb {
     pub swivel: Swivel,
     /// How the swivel angle is chosen when the limb has limits.
     pub policy: SwivelPolicy,
-    scratch: Vec<f64>,
-    arcs: [Vec<intervals::Arc>; 4],
-    last_arcs: Vec<intervals::Arc>,
-    last_swivel: Option<f64>,
+    work: Workspace,
     /// The last limb detection, successful or not, and the skeleton (by address) and chain it was
     /// made for, so `supports` and `step` detect once per system.
     detection: Option<Result<Limb, String>>,
     detected_for: (usize, Vec<usize>),
+}
+
+/// Buffers reused from step to step, and what the last step chose.
+#[derive(Debug, Clone, Default)]
+struct Workspace {
     start: Vec<f64>,
+    scratch: Vec<f64>,
+    arcs: [Vec<intervals::Arc>; 4],
+    last_arcs: Vec<intervals::Arc>,
+    last_swivel: Option<f64>,
 }
 
 impl AnalyticLimb {
@@ -118,8 +124,10 @@ impl Solver for AnalyticLimb {
     }
 
     fn supports(&mut self, system: &System<'_>) -> Result<(), String> {
-        let limb = self.detect(system).clone()?;
-        limb_goal(system.skeleton(), &limb, system).map(|_| ())
+        match self.detect(system) {
+            Ok(limb) => limb_goal(system.skeleton(), limb, system).map(|_| ()),
+            Err(why) => Err(why.clone()),
+        }
     }
 
     fn prepare(&mut self, _rows: usize, _columns: usize) {}
@@ -130,11 +138,13 @@ impl Solver for AnalyticLimb {
 
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
         let skeleton = system.skeleton();
-        let Ok(limb) = self.detect(system) else {
+        self.detect(system);
+        let (Some(Ok(limb)), work, swivel, policy) =
+            (&self.detection, &mut self.work, self.swivel, self.policy)
+        else {
             return StepInfo::default();
         };
-        let limb = limb.clone();
-        let Ok(goal) = limb_goal(skeleton, &limb, system) else {
+        let Ok(goal) = limb_goal(skeleton, limb, system) else {
             return StepInfo::default();
         };
         let dofs = skeleton.dofs();
@@ -148,9 +158,9 @@ impl Solver for AnalyticLimb {
         // built only when needed, in a reused buffer.
         let attempts = if goal.orientation.is_none() { 3 } else { 1 };
         let mut fallback: Option<[f64; 7]> = None;
-        self.last_arcs.clear();
-        self.last_swivel = None;
-        let mut buffer = std::mem::take(&mut self.start);
+        work.last_arcs.clear();
+        work.last_swivel = None;
+        let mut buffer = std::mem::take(&mut work.start);
         let mut chosen = None;
         for attempt in 0..attempts {
             if attempt > 0 {
@@ -166,12 +176,19 @@ impl Solver for AnalyticLimb {
                 }
             }
             let start: &[f64] = if attempt == 0 { q } else { &buffer };
-            chosen = self.choose(&limb, system, start, &goal, &limits, &mut fallback);
+            chosen = work.choose(
+                limb,
+                system,
+                start,
+                &goal,
+                (&limits, swivel, policy),
+                &mut fallback,
+            );
             if chosen.is_some() {
                 break;
             }
         }
-        self.start = buffer;
+        work.start = buffer;
         // Reachable only outside the limits, or not at all: the best family, clamped.
         if let Some(angles) = chosen.or(fallback) {
             for (c, v) in angles.iter().enumerate() {
@@ -182,14 +199,19 @@ impl Solver for AnalyticLimb {
     }
 
     fn swivel_report(&self) -> Option<SwivelReport> {
-        self.last_swivel.map(|angle| SwivelReport {
+        self.work.last_swivel.map(|angle| SwivelReport {
             angle,
-            intervals: self.last_arcs.iter().map(|a| (a.start, a.end)).collect(),
+            intervals: self
+                .work
+                .last_arcs
+                .iter()
+                .map(|a| (a.start, a.end))
+                .collect(),
         })
     }
 }
 
-impl AnalyticLimb {
+impl Workspace {
     /// The solution for one start (wrist angles), or `None` when it is out of reach or has no
     /// valid swivel; `fallback` keeps the best clamped candidate seen.
     fn choose(
@@ -198,7 +220,7 @@ impl AnalyticLimb {
         system: &System<'_>,
         start: &[f64],
         goal: &LimbGoal,
-        limits: &[Option<(f64, f64)>; 7],
+        (limits, swivel, policy): (&[Option<(f64, f64)>; 7], Swivel, SwivelPolicy),
         fallback: &mut Option<[f64; 7]>,
     ) -> Option<[f64; 7]> {
         let skeleton = system.skeleton();
@@ -210,23 +232,23 @@ impl AnalyticLimb {
         for (elbow, slot) in geometries.iter_mut().enumerate() {
             let g = limb.geometry(skeleton, system.fk(), start, goal, elbow);
             if fallback.is_none() || g.reachable {
-                *fallback = Some(limb.angles(&g, &self.swivel, 0, 0));
+                *fallback = Some(limb.angles(&g, &swivel, 0, 0));
             }
             if !g.reachable {
                 continue;
             }
             if unlimited {
-                self.last_swivel = Some(self.swivel.angle);
+                self.last_swivel = Some(swivel.angle);
                 self.last_arcs.clear();
                 self.last_arcs.push(intervals::Arc {
                     start: -std::f64::consts::PI,
                     end: std::f64::consts::PI,
                 });
-                return Some(limb.angles(&g, &self.swivel, 0, 0));
+                return Some(limb.angles(&g, &swivel, 0, 0));
             }
             limb.swivel_arcs_all(
                 &g,
-                &self.swivel.reference,
+                &swivel.reference,
                 limits,
                 &mut self.scratch,
                 &mut self.arcs,
@@ -235,14 +257,11 @@ impl AnalyticLimb {
                 for wrist in 0..wrist_families {
                     let arcs = &self.arcs[2 * shoulder + wrist];
                     for arc in arcs {
-                        let (score, phi) = match self.policy {
+                        let (score, phi) = match policy {
                             SwivelPolicy::Widest => (arc.width(), arc.middle()),
                             SwivelPolicy::Nearest => {
-                                let phi = nearest_in(arc, self.swivel.angle);
-                                (
-                                    -crate::system::wrap_angle(phi - self.swivel.angle).abs(),
-                                    phi,
-                                )
+                                let phi = nearest_in(arc, swivel.angle);
+                                (-crate::system::wrap_angle(phi - swivel.angle).abs(), phi)
                             }
                         };
                         if best.is_none_or(|b| score > b.0) {
@@ -259,7 +278,7 @@ impl AnalyticLimb {
         self.last_swivel = Some(phi);
         let swivel = Swivel {
             angle: phi,
-            reference: self.swivel.reference,
+            reference: swivel.reference,
         };
         Some(limb.angles(&g, &swivel, shoulder, wrist))
     }
