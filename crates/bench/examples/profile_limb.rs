@@ -8,8 +8,15 @@ fn main() {
     let pose = args.get(1).is_none_or(|a| a == "pose");
     let limits = args.get(2).is_some_and(|a| a == "on");
     let count = args.get(3).and_then(|c| c.parse().ok()).unwrap_or(2000);
-    let (file, site) = if limits { ("arm7.ron", "fingertips") } else { ("arm7_peer.ron", "hand") };
+    let (file, site) = if limits {
+        ("arm7.ron", "fingertips")
+    } else {
+        ("arm7_peer.ron", "hand")
+    };
     let s = Skeleton::load(marionette_bench::skeletons_dir().join(file)).expect("arm");
     let row = limb::run(&s, site, SolverKind::AnalyticLimb, pose, count, 3);
-    println!("median {:.2} µs, failures {}", row.median_micros, row.failures);
+    println!(
+        "median {:.2} µs, failures {}",
+        row.median_micros, row.failures
+    );
 }

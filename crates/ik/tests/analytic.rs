@@ -366,3 +366,66 @@ fn a_closed_path_of_goals_gives_a_closed_path_of_joints() {
         );
     }
 }
+
+/// Tolani §3.2.2 (Fig. 3): with a desired elbow position, the solver puts the elbow at the point
+/// of its circle nearest to it (checked against a scan of the circle in 0.1° steps).
+#[test]
+fn a_desired_elbow_position_picks_the_nearest_swivel() {
+    use marionette_ik::Solver;
+    use marionette_ik::analytic::AnalyticLimb;
+    let arm = load("arm7_peer.ron");
+    let hand = arm.site_by_name("hand").expect("hand");
+    let wrist = arm.site(hand).joint;
+    let elbow = arm.joint_by_name("elbow").expect("elbow");
+    let mut fk = Fk::new(&arm);
+    let target_q = q_from(&[0.4, 0.9, -0.3, 1.1, 0.2, -0.5, 0.3]);
+    fk.update(&arm, &target_q);
+    let goals = vec![
+        Goal::new(GoalKind::Position {
+            site: hand,
+            target: fk.site_position(hand),
+        }),
+        Goal::new(GoalKind::Orientation {
+            joint: wrist,
+            target: *fk.joint_rotation(wrist),
+            axes: [true; 3],
+        }),
+    ];
+    for desired in [
+        nalgebra::Vector3::new(0.3, 0.2, 0.1),
+        nalgebra::Vector3::new(-0.2, -0.1, 0.25),
+    ] {
+        let mut system = System::new(&arm, goals.clone(), Chain::whole(&arm, false));
+        let mut solver = AnalyticLimb::default();
+        solver.elbow_target = Some(desired);
+        let mut q = q_from(&[0.0; 7]);
+        let report = solve(
+            &mut solver,
+            &mut system,
+            &mut q,
+            Settings {
+                tolerance: 1e-10,
+                max_iterations: 1,
+            },
+        );
+        assert!(report.converged, "{report:?}");
+        fk.update(&arm, &q);
+        let ours = (fk.joint_position(elbow) - desired).norm();
+        // Scan the swivel circle with the solver's own swivel parameter.
+        let mut best = f64::INFINITY;
+        for step in 0..3600 {
+            let mut scan = AnalyticLimb::default();
+            scan.swivel.angle = (-180.0 + 0.1 * step as f64).to_radians();
+            let mut system = System::new(&arm, goals.clone(), Chain::whole(&arm, false));
+            let mut q = q_from(&[0.0; 7]);
+            system.evaluate(&q);
+            scan.step(&mut system, &mut q);
+            fk.update(&arm, &q);
+            best = best.min((fk.joint_position(elbow) - desired).norm());
+        }
+        assert!(
+            ours <= best + 1e-9,
+            "elbow {ours} from the target, the scan found {best}"
+        );
+    }
+}

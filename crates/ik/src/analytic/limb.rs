@@ -70,6 +70,7 @@ impl Default for Swivel {
 /// What a goal fixes before the swivel angle and the shoulder and wrist families are chosen.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Geometry {
+    shoulder: Vector3<f64>,
     r_pre: Matrix3<f64>,
     d: Vector3<f64>,
     t_b: Vector3<f64>,
@@ -103,6 +104,20 @@ fn hinge_axis(skeleton: &Skeleton, state: usize) -> Result<Vector3<f64>, String>
         ));
     }
     Ok(dof.axis)
+}
+
+/// The unit vector of the elbow circle's plane (normal n, shoulder frame) at φ = 0: the
+/// projection of the world reference, or of world +Z, then +X, when the reference is along n.
+fn circle_reference(
+    n: &Vector3<f64>,
+    r_pre: Matrix3<f64>,
+    reference: &Vector3<f64>,
+) -> Vector3<f64> {
+    [*reference, Vector3::z(), Vector3::x()]
+        .into_iter()
+        .map(|a| r_pre.transpose() * a)
+        .find_map(|a| (a - n * a.dot(n)).try_normalize(1e-6))
+        .unwrap_or_else(|| n.cross(&Vector3::y()).normalize())
 }
 
 impl Limb {
@@ -214,6 +229,7 @@ impl Limb {
         let theta4 = big_b.atan2(big_a) + if elbow == 0 { spread } else { -spread };
         let r4 = Rotation3::from_axis_angle(&Unit::new_unchecked(a), theta4).into_inner();
         Geometry {
+            shoulder: s,
             r_pre,
             d,
             t_b,
@@ -223,6 +239,23 @@ impl Limb {
             orientation: goal.orientation,
             reachable,
         }
+    }
+
+    /// The swivel angle that puts the elbow nearest to a world point (Tolani §3.2.2, Fig. 3):
+    /// the angle, about the shoulder–wrist axis, of the point's projection on the elbow circle's
+    /// plane, measured from the same reference as every swivel.
+    pub fn swivel_toward(
+        &self,
+        g: &Geometry,
+        reference: &Vector3<f64>,
+        elbow: &Vector3<f64>,
+    ) -> f64 {
+        let n = g.d.try_normalize(1e-12).unwrap_or_else(Vector3::x);
+        let u = circle_reference(&n, g.r_pre, reference);
+        let v = n.cross(&u);
+        let p = g.r_pre.transpose() * (elbow - g.shoulder);
+        let p = p - n * p.dot(&n);
+        p.dot(&v).atan2(p.dot(&u))
     }
 
     /// R1 at swivel `swivel` for a goal geometry.

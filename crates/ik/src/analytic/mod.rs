@@ -40,6 +40,9 @@ pub struct AnalyticLimb {
     pub swivel: Swivel,
     /// How the swivel angle is chosen when the limb has limits.
     pub policy: SwivelPolicy,
+    /// A world point the elbow should come nearest to (Tolani §3.2.2): when set, the swivel is
+    /// the valid angle nearest to the one that points the elbow there.
+    pub elbow_target: Option<Vector3<f64>>,
     work: Workspace,
     /// The last limb detection, successful or not, and the skeleton (by address) and chain it was
     /// made for, so `supports` and `step` detect once per system.
@@ -139,9 +142,13 @@ impl Solver for AnalyticLimb {
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
         let skeleton = system.skeleton();
         self.detect(system);
-        let (Some(Ok(limb)), work, swivel, policy) =
-            (&self.detection, &mut self.work, self.swivel, self.policy)
-        else {
+        let (Some(Ok(limb)), work, swivel, policy, elbow_target) = (
+            &self.detection,
+            &mut self.work,
+            self.swivel,
+            self.policy,
+            self.elbow_target,
+        ) else {
             return StepInfo::default();
         };
         let Ok(goal) = limb_goal(skeleton, limb, system) else {
@@ -176,6 +183,14 @@ impl Solver for AnalyticLimb {
                 }
             }
             let start: &[f64] = if attempt == 0 { q } else { &buffer };
+            let (swivel, policy) = match elbow_target {
+                Some(point) => {
+                    let g = limb.geometry(skeleton, system.fk(), start, &goal, 0);
+                    let angle = limb.swivel_toward(&g, &swivel.reference, &point);
+                    (Swivel { angle, ..swivel }, SwivelPolicy::Nearest)
+                }
+                None => (swivel, policy),
+            };
             chosen = work.choose(
                 limb,
                 system,
