@@ -79,10 +79,17 @@ impl AnalyticLimb {
 }
 
 /// The limb goal the system's goals describe, if they describe one.
-fn limb_goal(skeleton: &Skeleton, limb: &Limb, system: &System<'_>) -> Result<LimbGoal, String> {
+/// The goal of a limb solve, plus the held axis (index in the wrist frame) when the orientation
+/// goal holds only one axis (position + partial orientation).
+fn limb_goal(
+    skeleton: &Skeleton,
+    limb: &Limb,
+    system: &System<'_>,
+) -> Result<(LimbGoal, Option<usize>), String> {
     let wrist = limb.joints[2];
     let mut position: Option<(Vector3<f64>, Vector3<f64>)> = None;
     let mut orientation: Option<Matrix3<f64>> = None;
+    let mut held: Option<usize> = None;
     for g in system.goals() {
         match &g.kind {
             GoalKind::Position { site, target }
@@ -94,15 +101,15 @@ fn limb_goal(skeleton: &Skeleton, limb: &Limb, system: &System<'_>) -> Result<Li
                 joint,
                 target,
                 axes,
-            } if *joint == wrist
-                && axes.iter().filter(|&&a| a).count() >= 2
-                && orientation.is_none() =>
-            {
+            } if *joint == wrist && orientation.is_none() => {
                 orientation = Some(*target);
+                if axes.iter().filter(|&&a| a).count() == 1 {
+                    held = axes.iter().position(|&a| a);
+                }
             }
             other => {
                 return Err(format!(
-                    "the analytic limb solver takes a position goal on the wrist joint's sites and an optional full orientation of the wrist, not a {} goal here",
+                    "the analytic limb solver takes a position goal on the wrist joint's sites and an optional full or one-axis orientation of the wrist, not a {} goal here",
                     other.label()
                 ));
             }
@@ -114,11 +121,14 @@ fn limb_goal(skeleton: &Skeleton, limb: &Limb, system: &System<'_>) -> Result<Li
                 .into(),
         );
     };
-    Ok(LimbGoal {
-        position,
-        point,
-        orientation,
-    })
+    Ok((
+        LimbGoal {
+            position,
+            point,
+            orientation,
+        },
+        held,
+    ))
 }
 
 impl Solver for AnalyticLimb {
@@ -151,7 +161,7 @@ impl Solver for AnalyticLimb {
         ) else {
             return StepInfo::default();
         };
-        let Ok(goal) = limb_goal(skeleton, limb, system) else {
+        let Ok((goal, held)) = limb_goal(skeleton, limb, system) else {
             return StepInfo::default();
         };
         let dofs = skeleton.dofs();
@@ -159,53 +169,21 @@ impl Solver for AnalyticLimb {
             let d = &dofs[limb.columns[k] - marionette_skeleton::ROOT_STATE_LEN];
             (!d.unlimited).then_some((d.min, d.max))
         });
-        // A position goal keeps the wrist angles (Tolani §3.2.3); if the target is out of reach
-        // that way, the wrist is straightened (all its angles 0: the longest reach), then folded
-        // so forearm and hand match the upper arm (the shortest reach). The fallback starts are
-        // built only when needed, in a reused buffer.
-        let attempts = if goal.orientation.is_none() { 3 } else { 1 };
-        let mut fallback: Option<[f64; 7]> = None;
-        work.last_arcs.clear();
-        work.last_swivel = None;
-        let mut buffer = std::mem::take(&mut work.start);
-        let mut chosen = None;
-        for attempt in 0..attempts {
-            if attempt > 0 {
-                buffer.clear();
-                buffer.extend_from_slice(q);
-                let wrist = match attempt {
-                    1 => Some([0.0; 3]),
-                    _ => limb.folded_wrist(&goal.point),
-                };
-                let Some(wrist) = wrist else { continue };
-                for (&c, v) in limb.columns[4..].iter().zip(wrist) {
-                    buffer[c] = dofs[c - marionette_skeleton::ROOT_STATE_LEN].clamp(v);
-                }
+        let choice = Choice {
+            limits,
+            swivel,
+            policy,
+            elbow_target,
+        };
+        let angles = match (held, goal.orientation) {
+            (Some(axis), Some(target)) => {
+                work.solve_partial(limb, system, q, &goal, axis, target, &choice)
             }
-            let start: &[f64] = if attempt == 0 { q } else { &buffer };
-            let (swivel, policy) = match elbow_target {
-                Some(point) => {
-                    let g = limb.geometry(skeleton, system.fk(), start, &goal, 0);
-                    let angle = limb.swivel_toward(&g, &swivel.reference, &point);
-                    (Swivel { angle, ..swivel }, SwivelPolicy::Nearest)
-                }
-                None => (swivel, policy),
-            };
-            chosen = work.choose(
-                limb,
-                system,
-                start,
-                &goal,
-                (&limits, swivel, policy),
-                &mut fallback,
-            );
-            if chosen.is_some() {
-                break;
-            }
-        }
-        work.start = buffer;
-        // Reachable only outside the limits, or not at all: the best family, clamped.
-        if let Some(angles) = chosen.or(fallback) {
+            _ => work
+                .solve_goal(limb, system, q, &goal, &choice)
+                .map(|(angles, _)| angles),
+        };
+        if let Some(angles) = angles {
             for (c, v) in angles.iter().enumerate() {
                 system.set_column(q, c, *v);
             }
@@ -226,7 +204,164 @@ impl Solver for AnalyticLimb {
     }
 }
 
+/// What the swivel choice depends on.
+#[derive(Debug, Clone, Copy)]
+struct Choice {
+    limits: [Option<(f64, f64)>; 7],
+    swivel: Swivel,
+    policy: SwivelPolicy,
+    elbow_target: Option<Vector3<f64>>,
+}
+
 impl Workspace {
+    /// Solves one goal: the angles, and whether they respect the limits (false: the best
+    /// family clamped, for goals reachable only outside the limits or not at all).
+    ///
+    /// A position goal keeps the wrist angles (Tolani §3.2.3); if the target is out of reach
+    /// that way, the wrist is straightened (all its angles 0: the longest reach), then folded so
+    /// forearm and hand match the upper arm (the shortest reach). The fallback starts are built
+    /// only when needed, in a reused buffer.
+    fn solve_goal(
+        &mut self,
+        limb: &Limb,
+        system: &System<'_>,
+        q: &[f64],
+        goal: &LimbGoal,
+        choice: &Choice,
+    ) -> Option<([f64; 7], bool)> {
+        let skeleton = system.skeleton();
+        let dofs = skeleton.dofs();
+        let attempts = if goal.orientation.is_none() { 3 } else { 1 };
+        let mut fallback: Option<[f64; 7]> = None;
+        self.last_arcs.clear();
+        self.last_swivel = None;
+        let mut buffer = std::mem::take(&mut self.start);
+        let mut chosen = None;
+        for attempt in 0..attempts {
+            if attempt > 0 {
+                buffer.clear();
+                buffer.extend_from_slice(q);
+                let wrist = match attempt {
+                    1 => Some([0.0; 3]),
+                    _ => limb.folded_wrist(&goal.point),
+                };
+                let Some(wrist) = wrist else { continue };
+                for (&c, v) in limb.columns[4..].iter().zip(wrist) {
+                    buffer[c] = dofs[c - marionette_skeleton::ROOT_STATE_LEN].clamp(v);
+                }
+            }
+            let start: &[f64] = if attempt == 0 { q } else { &buffer };
+            let (swivel, policy) = match choice.elbow_target {
+                Some(point) => {
+                    let g = limb.geometry(skeleton, system.fk(), start, goal, 0);
+                    let angle = limb.swivel_toward(&g, &choice.swivel.reference, &point);
+                    (
+                        Swivel {
+                            angle,
+                            ..choice.swivel
+                        },
+                        SwivelPolicy::Nearest,
+                    )
+                }
+                None => (choice.swivel, choice.policy),
+            };
+            chosen = self.choose(
+                limb,
+                system,
+                start,
+                goal,
+                (&choice.limits, swivel, policy),
+                &mut fallback,
+            );
+            if chosen.is_some() {
+                break;
+            }
+        }
+        self.start = buffer;
+        chosen.map(|a| (a, true)).or(fallback.map(|a| (a, false)))
+    }
+
+    /// Position + one held axis of the wrist frame (Tolani §4.2): a second free angle ψ turns the
+    /// target frame about the held world axis; each ψ is a pose goal solved exactly, and ψ is
+    /// chosen, as the paper does numerically, to keep the joints nearest the middle of their
+    /// ranges (F = Σ ((θᵢ − θᵢ*) / half-rangeᵢ)², unlimited joints measured against 0 and π):
+    /// a scan in 10° steps, then a golden-section search around the best step.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the goal, its held axis and the swivel choice"
+    )]
+    fn solve_partial(
+        &mut self,
+        limb: &Limb,
+        system: &System<'_>,
+        q: &[f64],
+        goal: &LimbGoal,
+        axis: usize,
+        target: Matrix3<f64>,
+        choice: &Choice,
+    ) -> Option<[f64; 7]> {
+        let held = target.column(axis).into_owned();
+        let cost = |angles: &[f64; 7]| -> f64 {
+            angles
+                .iter()
+                .zip(&choice.limits)
+                .map(|(v, l)| match l {
+                    Some((lo, hi)) => ((v - 0.5 * (lo + hi)) / (0.5 * (hi - lo)).max(1e-9)).powi(2),
+                    None => (v / std::f64::consts::PI).powi(2),
+                })
+                .sum()
+        };
+        let evaluate = |work: &mut Workspace, psi: f64| -> Option<(f64, [f64; 7], bool)> {
+            let turned =
+                nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(held), psi)
+                    .into_inner()
+                    * target;
+            let g = LimbGoal {
+                orientation: Some(turned),
+                ..*goal
+            };
+            let (angles, valid) = work.solve_goal(limb, system, q, &g, choice)?;
+            // Valid solutions always beat clamped ones.
+            Some((cost(&angles) + if valid { 0.0 } else { 1e6 }, angles, valid))
+        };
+        let step = 10f64.to_radians();
+        let mut best: Option<(f64, f64, [f64; 7])> = None;
+        for k in 0..36 {
+            let psi = -std::f64::consts::PI + step * k as f64;
+            if let Some((c, angles, _)) = evaluate(self, psi)
+                && best.is_none_or(|b| c < b.0)
+            {
+                best = Some((c, psi, angles));
+            }
+        }
+        let (mut best_cost, centre, mut best_angles) = best?;
+        let mut best_psi = centre;
+        let (mut lo, mut hi) = (centre - step, centre + step);
+        let ratio = 0.5 * (5f64.sqrt() - 1.0);
+        for _ in 0..20 {
+            let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+            let ca = evaluate(self, a);
+            let cb = evaluate(self, b);
+            let (va, vb) = (
+                ca.map_or(f64::INFINITY, |c| c.0),
+                cb.map_or(f64::INFINITY, |c| c.0),
+            );
+            for (v, c, psi) in [(va, ca, a), (vb, cb, b)] {
+                if let Some((_, angles, _)) = c
+                    && v < best_cost
+                {
+                    best_cost = v;
+                    best_angles = angles;
+                    best_psi = psi;
+                }
+            }
+            if va < vb { hi = b } else { lo = a }
+        }
+        // Leave the swivel report describing the chosen solution.
+        let _ = evaluate(self, best_psi);
+        Some(best_angles)
+    }
+
     /// The solution for one start (wrist angles), or `None` when it is out of reach or has no
     /// valid swivel; `fallback` keeps the best clamped candidate seen.
     fn choose(
