@@ -490,3 +490,75 @@ fn position_and_one_held_axis_are_met_exactly() {
     // section): a valid ψ region narrower than the scan could be missed; none is on these goals.
     assert!(missed == 0, "{missed} of {cases} goals missed");
 }
+
+/// Aiming (Tolani §4.3–4.4): a hand axis points exactly at the target, with the elbow kept or
+/// chosen, within limits on arm7 (targets made by aiming from in-limit poses).
+#[test]
+fn aiming_points_the_hand_axis_at_the_target() {
+    use marionette_ik::analytic::{AimElbow, AnalyticLimb};
+    for (file, site) in [("arm7_peer.ron", "hand"), ("arm7.ron", "fingertips")] {
+        let arm = load(file);
+        let tip = arm.site_by_name(site).expect("site");
+        let wrist = arm.site(tip).joint;
+        let axis = nalgebra::Vector3::new(0.0, 0.6, 0.8);
+        let mut fk = Fk::new(&arm);
+        let mut seed = 0x0bad_5eed_1234_5678u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..200 {
+            let mut made = Pose::rest(&arm).q;
+            for (k, d) in arm.dofs().iter().enumerate() {
+                let (lo, hi) = if d.unlimited {
+                    (-3.0, 3.0)
+                } else {
+                    (d.min, d.max)
+                };
+                made[3 + k] = lo + (hi - lo) * (0.1 + 0.8 * next());
+            }
+            fk.update(&arm, &made);
+            let at = fk.site_position(tip) + fk.joint_rotation(wrist) * axis * (0.3 + next());
+            let goal = Goal::new(GoalKind::Aim {
+                site: tip,
+                axis,
+                at,
+            });
+            for elbow in [AimElbow::Keep, AimElbow::Free] {
+                // Aiming keeps the wrist angles (and, with Keep, the elbow): start with those.
+                let mut q = Pose::rest(&arm).q;
+                q[7..].copy_from_slice(&made[7..]);
+                if elbow == AimElbow::Keep {
+                    q[6] = made[6];
+                }
+                let mut system = System::new(&arm, vec![goal.clone()], Chain::whole(&arm, false));
+                let mut solver = AnalyticLimb::default();
+                solver.aim_elbow = elbow;
+                let report = solve(
+                    &mut solver,
+                    &mut system,
+                    &mut q,
+                    Settings {
+                        tolerance: 1e-9,
+                        max_iterations: 1,
+                    },
+                );
+                // Where the free elbow lands near the reach of the aim ray (the distance along it
+                // is a square root of a vanishing discriminant), rounding grows to a few 1e-9 rad.
+                assert!(
+                    report.residual < 1e-8,
+                    "{file} case {case} {elbow:?}: {report:?}"
+                );
+                assert!(
+                    Pose { q: q.clone() }.within_limits(&arm),
+                    "{file} case {case} {elbow:?}"
+                );
+                if elbow == AimElbow::Keep {
+                    assert_eq!(q[6], made[6], "the elbow is kept");
+                }
+            }
+        }
+    }
+}

@@ -46,6 +46,18 @@ pub struct LimbGoal {
     pub orientation: Option<Matrix3<f64>>,
 }
 
+/// An aiming goal (Tolani §4.3): the ray from a point of the wrist frame along an axis of the
+/// wrist frame passes through a world point; the wrist angles are kept.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AimGoal {
+    /// The ray's origin, in the wrist frame (a site's offset).
+    pub point: Vector3<f64>,
+    /// The ray's unit direction, in the wrist frame.
+    pub axis: Vector3<f64>,
+    /// The world point to aim at.
+    pub at: Vector3<f64>,
+}
+
 /// The swivel angle and the direction it is measured from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Swivel {
@@ -81,6 +93,13 @@ pub struct Geometry {
     orientation: Option<Matrix3<f64>>,
     /// False when the goal is out of reach.
     pub reachable: bool,
+}
+
+impl Geometry {
+    /// True for a pose goal (the wrist angles follow from the target orientation).
+    pub fn has_orientation(&self) -> bool {
+        self.orientation.is_some()
+    }
 }
 
 /// One analytic solution.
@@ -256,6 +275,60 @@ impl Limb {
         let p = g.r_pre.transpose() * (elbow - g.shoulder);
         let p = p - n * p.dot(&n);
         p.dot(&v).atan2(p.dot(&u))
+    }
+
+    /// The geometry of an aiming goal with the elbow at `theta4` (Tolani §4.3): with the wrist
+    /// kept, the ray starts at p and runs along a (both fixed once θ4 is), so the distance λ along
+    /// it to the target solves ‖p + λa‖ = ‖g − S‖, and p + λa is then a point to place like a
+    /// wrist, with the same swivel circle and triangles. `None` when the target is behind the
+    /// ray or nearer the shoulder than the ray ever comes.
+    pub fn aim_geometry(
+        &self,
+        skeleton: &Skeleton,
+        fk: &Fk,
+        q: &[f64],
+        aim: &AimGoal,
+        theta4: f64,
+    ) -> Option<Geometry> {
+        let (s, r_pre) = self.base_frame(skeleton, fk);
+        let wrist_now = [q[self.columns[4]], q[self.columns[5]], q[self.columns[6]]];
+        let r2 = self.wrist_axes.compose(wrist_now);
+        let r4 =
+            Rotation3::from_axis_angle(&Unit::new_unchecked(self.elbow_axis), theta4).into_inner();
+        let to_elbow_frame = self.r_a * r4;
+        let p = self.t_a + to_elbow_frame * (self.t_b + self.r_b * r2 * aim.point);
+        let a = to_elbow_frame * self.r_b * r2 * aim.axis;
+        let d = r_pre.transpose() * (aim.at - s);
+        let pa = p.dot(&a);
+        let disc = pa * pa - p.norm_squared() + d.norm_squared();
+        if disc < 0.0 {
+            return None;
+        }
+        let lambda = -pa + disc.sqrt();
+        if lambda <= 0.0 {
+            return None;
+        }
+        Some(Geometry {
+            shoulder: s,
+            r_pre,
+            d,
+            t_b: self.t_b + self.r_b * r2 * (aim.point + aim.axis * lambda),
+            theta4: super::euler::wrap(theta4),
+            r4,
+            wrist_now,
+            orientation: None,
+            reachable: true,
+        })
+    }
+
+    /// The elbow's limits or, when unlimited, a full turn.
+    pub fn elbow_range(&self, skeleton: &Skeleton) -> (f64, f64) {
+        let d = &skeleton.dofs()[self.columns[3] - ROOT_STATE_LEN];
+        if d.unlimited {
+            (-std::f64::consts::PI, std::f64::consts::PI)
+        } else {
+            (d.min, d.max)
+        }
     }
 
     /// R1 at swivel `swivel` for a goal geometry.

@@ -18,7 +18,7 @@ use nalgebra::{Matrix3, Vector3};
 use crate::goal::GoalKind;
 use crate::solver::{Solver, StepInfo, SwivelReport};
 use crate::system::System;
-use limb::{Limb, LimbGoal, Swivel};
+use limb::{AimGoal, Geometry, Limb, LimbGoal, Swivel};
 
 /// How the swivel angle is chosen among the valid ones (Tolani §3.2.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,6 +32,16 @@ pub enum SwivelPolicy {
     Nearest,
 }
 
+/// How an aiming goal treats the elbow angle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AimElbow {
+    /// θ4 is chosen with φ to keep the joints nearest the middle of their ranges.
+    #[default]
+    Free,
+    /// θ4 stays as it is; only the swivel (and the shoulder) move.
+    Keep,
+}
+
 /// The analytic limb solver.
 #[derive(Debug, Clone, Default)]
 pub struct AnalyticLimb {
@@ -43,6 +53,8 @@ pub struct AnalyticLimb {
     /// A world point the elbow should come nearest to (Tolani §3.2.2): when set, the swivel is
     /// the valid angle nearest to the one that points the elbow there.
     pub elbow_target: Option<Vector3<f64>>,
+    /// For aiming goals: keep the current elbow angle, or choose it (Tolani §4.4).
+    pub aim_elbow: AimElbow,
     work: Workspace,
     /// The last limb detection, successful or not, and the skeleton (by address) and chain it was
     /// made for, so `supports` and `step` detect once per system.
@@ -78,7 +90,31 @@ impl AnalyticLimb {
     }
 }
 
-/// The limb goal the system's goals describe, if they describe one.
+/// What the system's goals ask of the limb.
+enum Target {
+    /// A position goal, with an optional orientation; the held axis (index in the wrist frame)
+    /// when the orientation holds only one axis.
+    Reach(LimbGoal, Option<usize>),
+    /// An aiming goal alone.
+    Aim(AimGoal),
+}
+
+/// The limb target the system's goals describe, if they describe one.
+fn limb_target(skeleton: &Skeleton, limb: &Limb, system: &System<'_>) -> Result<Target, String> {
+    let wrist = limb.joints[2];
+    if let [goal] = system.goals()
+        && let GoalKind::Aim { site, axis, at } = &goal.kind
+        && skeleton.site(*site).joint == wrist
+    {
+        return Ok(Target::Aim(AimGoal {
+            point: skeleton.site(*site).offset,
+            axis: *axis,
+            at: *at,
+        }));
+    }
+    limb_goal(skeleton, limb, system).map(|(g, held)| Target::Reach(g, held))
+}
+
 /// The goal of a limb solve, plus the held axis (index in the wrist frame) when the orientation
 /// goal holds only one axis (position + partial orientation).
 fn limb_goal(
@@ -109,7 +145,7 @@ fn limb_goal(
             }
             other => {
                 return Err(format!(
-                    "the analytic limb solver takes a position goal on the wrist joint's sites and an optional full or one-axis orientation of the wrist, not a {} goal here",
+                    "the analytic limb solver takes a position goal on the wrist joint's sites with an optional full or one-axis orientation of the wrist, or one aiming goal, not a {} goal here",
                     other.label()
                 ));
             }
@@ -138,7 +174,7 @@ impl Solver for AnalyticLimb {
 
     fn supports(&mut self, system: &System<'_>) -> Result<(), String> {
         match self.detect(system) {
-            Ok(limb) => limb_goal(system.skeleton(), limb, system).map(|_| ()),
+            Ok(limb) => limb_target(system.skeleton(), limb, system).map(|_| ()),
             Err(why) => Err(why.clone()),
         }
     }
@@ -152,16 +188,17 @@ impl Solver for AnalyticLimb {
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
         let skeleton = system.skeleton();
         self.detect(system);
-        let (Some(Ok(limb)), work, swivel, policy, elbow_target) = (
+        let (Some(Ok(limb)), work, swivel, policy, elbow_target, aim_elbow) = (
             &self.detection,
             &mut self.work,
             self.swivel,
             self.policy,
             self.elbow_target,
+            self.aim_elbow,
         ) else {
             return StepInfo::default();
         };
-        let Ok((goal, held)) = limb_goal(skeleton, limb, system) else {
+        let Ok(target) = limb_target(skeleton, limb, system) else {
             return StepInfo::default();
         };
         let dofs = skeleton.dofs();
@@ -175,13 +212,15 @@ impl Solver for AnalyticLimb {
             policy,
             elbow_target,
         };
-        let angles = match (held, goal.orientation) {
-            (Some(axis), Some(target)) => {
-                work.solve_partial(limb, system, q, &goal, axis, target, &choice)
+        let angles = match target {
+            Target::Reach(goal, Some(axis)) if goal.orientation.is_some() => {
+                let frame = goal.orientation.unwrap_or_else(Matrix3::identity);
+                work.solve_partial(limb, system, q, &goal, axis, frame, &choice)
             }
-            _ => work
+            Target::Reach(goal, _) => work
                 .solve_goal(limb, system, q, &goal, &choice)
                 .map(|(angles, _)| angles),
+            Target::Aim(aim) => work.solve_aim(limb, system, q, &aim, aim_elbow, &choice),
         };
         if let Some(angles) = angles {
             for (c, v) in angles.iter().enumerate() {
@@ -301,16 +340,7 @@ impl Workspace {
         choice: &Choice,
     ) -> Option<[f64; 7]> {
         let held = target.column(axis).into_owned();
-        let cost = |angles: &[f64; 7]| -> f64 {
-            angles
-                .iter()
-                .zip(&choice.limits)
-                .map(|(v, l)| match l {
-                    Some((lo, hi)) => ((v - 0.5 * (lo + hi)) / (0.5 * (hi - lo)).max(1e-9)).powi(2),
-                    None => (v / std::f64::consts::PI).powi(2),
-                })
-                .sum()
-        };
+        let cost = |angles: &[f64; 7]| mid_range_cost(angles, &choice.limits);
         let evaluate = |work: &mut Workspace, psi: f64| -> Option<(f64, [f64; 7], bool)> {
             let turned =
                 nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(held), psi)
@@ -374,19 +404,35 @@ impl Workspace {
         fallback: &mut Option<[f64; 7]>,
     ) -> Option<[f64; 7]> {
         let skeleton = system.skeleton();
-        let wrist_families = if goal.orientation.is_some() { 2 } else { 1 };
-        let unlimited = limits.iter().all(Option::is_none);
-        // (width, φ, elbow, shoulder, wrist) of the best choice so far.
-        let mut best: Option<(f64, f64, usize, usize, usize)> = None;
         let mut geometries = [None, None];
         for (elbow, slot) in geometries.iter_mut().enumerate() {
             let g = limb.geometry(skeleton, system.fk(), start, goal, elbow);
             if fallback.is_none() || g.reachable {
                 *fallback = Some(limb.angles(&g, &swivel, 0, 0));
             }
-            if !g.reachable {
-                continue;
+            if g.reachable {
+                *slot = Some(g);
             }
+        }
+        self.choose_among(limb, &geometries, limits, swivel, policy)
+    }
+
+    /// The best (family, swivel) over the given geometries: the first one as it is on an
+    /// unlimited limb; otherwise the widest valid arc's middle, or the valid angle nearest to the
+    /// desired one.
+    fn choose_among(
+        &mut self,
+        limb: &Limb,
+        geometries: &[Option<Geometry>],
+        limits: &[Option<(f64, f64)>; 7],
+        swivel: Swivel,
+        policy: SwivelPolicy,
+    ) -> Option<[f64; 7]> {
+        let unlimited = limits.iter().all(Option::is_none);
+        // (score, φ, geometry, shoulder, wrist) of the best choice so far.
+        let mut best: Option<(f64, f64, usize, usize, usize)> = None;
+        for (index, g) in geometries.iter().enumerate() {
+            let Some(g) = g else { continue };
             if unlimited {
                 self.last_swivel = Some(swivel.angle);
                 self.last_arcs.clear();
@@ -394,10 +440,11 @@ impl Workspace {
                     start: -std::f64::consts::PI,
                     end: std::f64::consts::PI,
                 });
-                return Some(limb.angles(&g, &swivel, 0, 0));
+                return Some(limb.angles(g, &swivel, 0, 0));
             }
+            let wrist_families = if g.has_orientation() { 2 } else { 1 };
             limb.swivel_arcs_all(
-                &g,
+                g,
                 &swivel.reference,
                 limits,
                 &mut self.scratch,
@@ -415,23 +462,107 @@ impl Workspace {
                             }
                         };
                         if best.is_none_or(|b| score > b.0) {
-                            best = Some((score, phi, elbow, shoulder, wrist));
+                            best = Some((score, phi, index, shoulder, wrist));
                             self.last_arcs.clone_from(arcs);
                         }
                     }
                 }
             }
-            *slot = Some(g);
         }
-        let (_, phi, elbow, shoulder, wrist) = best?;
-        let g = geometries[elbow]?;
+        let (_, phi, index, shoulder, wrist) = best?;
+        let g = geometries[index].as_ref()?;
         self.last_swivel = Some(phi);
-        let swivel = Swivel {
-            angle: phi,
-            reference: swivel.reference,
-        };
-        Some(limb.angles(&g, &swivel, shoulder, wrist))
+        Some(limb.angles(
+            g,
+            &Swivel {
+                angle: phi,
+                reference: swivel.reference,
+            },
+            shoulder,
+            wrist,
+        ))
     }
+
+    /// Aiming (Tolani §4.3–4.4): with the elbow kept, the swivel is chosen as for any goal; with
+    /// it free, θ4 is searched (a scan over its range in 5° steps, then a golden-section search)
+    /// for the joints nearest the middle of their ranges, each θ4 solved exactly.
+    fn solve_aim(
+        &mut self,
+        limb: &Limb,
+        system: &System<'_>,
+        q: &[f64],
+        aim: &AimGoal,
+        elbow: AimElbow,
+        choice: &Choice,
+    ) -> Option<[f64; 7]> {
+        let skeleton = system.skeleton();
+        let at = |work: &mut Workspace, theta4: f64| -> Option<[f64; 7]> {
+            let g = limb.aim_geometry(skeleton, system.fk(), q, aim, theta4)?;
+            work.choose_among(
+                limb,
+                &[Some(g)],
+                &choice.limits,
+                choice.swivel,
+                choice.policy,
+            )
+        };
+        let current = q[limb.columns[3]];
+        if elbow == AimElbow::Keep {
+            return at(self, current);
+        }
+        let cost = |angles: &[f64; 7]| mid_range_cost(angles, &choice.limits);
+        let (lo, hi) = limb.elbow_range(skeleton);
+        let steps = (((hi - lo) / 5f64.to_radians()).ceil() as usize).max(2);
+        let mut best: Option<(f64, f64, [f64; 7])> = None;
+        for k in 0..=steps {
+            let theta4 = lo + (hi - lo) * k as f64 / steps as f64;
+            if let Some(angles) = at(self, theta4) {
+                let c = cost(&angles);
+                if best.is_none_or(|b| c < b.0) {
+                    best = Some((c, theta4, angles));
+                }
+            }
+        }
+        let (mut best_cost, centre, mut best_angles) = best?;
+        let width = (hi - lo) / steps as f64;
+        let (mut a_lo, mut a_hi) = ((centre - width).max(lo), (centre + width).min(hi));
+        let mut best_theta = centre;
+        let ratio = 0.5 * (5f64.sqrt() - 1.0);
+        for _ in 0..20 {
+            let (a, b) = (a_hi - ratio * (a_hi - a_lo), a_lo + ratio * (a_hi - a_lo));
+            let (ra, rb) = (at(self, a), at(self, b));
+            let (ca, cb) = (
+                ra.as_ref().map_or(f64::INFINITY, cost),
+                rb.as_ref().map_or(f64::INFINITY, cost),
+            );
+            for (c, r, t) in [(ca, ra, a), (cb, rb, b)] {
+                if let Some(angles) = r
+                    && c < best_cost
+                {
+                    best_cost = c;
+                    best_angles = angles;
+                    best_theta = t;
+                }
+            }
+            if ca < cb { a_hi = b } else { a_lo = a }
+        }
+        // Leave the swivel report describing the chosen solution.
+        let _ = at(self, best_theta);
+        Some(best_angles)
+    }
+}
+
+/// Tolani's objective for the numerical searches: Σ ((θᵢ − θᵢ*) / half-rangeᵢ)², with θᵢ* the
+/// middle of the range (unlimited joints measured against 0 and π).
+fn mid_range_cost(angles: &[f64; 7], limits: &[Option<(f64, f64)>; 7]) -> f64 {
+    angles
+        .iter()
+        .zip(limits)
+        .map(|(v, l)| match l {
+            Some((lo, hi)) => ((v - 0.5 * (lo + hi)) / (0.5 * (hi - lo)).max(1e-9)).powi(2),
+            None => (v / std::f64::consts::PI).powi(2),
+        })
+        .sum()
 }
 
 /// The point of `arc` nearest to `phi`, nudged inside the arc's ends.
