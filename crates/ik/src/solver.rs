@@ -24,6 +24,32 @@ pub struct SwivelReport {
     /// The valid intervals [start, end] of the chosen family combination (an interval through
     /// ±π ends past π).
     pub intervals: Vec<(f64, f64)>,
+    /// Whether the goal was reachable, reachable only outside the joint limits, or not at all.
+    pub reach: Reach,
+}
+
+/// How a limb goal could be met (Tolani §3.2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Met exactly within the joint limits.
+    WithinLimits,
+    /// Reachable, but only with some joint outside its limits: the solution nearest to the
+    /// limits is returned clamped to them.
+    OutsideLimits,
+    /// Out of reach: the limb stretches (or folds) towards the target, then meets the
+    /// orientation as well as it can.
+    Unreachable,
+}
+
+impl Reach {
+    /// The word the JSON output uses.
+    pub fn label(self) -> &'static str {
+        match self {
+            Reach::WithinLimits => "within_limits",
+            Reach::OutsideLimits => "outside_limits",
+            Reach::Unreachable => "unreachable",
+        }
+    }
 }
 
 /// One IK method. Implementations keep their workspaces between steps (sized in `prepare`), so a

@@ -562,3 +562,110 @@ fn aiming_points_the_hand_axis_at_the_target() {
         }
     }
 }
+
+/// Tolani §3.2.4: "reachable only outside the limits" is reported exactly: on arm7 goals made
+/// from unrestricted poses, a goal said to be within limits is met within them, and one said to be
+/// outside them has no valid (family, swivel) in a brute-force scan; none is called unreachable.
+#[test]
+fn outside_limits_is_reported_exactly() {
+    use marionette_ik::Reach;
+    use marionette_ik::analytic::limb::{LimbGoal, Swivel};
+    let arm = load("arm7.ron");
+    let tip = arm.site_by_name("fingertips").expect("tip");
+    let wrist = arm.site(tip).joint;
+    let chain = Chain::whole(&arm, false);
+    let limb = Limb::detect(&arm, chain.columns()).expect("limb");
+    let limits: Vec<(f64, f64)> = chain
+        .columns()
+        .iter()
+        .map(|&c| (arm.dofs()[c - 3].min, arm.dofs()[c - 3].max))
+        .collect();
+    let mut fk = Fk::new(&arm);
+    let mut seed = 0x5555_aaaa_3333_ccccu64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut within, mut outside) = (0, 0);
+    for case in 0..60 {
+        let mut made = Pose::rest(&arm).q;
+        for v in made.iter_mut().skip(3) {
+            *v = -3.0 + 6.0 * next();
+        }
+        fk.update(&arm, &made);
+        let (position, rotation) = (fk.site_position(tip), *fk.joint_rotation(wrist));
+        let goals = vec![
+            Goal::new(GoalKind::Position {
+                site: tip,
+                target: position,
+            }),
+            Goal::new(GoalKind::Orientation {
+                joint: wrist,
+                target: rotation,
+                axes: [true; 3],
+            }),
+        ];
+        let mut system = System::new(&arm, goals, chain.clone());
+        let mut q = Pose::rest(&arm).q;
+        let mut solver = SolverKind::AnalyticLimb.build();
+        let report = solve(
+            solver.as_mut(),
+            &mut system,
+            &mut q,
+            Settings {
+                tolerance: 1e-9,
+                max_iterations: 1,
+            },
+        );
+        let reach = report.swivel.as_ref().expect("swivel report").reach;
+        assert!(
+            Pose { q: q.clone() }.within_limits(&arm),
+            "case {case}: the pose is always clamped into the limits"
+        );
+        match reach {
+            Reach::WithinLimits => {
+                within += 1;
+                assert!(report.converged, "case {case}: {report:?}");
+            }
+            Reach::OutsideLimits => {
+                outside += 1;
+                fk.update(&arm, &Pose::rest(&arm).q);
+                let goal = LimbGoal {
+                    position,
+                    point: arm.site(tip).offset,
+                    orientation: Some(rotation),
+                };
+                for elbow in 0..2 {
+                    let g = limb.geometry(&arm, &fk, &Pose::rest(&arm).q, &goal, elbow);
+                    for step in 0..3600 {
+                        let swivel = Swivel {
+                            angle: (-180.0 + 0.1 * step as f64).to_radians(),
+                            ..Swivel::default()
+                        };
+                        for (s, w) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                            let angles = limb.angles(&g, &swivel, s, w);
+                            let valid = angles
+                                .iter()
+                                .zip(&limits)
+                                .all(|(v, (lo, hi))| lo + 1e-6 <= *v && *v <= hi - 1e-6);
+                            assert!(
+                                !valid,
+                                "case {case}: called outside the limits, but φ = {:.1}° is valid",
+                                swivel.angle.to_degrees()
+                            );
+                        }
+                    }
+                }
+            }
+            Reach::Unreachable => {
+                panic!("case {case}: a goal made by forward kinematics is reachable")
+            }
+        }
+    }
+    assert!(
+        within > 0 && outside > 0,
+        "both kinds occur: {within} within, {outside} outside"
+    );
+}

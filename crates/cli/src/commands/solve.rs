@@ -126,7 +126,7 @@ fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Valu
             .iter()
             .map(|(a, b)| json!([a.to_degrees(), b.to_degrees()]))
             .collect();
-        json!({"angle": sw.angle.to_degrees(), "intervals": intervals})
+        json!({"angle": sw.angle.to_degrees(), "intervals": intervals, "reach": sw.reach.label()})
     });
     let mut out = json!({
         "solver": report.solver,

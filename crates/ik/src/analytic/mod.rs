@@ -16,7 +16,7 @@ use marionette_skeleton::Skeleton;
 use nalgebra::{Matrix3, Vector3};
 
 use crate::goal::GoalKind;
-use crate::solver::{Solver, StepInfo, SwivelReport};
+use crate::solver::{Reach, Solver, StepInfo, SwivelReport};
 use crate::system::System;
 use limb::{AimGoal, Geometry, Limb, LimbGoal, Swivel};
 
@@ -70,6 +70,7 @@ struct Workspace {
     arcs: [Vec<intervals::Arc>; 4],
     last_arcs: Vec<intervals::Arc>,
     last_swivel: Option<f64>,
+    last_reach: Option<Reach>,
 }
 
 impl AnalyticLimb {
@@ -231,8 +232,10 @@ impl Solver for AnalyticLimb {
     }
 
     fn swivel_report(&self) -> Option<SwivelReport> {
+        let reach = self.work.last_reach?;
         self.work.last_swivel.map(|angle| SwivelReport {
             angle,
+            reach,
             intervals: self
                 .work
                 .last_arcs
@@ -317,7 +320,26 @@ impl Workspace {
             }
         }
         self.start = buffer;
-        chosen.map(|a| (a, true)).or(fallback.map(|a| (a, false)))
+        if let Some(angles) = chosen {
+            self.last_reach = Some(Reach::WithinLimits);
+            return Some((angles, true));
+        }
+        // Not within the limits: reachable at all? Then the solution nearest to the limits.
+        let geometries = [0, 1].map(|elbow| {
+            let g = limb.geometry(skeleton, system.fk(), q, goal, elbow);
+            g.reachable.then_some(g)
+        });
+        if geometries.iter().any(Option::is_some) {
+            self.last_reach = Some(Reach::OutsideLimits);
+            self.last_arcs.clear();
+            let (angles, phi) = least_violation(limb, &geometries, &choice.limits, &choice.swivel);
+            self.last_swivel = Some(phi);
+            return Some((angles, false));
+        }
+        self.last_reach = Some(Reach::Unreachable);
+        self.last_swivel = Some(choice.swivel.angle);
+        self.last_arcs.clear();
+        fallback.map(|a| (a, false))
     }
 
     /// Position + one held axis of the wrist frame (Tolani §4.2): a second free angle ψ turns the
@@ -507,8 +529,13 @@ impl Workspace {
             )
         };
         let current = q[limb.columns[3]];
+        self.last_reach = Some(Reach::Unreachable);
         if elbow == AimElbow::Keep {
-            return at(self, current);
+            let angles = at(self, current);
+            if angles.is_some() {
+                self.last_reach = Some(Reach::WithinLimits);
+            }
+            return angles;
         }
         let cost = |angles: &[f64; 7]| mid_range_cost(angles, &choice.limits);
         let (lo, hi) = limb.elbow_range(skeleton);
@@ -548,8 +575,47 @@ impl Workspace {
         }
         // Leave the swivel report describing the chosen solution.
         let _ = at(self, best_theta);
+        self.last_reach = Some(Reach::WithinLimits);
         Some(best_angles)
     }
+}
+
+/// The angles, over every reachable geometry, family and swivel (scanned in 2° steps), whose
+/// joints exceed their limits least (Σ of squared excess), and the swivel angle they use.
+fn least_violation(
+    limb: &Limb,
+    geometries: &[Option<Geometry>; 2],
+    limits: &[Option<(f64, f64)>; 7],
+    swivel: &Swivel,
+) -> ([f64; 7], f64) {
+    let excess = |angles: &[f64; 7]| -> f64 {
+        angles
+            .iter()
+            .zip(limits)
+            .map(|(v, l)| l.map_or(0.0, |(lo, hi)| (lo - v).max(v - hi).max(0.0).powi(2)))
+            .sum()
+    };
+    let mut best = (f64::INFINITY, [0.0; 7], swivel.angle);
+    for g in geometries.iter().flatten() {
+        let wrist_families = if g.has_orientation() { 2 } else { 1 };
+        for step in 0..180 {
+            let phi = -std::f64::consts::PI + step as f64 * 2f64.to_radians();
+            let at = Swivel {
+                angle: phi,
+                ..*swivel
+            };
+            for shoulder in 0..2 {
+                for wrist in 0..wrist_families {
+                    let angles = limb.angles(g, &at, shoulder, wrist);
+                    let e = excess(&angles);
+                    if e < best.0 {
+                        best = (e, angles, phi);
+                    }
+                }
+            }
+        }
+    }
+    (best.1, best.2)
 }
 
 /// Tolani's objective for the numerical searches: Σ ((θᵢ − θᵢ*) / half-rangeᵢ)², with θᵢ* the
