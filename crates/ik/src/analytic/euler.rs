@@ -38,26 +38,32 @@ impl AxisTriple {
     }
 
     /// Both families of angles giving `r` (`family` 0 or 1 picks the sign of the acos).
-    /// At a gimbal lock (R(a₂,θ₂)a₃ ∥ a₁) θ₁ is set to 0 and θ₃ takes the whole rotation.
+    ///
+    /// With b = a₁ × a₂ and ψ the angle of a₃ in the (a₁, b) plane, u = R a₃ has u·a₁ = cos(θ₂ − ψ),
+    /// u·a₂ = S sin θ₁ and u·b = −S cos θ₁ with S = sin(θ₂ − ψ), whose sign σ is fixed by the
+    /// family; the reversed triple gives θ₃ from v = Rᵀ a₁ the same way. So no rotation matrix is
+    /// built. At a gimbal lock (S ≈ 0) θ₁ is set to 0 and θ₃ takes the whole rotation.
     pub fn decompose(&self, r: &Matrix3<f64>, family: usize) -> [f64; 3] {
         let [a1, a2, a3] = self.axes;
-        let lambda = a1.dot(&a2.cross(&a3)).atan2(a1.dot(&a3));
-        let k = (a1.dot(&(r * a3))).clamp(-1.0, 1.0);
-        let spread = k.acos();
-        let theta2 = if family == 0 {
-            lambda + spread
-        } else {
-            lambda - spread
-        };
-        let w = Rotation3::from_axis_angle(&Unit::new_unchecked(a2), theta2) * a3;
+        let b = a1.cross(&a2);
+        let psi = a3.dot(&b).atan2(a3.dot(&a1));
         let u = r * a3;
-        let theta1 = angle_about(&a1, &w, &u);
-        let m = (Rotation3::from_axis_angle(&Unit::new_unchecked(a1), theta1)
-            * Rotation3::from_axis_angle(&Unit::new_unchecked(a2), theta2))
-        .inverse()
+        let k = u.dot(&a1).clamp(-1.0, 1.0);
+        let spread = k.acos();
+        let sigma = if family == 0 { 1.0 } else { -1.0 };
+        let theta2 = psi + sigma * spread;
+        if spread.sin() > 1e-9 {
+            let v = r.transpose() * a1;
+            let b_rev = a3.cross(&a2);
+            let theta1 = (sigma * u.dot(&a2)).atan2(-sigma * u.dot(&b));
+            let theta3 = -(-sigma * v.dot(&a2)).atan2(sigma * v.dot(&b_rev));
+            return [wrap(theta1), wrap(theta2), wrap(theta3)];
+        }
+        // Gimbal lock: a₁ and R a₃ are (anti)parallel; θ₁ = 0 and θ₃ takes the rest.
+        let m = Rotation3::from_axis_angle(&Unit::new_unchecked(a2), theta2).inverse()
             * Rotation3::from_matrix_unchecked(*r);
         let theta3 = angle_about(&a3, &a2, &(m * a2));
-        [wrap(theta1), wrap(theta2), wrap(theta3)]
+        [0.0, wrap(theta2), wrap(theta3)]
     }
 }
 

@@ -274,7 +274,7 @@ impl Workspace {
         let skeleton = system.skeleton();
         let dofs = skeleton.dofs();
         let attempts = if goal.orientation.is_none() { 3 } else { 1 };
-        let mut fallback: Option<[f64; 7]> = None;
+        let mut fallback: Option<(Geometry, Swivel)> = None;
         self.last_arcs.clear();
         self.last_swivel = None;
         let mut buffer = std::mem::take(&mut self.start);
@@ -339,7 +339,7 @@ impl Workspace {
         self.last_reach = Some(Reach::Unreachable);
         self.last_swivel = Some(choice.swivel.angle);
         self.last_arcs.clear();
-        fallback.map(|a| (a, false))
+        fallback.map(|(g, sw)| (limb.angles(&g, &sw, 0, 0), false))
     }
 
     /// Position + one held axis of the wrist frame (Tolani §4.2): a second free angle ψ turns the
@@ -423,16 +423,21 @@ impl Workspace {
         start: &[f64],
         goal: &LimbGoal,
         (limits, swivel, policy): (&[Option<(f64, f64)>; 7], Swivel, SwivelPolicy),
-        fallback: &mut Option<[f64; 7]>,
+        fallback: &mut Option<(Geometry, Swivel)>,
     ) -> Option<[f64; 7]> {
         let skeleton = system.skeleton();
+        let unlimited = limits.iter().all(Option::is_none);
         let mut geometries = [None, None];
         for (elbow, slot) in geometries.iter_mut().enumerate() {
             let g = limb.geometry(skeleton, system.fk(), start, goal, elbow);
             if fallback.is_none() || g.reachable {
-                *fallback = Some(limb.angles(&g, &swivel, 0, 0));
+                *fallback = Some((g, swivel));
             }
             if g.reachable {
+                if unlimited {
+                    // Every swivel is valid: the first family at the requested one.
+                    return self.choose_among(limb, &[Some(g)], limits, swivel, policy);
+                }
                 *slot = Some(g);
             }
         }
