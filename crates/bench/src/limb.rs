@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use marionette_ik::{Goal, GoalKind, Settings, Solver, SolverKind, System, solve};
+use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::{Rotation3, UnitQuaternion};
 
