@@ -450,37 +450,48 @@ impl Limb {
             return;
         }
         self.swivel_boundaries(g, reference, limits, scratch);
-        let within = |v: f64, l: &Option<(f64, f64)>| l.is_none_or(|(lo, hi)| lo <= v && v <= hi);
-        let wrist_families = if g.orientation.is_some() { 2 } else { 1 };
-        super::intervals::arcs_between_masks(scratch, arcs, |phi| {
-            let r1 = self.shoulder_rotation(
-                g,
-                &Swivel {
-                    angle: phi,
-                    reference: *reference,
-                },
-            );
-            let r2 = g.orientation.map(|r_g| {
-                (r1 * self.r_a * g.r4 * self.r_b).transpose() * g.r_pre.transpose() * r_g
-            });
-            let mut mask = 0;
-            for shoulder in 0..2 {
-                let s = self.shoulder_axes.decompose(&r1, shoulder);
-                if !s.iter().zip(&limits[..3]).all(|(v, l)| within(*v, l)) {
-                    continue;
-                }
-                for wrist in 0..wrist_families {
-                    let w = match r2 {
-                        Some(r2) => self.wrist_axes.decompose(&r2, wrist),
-                        None => g.wrist_now,
-                    };
-                    if w.iter().zip(&limits[4..]).all(|(v, l)| within(*v, l)) {
-                        mask |= 1 << (2 * shoulder + wrist);
-                    }
-                }
-            }
-            mask
+        let classify = self.classifier(g, reference, limits);
+        super::intervals::arcs_between_masks(scratch, arcs, |phi| classify.mask(phi, self, g));
+    }
+
+    /// What classifying a swivel angle needs, computed once per goal geometry.
+    fn classifier(
+        &self,
+        g: &Geometry,
+        reference: &Vector3<f64>,
+        limits: &[Option<(f64, f64)>; 7],
+    ) -> Classifier {
+        let m = self.shoulder_rotation(
+            g,
+            &Swivel {
+                angle: 0.0,
+                reference: *reference,
+            },
+        );
+        let n = g.d.try_normalize(1e-12).unwrap_or_else(Vector3::x);
+        let [a1, _, a3] = self.shoulder_axes.axes;
+        let wrist = g.orientation.map(|r_g| {
+            let c = self.r_a * g.r4 * self.r_b;
+            let goal = g.r_pre.transpose() * r_g;
+            let [c1, _, c3] = self.wrist_axes.axes;
+            (
+                c.transpose() * m.transpose(),
+                goal * c3,
+                goal.transpose(),
+                m * c * c1,
+            )
         });
+        Classifier {
+            n,
+            reference: *reference,
+            limits: *limits,
+            shoulder: TripleAngles::new(&self.shoulder_axes),
+            wrist: TripleAngles::new(&self.wrist_axes),
+            shoulder_u: m * a3,
+            shoulder_v_frame: m.transpose(),
+            shoulder_v: a1,
+            wrist_vectors: wrist,
+        }
     }
 
     /// R1 taking the rest triangle (0, t_a, w) onto the goal triangle (0, E(φ), d).
@@ -560,5 +571,133 @@ impl Limb {
         let p = e - s;
         let p = p - n * p.dot(&n);
         n.dot(&u.cross(&p)).atan2(u.dot(&p))
+    }
+}
+
+/// A triple's constants for reading its angles from u = R a₃ and v = Rᵀ a₁ (see `euler.rs`).
+#[derive(Debug, Clone, Copy)]
+struct TripleAngles {
+    axes: [Vector3<f64>; 3],
+    b: Vector3<f64>,
+    b_rev: Vector3<f64>,
+    psi: f64,
+}
+
+impl TripleAngles {
+    fn new(t: &AxisTriple) -> TripleAngles {
+        let [a1, a2, a3] = t.axes;
+        let b = a1.cross(&a2);
+        TripleAngles {
+            axes: t.axes,
+            b,
+            b_rev: a3.cross(&a2),
+            psi: a3.dot(&b).atan2(a3.dot(&a1)),
+        }
+    }
+
+    /// The angles of family σ = ±1, or `None` at a gimbal lock.
+    fn angles(&self, u: &Vector3<f64>, v: &Vector3<f64>, sigma: f64) -> Option<[f64; 3]> {
+        let [a1, a2, _] = self.axes;
+        let spread = u.dot(&a1).clamp(-1.0, 1.0).acos();
+        if spread.sin() <= 1e-9 {
+            return None;
+        }
+        let theta1 = (sigma * u.dot(&a2)).atan2(-sigma * u.dot(&self.b));
+        let theta3 = -(-sigma * v.dot(&a2)).atan2(sigma * v.dot(&self.b_rev));
+        Some([
+            super::euler::wrap(theta1),
+            super::euler::wrap(self.psi + sigma * spread),
+            super::euler::wrap(theta3),
+        ])
+    }
+}
+
+/// (Cᵀ Mᵀ, G c₃, Gᵀ, M C c₁): what the wrist's u₂ and v₂ are built from.
+type WristVectors = (Matrix3<f64>, Vector3<f64>, Matrix3<f64>, Vector3<f64>);
+
+/// Classifies swivel angles by the four family combinations with vector rotations only:
+/// R1(φ) = R(n,φ)·M, so u = R(n,φ)(M a₃), v = Mᵀ R(n,−φ) a₁, and for the wrist
+/// R2 = Cᵀ Mᵀ R(n,−φ) G gives u₂ and v₂ the same way.
+struct Classifier {
+    n: Vector3<f64>,
+    reference: Vector3<f64>,
+    limits: [Option<(f64, f64)>; 7],
+    shoulder: TripleAngles,
+    wrist: TripleAngles,
+    shoulder_u: Vector3<f64>,
+    shoulder_v_frame: Matrix3<f64>,
+    shoulder_v: Vector3<f64>,
+    /// (Cᵀ Mᵀ, G c₃, Gᵀ, M C c₁) for a pose goal.
+    wrist_vectors: Option<WristVectors>,
+}
+
+impl Classifier {
+    /// Bit 2·shoulder + wrist is set when that family combination respects every limit at φ.
+    fn mask(&self, phi: f64, limb: &Limb, g: &Geometry) -> u32 {
+        let (sin, cos) = phi.sin_cos();
+        let n = self.n;
+        let rotate =
+            |v: &Vector3<f64>, s: f64| v * cos + n.cross(v) * s + n * (n.dot(v) * (1.0 - cos));
+        let within = |angles: &[f64], limits: &[Option<(f64, f64)>]| {
+            angles
+                .iter()
+                .zip(limits)
+                .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi))
+        };
+        let u = rotate(&self.shoulder_u, sin);
+        let v = self.shoulder_v_frame * rotate(&self.shoulder_v, -sin);
+        let wrist_uv = self
+            .wrist_vectors
+            .map(|(cm, gc3, gt, mcc1)| (cm * rotate(&gc3, -sin), gt * rotate(&mcc1, sin)));
+        let mut mask = 0;
+        for (s_index, sigma) in [(0, 1.0), (1, -1.0)] {
+            let Some(shoulder) = self.shoulder.angles(&u, &v, sigma) else {
+                return self.exact_mask(phi, limb, g);
+            };
+            if !within(&shoulder, &self.limits[..3]) {
+                continue;
+            }
+            match wrist_uv {
+                None => {
+                    if within(&g.wrist_now, &self.limits[4..]) {
+                        mask |= 1 << (2 * s_index);
+                    }
+                }
+                Some((u2, v2)) => {
+                    for (w_index, w_sigma) in [(0, 1.0), (1, -1.0)] {
+                        let Some(wrist) = self.wrist.angles(&u2, &v2, w_sigma) else {
+                            return self.exact_mask(phi, limb, g);
+                        };
+                        if within(&wrist, &self.limits[4..]) {
+                            mask |= 1 << (2 * s_index + w_index);
+                        }
+                    }
+                }
+            }
+        }
+        mask
+    }
+
+    /// The same by full solves, for the rare gimbal-lock swivel angles.
+    fn exact_mask(&self, phi: f64, limb: &Limb, g: &Geometry) -> u32 {
+        let swivel = Swivel {
+            angle: phi,
+            reference: self.reference,
+        };
+        let wrist_families = if g.orientation.is_some() { 2 } else { 1 };
+        let mut mask = 0;
+        for shoulder in 0..2 {
+            for wrist in 0..wrist_families {
+                let angles = limb.angles(g, &swivel, shoulder, wrist);
+                let ok = angles
+                    .iter()
+                    .zip(&self.limits)
+                    .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi));
+                if ok {
+                    mask |= 1 << (2 * shoulder + wrist);
+                }
+            }
+        }
+        mask
     }
 }
