@@ -28,6 +28,8 @@ pub struct System<'s> {
     stiffness: Vec<f64>,
     goal_errors: Vec<f64>,
     limit_hits: Vec<bool>,
+    /// Whether a goal reads the centre of mass (otherwise forward kinematics skips it).
+    needs_com: bool,
 }
 
 impl<'s> System<'s> {
@@ -49,6 +51,9 @@ impl<'s> System<'s> {
                     .map_or(1.0, |k| skeleton.joint(skeleton.dofs()[k].joint).stiffness)
             })
             .collect();
+        let needs_com = goals
+            .iter()
+            .any(|g| matches!(g.kind, crate::goal::GoalKind::CenterOfMass { .. }));
         System {
             skeleton,
             goal_errors: vec![0.0; goals.len()],
@@ -60,6 +65,7 @@ impl<'s> System<'s> {
             scratch: GoalScratch::new(n),
             stiffness,
             limit_hits: vec![false; n],
+            needs_com,
             chain,
         }
     }
@@ -89,7 +95,8 @@ impl<'s> System<'s> {
         &self.chain
     }
 
-    /// Forward kinematics at the last evaluated pose.
+    /// Forward kinematics at the last evaluated pose (its centre of mass is current only when
+    /// a goal reads the centre of mass).
     pub fn fk(&self) -> &Fk {
         &self.fk
     }
@@ -104,9 +111,18 @@ impl<'s> System<'s> {
         self.j.shape()
     }
 
+    /// Forward kinematics at `q`, the centre of mass only when a goal reads it.
+    fn update_fk(&mut self, q: &[f64]) {
+        if self.needs_com {
+            self.fk.update(self.skeleton, q);
+        } else {
+            self.fk.update_transforms(self.skeleton, q);
+        }
+    }
+
     /// Forward kinematics and goal errors at `q`, without the Jacobian.
     pub fn evaluate_errors(&mut self, q: &[f64]) {
-        self.fk.update(self.skeleton, q);
+        self.update_fk(q);
         for (g, err) in self.goals.iter().zip(self.goal_errors.iter_mut()) {
             *err = g.kind.error(self.skeleton, &self.fk);
         }
@@ -114,7 +130,7 @@ impl<'s> System<'s> {
 
     /// Forward kinematics, goal errors, and the weighted e and J at `q`.
     pub fn evaluate(&mut self, q: &[f64]) {
-        self.fk.update(self.skeleton, q);
+        self.update_fk(q);
         let columns = self.chain.columns();
         for ((g, rows), error) in self
             .goals

@@ -74,6 +74,17 @@ impl Fk {
     /// # Panics
     /// If `q.len() != skeleton.state_len()` or the buffers were made for another skeleton.
     pub fn update(&mut self, skeleton: &Skeleton, q: &[f64]) {
+        self.update_transforms(skeleton, q);
+        self.update_mass_moments(skeleton);
+    }
+
+    /// Computes every world transform and site for `q`, but not the centre of mass (nor its
+    /// Jacobian's moments), which keep the values of the last [`Fk::update`]: for callers that
+    /// have no centre-of-mass goal.
+    ///
+    /// # Panics
+    /// As [`Fk::update`].
+    pub fn update_transforms(&mut self, skeleton: &Skeleton, q: &[f64]) {
         assert_eq!(q.len(), skeleton.state_len(), "state vector length");
         let dofs = skeleton.dofs();
         let root = Vector3::new(q[0], q[1], q[2]);
@@ -106,7 +117,6 @@ impl Fk {
             let j = site.joint.0;
             self.site_position[i] = self.joint_position[j] + self.joint_rotation[j] * site.offset;
         }
-        self.update_mass_moments(skeleton);
     }
 
     fn update_mass_moments(&mut self, skeleton: &Skeleton) {
