@@ -450,3 +450,46 @@ fn the_analytic_solver_reports_its_swivel() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("not a limb"), "{}", stderr(&o));
 }
+
+#[test]
+fn solver_options_apply_to_their_solver_only() {
+    let o = marionette(&[
+        "solve",
+        &problem("arm7_pose.ron"),
+        "--solver",
+        "analytic",
+        "--swivel",
+        "-30",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert!(
+        (v["swivel"]["angle"].as_f64().expect("angle") + 30.0).abs() < 1e-9,
+        "{v}"
+    );
+    assert_eq!(v["swivel"]["reach"], "within_limits");
+    let o = marionette(&[
+        "solve",
+        &problem("stickman_reach.ron"),
+        "--damping",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = marionette(&[
+        "solve",
+        &problem("stickman_reach.ron"),
+        "--solver",
+        "ccd",
+        "--damping",
+        "0.05",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("a damping applies to the dls solver, not to ccd"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+}

@@ -669,3 +669,28 @@ fn outside_limits_is_reported_exactly() {
         "both kinds occur: {within} within, {outside} outside"
     );
 }
+
+#[test]
+fn every_limb_of_the_humanoid_is_found() {
+    let s = builtin::humanoid();
+    let names: Vec<String> = Limb::find_all(&s)
+        .iter()
+        .map(|l| {
+            l.joints
+                .iter()
+                .map(|&j| s.joint(j).name.as_str())
+                .collect::<Vec<_>>()
+                .join(" > ")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "right shoulder > right elbow > right wrist",
+            "left shoulder > left elbow > left wrist",
+            "right hip > right knee > right ankle",
+            "left hip > left knee > left ankle",
+        ]
+    );
+    assert!(Limb::find_all(&builtin::stickman()).is_empty());
+}

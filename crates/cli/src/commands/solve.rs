@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use marionette_ik::{Problem, Report, Settings, SolverKind, System, solve};
+use marionette_ik::{Problem, Report, Settings, SolverKind, SolverOptions, System, solve};
 use marionette_skeleton::{Fk, Pose, Skeleton};
 use serde_json::{Map, Value, json};
 
@@ -33,6 +33,13 @@ pub struct SolveArgs {
     /// Print the JSON object of FILE_FORMATS.md instead of a summary.
     #[arg(long)]
     json: bool,
+    /// dls only: a fixed damping λ in metres (default: adaptive, λ² = ½‖e‖² + 1e-4).
+    #[arg(long, value_name = "LAMBDA")]
+    damping: Option<f64>,
+    /// analytic only: the desired swivel angle in degrees (default: the middle of the widest
+    /// interval of valid swivel angles).
+    #[arg(long, value_name = "DEGREES", allow_hyphen_values = true)]
+    swivel: Option<f64>,
 }
 
 fn positive(s: &str) -> Result<f64, String> {
@@ -51,7 +58,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
         problem.chain.clone(),
     );
     let mut q = problem.start.q.clone();
-    let mut solver = args.solver.build();
+    let options = SolverOptions {
+        damping: args.damping,
+        swivel: args.swivel.map(f64::to_radians),
+    };
+    let mut solver = args.solver.build_with(&options)?;
     system.evaluate(&q);
     solver
         .supports(&system)
@@ -170,9 +181,10 @@ fn summary(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Stri
             .map(|(a, b)| format!("[{:.1}°, {:.1}°]", a.to_degrees(), b.to_degrees()))
             .collect();
         out += &format!(
-            "  swivel {:.2}°, valid {}\n",
+            "  swivel {:.2}°, valid {} ({})\n",
             sw.angle.to_degrees(),
-            intervals.join(" ")
+            intervals.join(" "),
+            sw.reach.label().replace('_', " ")
         );
     }
     for d in &report.limits_hit {

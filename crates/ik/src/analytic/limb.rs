@@ -194,6 +194,29 @@ impl Limb {
         })
     }
 
+    /// Every limb of a skeleton: each joint with three hinges whose child has one and whose
+    /// grandchild has three, forming a [`Limb`] (the humanoid's arms and legs), in hierarchy order.
+    pub fn find_all(skeleton: &Skeleton) -> Vec<Limb> {
+        let mut limbs = Vec::new();
+        for s in skeleton.joint_ids() {
+            if skeleton.joint(s).dofs.len() != 3 {
+                continue;
+            }
+            for &e in &skeleton.joint(s).children {
+                if skeleton.joint(e).dofs.len() != 1 {
+                    continue;
+                }
+                for &w in &skeleton.joint(e).children {
+                    let chain = marionette_skeleton::Chain::from_joints(skeleton, [s, e, w]);
+                    if let Ok(limb) = Limb::detect(skeleton, chain.columns()) {
+                        limbs.push(limb);
+                    }
+                }
+            }
+        }
+        limbs
+    }
+
     /// The shoulder's world origin and its world rotation before its own DOFs, at the pose `fk` holds.
     fn base_frame(&self, skeleton: &Skeleton, fk: &Fk) -> (Vector3<f64>, Matrix3<f64>) {
         let shoulder = skeleton.joint(self.joints[0]);

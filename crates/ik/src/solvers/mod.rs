@@ -98,6 +98,46 @@ impl SolverKind {
     }
 }
 
+/// Settings a caller may give a solver beyond its defaults; each applies to some solvers only.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SolverOptions {
+    /// A fixed damping λ (metres) instead of the adaptive one: `dls`.
+    pub damping: Option<f64>,
+    /// A desired swivel angle (radians), met as nearly as the limits allow: `analytic`.
+    pub swivel: Option<f64>,
+}
+
+impl SolverKind {
+    /// A solver of this kind with `options` applied, or why an option does not apply to it.
+    pub fn build_with(self, options: &SolverOptions) -> Result<Box<dyn Solver>, String> {
+        if let Some(lambda) = options.damping {
+            if self != SolverKind::DampedLeastSquares {
+                return Err(format!(
+                    "a damping applies to the dls solver, not to {self}"
+                ));
+            }
+            if !(lambda.is_finite() && lambda >= 0.0) {
+                return Err(format!("damping {lambda} is not a number ≥ 0"));
+            }
+            let mut dls = dls::DampedLeastSquares::default();
+            dls.damping = dls::Damping::Fixed(lambda);
+            return Ok(Box::new(dls));
+        }
+        if let Some(angle) = options.swivel {
+            if self != SolverKind::AnalyticLimb {
+                return Err(format!(
+                    "a swivel angle applies to the analytic solver, not to {self}"
+                ));
+            }
+            let mut limb = crate::analytic::AnalyticLimb::default();
+            limb.swivel.angle = angle;
+            limb.policy = crate::analytic::SwivelPolicy::Nearest;
+            return Ok(Box::new(limb));
+        }
+        Ok(self.build())
+    }
+}
+
 impl fmt::Display for SolverKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
