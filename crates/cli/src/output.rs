@@ -8,6 +8,21 @@ pub fn json_point(p: &Vector3<f64>) -> Value {
     Value::from(vec![p.x, p.y, p.z])
 }
 
+/// Every site's world position, by name in file order.
+pub fn sites_json(skeleton: &marionette_skeleton::Skeleton, fk: &marionette_skeleton::Fk) -> Value {
+    Value::Object(
+        skeleton
+            .site_ids()
+            .map(|s| {
+                (
+                    skeleton.site(s).name.clone(),
+                    json_point(&fk.site_position(s)),
+                )
+            })
+            .collect(),
+    )
+}
+
 /// One text row: a name padded to `width`, then x, y, z with 6 decimals.
 pub fn text_row(name: &str, width: usize, p: &Vector3<f64>) -> String {
     format!("{name:<width$}  {:>10.6} {:>10.6} {:>10.6}", p.x, p.y, p.z)

@@ -9,12 +9,7 @@ use proptest::prelude::*;
 use std::f64::consts::PI;
 
 fn load(name: &str) -> Skeleton {
-    Skeleton::load(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../skeletons")
-            .join(name),
-    )
-    .expect("loads")
+    marionette_skeleton::testing::load(name)
 }
 
 /// Solves a target taken from forward kinematics of `target_q`, from `start`; returns the final
@@ -180,13 +175,8 @@ fn swivel_arcs_agree_with_a_brute_force_scan() {
     });
     let reference = -nalgebra::Vector3::y();
     let mut fk = Fk::new(&arm);
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = marionette_skeleton::testing::UnitRng::new(0x2545_f491_4f6c_dd1du64);
+    let mut next = || rng.next_unit();
     let mut scratch = Vec::new();
     let mut all: [Vec<marionette_ik::analytic::intervals::Arc>; 4] = Default::default();
     for case in 0..12 {
@@ -256,13 +246,8 @@ fn limited_arm_goals_are_solved_exactly_within_limits() {
     let tip = arm.site_by_name("fingertips").expect("tip");
     let wrist = arm.site(tip).joint;
     let mut fk = Fk::new(&arm);
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = marionette_skeleton::testing::UnitRng::new(0x9e37_79b9_7f4a_7c15u64);
+    let mut next = || rng.next_unit();
     let (mut worst_p, mut worst_r) = (0.0f64, 0.0f64);
     for case in 0..2000 {
         let mut target = Pose::rest(&arm).q;
@@ -438,13 +423,8 @@ fn position_and_one_held_axis_are_met_exactly() {
     let tip = arm.site_by_name("fingertips").expect("tip");
     let wrist = arm.site(tip).joint;
     let mut fk = Fk::new(&arm);
-    let mut seed = 0x1234_5678_9abc_def1u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = marionette_skeleton::testing::UnitRng::new(0x1234_5678_9abc_def1u64);
+    let mut next = || rng.next_unit();
     let mut missed = 0;
     let cases = 300;
     for case in 0..cases {
@@ -502,13 +482,8 @@ fn aiming_points_the_hand_axis_at_the_target() {
         let wrist = arm.site(tip).joint;
         let axis = nalgebra::Vector3::new(0.0, 0.6, 0.8);
         let mut fk = Fk::new(&arm);
-        let mut seed = 0x0bad_5eed_1234_5678u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = marionette_skeleton::testing::UnitRng::new(0x0bad_5eed_1234_5678u64);
+        let mut next = || rng.next_unit();
         for case in 0..200 {
             let mut made = Pose::rest(&arm).q;
             for (k, d) in arm.dofs().iter().enumerate() {
@@ -581,13 +556,8 @@ fn outside_limits_is_reported_exactly() {
         .map(|&c| (arm.dofs()[c - 3].min, arm.dofs()[c - 3].max))
         .collect();
     let mut fk = Fk::new(&arm);
-    let mut seed = 0x5555_aaaa_3333_ccccu64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = marionette_skeleton::testing::UnitRng::new(0x5555_aaaa_3333_ccccu64);
+    let mut next = || rng.next_unit();
     let (mut within, mut outside) = (0, 0);
     for case in 0..60 {
         let mut made = Pose::rest(&arm).q;

@@ -6,12 +6,7 @@ use marionette_skeleton::{Chain, Fk, Pose, Skeleton, builtin};
 use nalgebra::Vector3;
 
 fn load(name: &str) -> Skeleton {
-    Skeleton::load(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../skeletons")
-            .join(name),
-    )
-    .expect("loads")
+    marionette_skeleton::testing::load(name)
 }
 
 fn standing(s: &Skeleton) -> Pose {

@@ -13,6 +13,33 @@ pub fn skeletons_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons")
 }
 
+/// A skeleton from the repository's `skeletons/` folder, by file name.
+///
+/// # Panics
+/// When the file does not load (a test fixture is broken).
+pub fn load(name: &str) -> Skeleton {
+    Skeleton::load(skeletons_dir().join(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A small seeded generator (xorshift64) of numbers in [0, 1), for deterministic test loops.
+#[derive(Debug, Clone)]
+pub struct UnitRng(u64);
+
+impl UnitRng {
+    /// A generator from a non-zero seed.
+    pub fn new(seed: u64) -> UnitRng {
+        UnitRng(seed.max(1))
+    }
+
+    /// The next number in [0, 1).
+    pub fn next_unit(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 /// Every `.ron` file in `skeletons/`, sorted.
 pub fn skeleton_files() -> Vec<std::path::PathBuf> {
     let mut files: Vec<_> = std::fs::read_dir(skeletons_dir())

@@ -49,18 +49,10 @@ pub fn to_json(skeleton: &Skeleton, fk: &Fk) -> Value {
             )
         })
         .collect();
-    let sites: Map<String, Value> = skeleton
-        .site_ids()
-        .map(|s| {
-            (
-                skeleton.site(s).name.clone(),
-                json_point(&fk.site_position(s)),
-            )
-        })
-        .collect();
+    let sites = crate::output::sites_json(skeleton, fk);
     let mut out = Map::new();
     out.insert("joints".into(), Value::Object(joints));
-    out.insert("sites".into(), Value::Object(sites));
+    out.insert("sites".into(), sites);
     out.insert("com".into(), json_point(&fk.center_of_mass()));
     Value::Object(out)
 }

@@ -114,15 +114,7 @@ fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Valu
         .enumerate()
         .map(|(index, (g, e))| json!({"index": index, "kind": g.kind.label(), "error": e}))
         .collect();
-    let sites: Map<String, Value> = skeleton
-        .site_ids()
-        .map(|s| {
-            (
-                skeleton.site(s).name.clone(),
-                json_point(&fk.site_position(s)),
-            )
-        })
-        .collect();
+    let sites = crate::output::sites_json(skeleton, &fk);
     let limits: Vec<Value> = report
         .limits_hit
         .iter()

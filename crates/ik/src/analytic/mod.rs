@@ -377,41 +377,14 @@ impl Workspace {
             Some((cost(&angles) + if valid { 0.0 } else { 1e6 }, angles, valid))
         };
         let step = 10f64.to_radians();
-        let mut best: Option<(f64, f64, [f64; 7])> = None;
-        for k in 0..36 {
-            let psi = -std::f64::consts::PI + step * k as f64;
-            if let Some((c, angles, _)) = evaluate(self, psi)
-                && best.is_none_or(|b| c < b.0)
-            {
-                best = Some((c, psi, angles));
-            }
-        }
-        let (mut best_cost, centre, mut best_angles) = best?;
-        let mut best_psi = centre;
-        let (mut lo, mut hi) = (centre - step, centre + step);
-        let ratio = 0.5 * (5f64.sqrt() - 1.0);
-        for _ in 0..20 {
-            let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
-            let ca = evaluate(self, a);
-            let cb = evaluate(self, b);
-            let (va, vb) = (
-                ca.map_or(f64::INFINITY, |c| c.0),
-                cb.map_or(f64::INFINITY, |c| c.0),
-            );
-            for (v, c, psi) in [(va, ca, a), (vb, cb, b)] {
-                if let Some((_, angles, _)) = c
-                    && v < best_cost
-                {
-                    best_cost = v;
-                    best_angles = angles;
-                    best_psi = psi;
-                }
-            }
-            if va < vb { hi = b } else { lo = a }
-        }
+        let scan = (0..36).map(|k| -std::f64::consts::PI + step * k as f64);
+        let (psi, angles) =
+            scan_then_golden(scan, step, (f64::NEG_INFINITY, f64::INFINITY), |psi| {
+                evaluate(self, psi).map(|(c, angles, _)| (c, angles))
+            })?;
         // Leave the swivel report describing the chosen solution.
-        let _ = evaluate(self, best_psi);
-        Some(best_angles)
+        let _ = evaluate(self, psi);
+        Some(angles)
     }
 
     /// The solution for one start (wrist angles), or `None` when it is out of reach or has no
@@ -542,46 +515,17 @@ impl Workspace {
             }
             return angles;
         }
-        let cost = |angles: &[f64; 7]| mid_range_cost(angles, &choice.limits);
         let (lo, hi) = limb.elbow_range(skeleton);
         let steps = (((hi - lo) / 5f64.to_radians()).ceil() as usize).max(2);
-        let mut best: Option<(f64, f64, [f64; 7])> = None;
-        for k in 0..=steps {
-            let theta4 = lo + (hi - lo) * k as f64 / steps as f64;
-            if let Some(angles) = at(self, theta4) {
-                let c = cost(&angles);
-                if best.is_none_or(|b| c < b.0) {
-                    best = Some((c, theta4, angles));
-                }
-            }
-        }
-        let (mut best_cost, centre, mut best_angles) = best?;
+        let scan = (0..=steps).map(|k| lo + (hi - lo) * k as f64 / steps as f64);
         let width = (hi - lo) / steps as f64;
-        let (mut a_lo, mut a_hi) = ((centre - width).max(lo), (centre + width).min(hi));
-        let mut best_theta = centre;
-        let ratio = 0.5 * (5f64.sqrt() - 1.0);
-        for _ in 0..20 {
-            let (a, b) = (a_hi - ratio * (a_hi - a_lo), a_lo + ratio * (a_hi - a_lo));
-            let (ra, rb) = (at(self, a), at(self, b));
-            let (ca, cb) = (
-                ra.as_ref().map_or(f64::INFINITY, cost),
-                rb.as_ref().map_or(f64::INFINITY, cost),
-            );
-            for (c, r, t) in [(ca, ra, a), (cb, rb, b)] {
-                if let Some(angles) = r
-                    && c < best_cost
-                {
-                    best_cost = c;
-                    best_angles = angles;
-                    best_theta = t;
-                }
-            }
-            if ca < cb { a_hi = b } else { a_lo = a }
-        }
+        let (theta4, angles) = scan_then_golden(scan, width, (lo, hi), |theta4| {
+            at(self, theta4).map(|angles| (mid_range_cost(&angles, &choice.limits), angles))
+        })?;
         // Leave the swivel report describing the chosen solution.
-        let _ = at(self, best_theta);
+        let _ = at(self, theta4);
         self.last_reach = Some(Reach::WithinLimits);
-        Some(best_angles)
+        Some(angles)
     }
 }
 
@@ -621,6 +565,51 @@ fn least_violation(
         }
     }
     (best.1, best.2)
+}
+
+/// Minimises a cost over one variable as the paper's numerical procedures need: the best of the
+/// scanned points, then a golden-section search (20 steps) within `width` of it, clamped to
+/// `bounds`. `cost` gives `None` where there is no solution; the result carries its value.
+fn scan_then_golden<T>(
+    points: impl Iterator<Item = f64>,
+    width: f64,
+    bounds: (f64, f64),
+    mut cost: impl FnMut(f64) -> Option<(f64, T)>,
+) -> Option<(f64, T)> {
+    let mut best: Option<(f64, f64, T)> = None;
+    for x in points {
+        if let Some((c, value)) = cost(x)
+            && best.as_ref().is_none_or(|b| c < b.0)
+        {
+            best = Some((c, x, value));
+        }
+    }
+    let (mut best_cost, centre, mut best_value) = best?;
+    let mut best_x = centre;
+    let (mut lo, mut hi) = (
+        (centre - width).max(bounds.0),
+        (centre + width).min(bounds.1),
+    );
+    let ratio = 0.5 * (5f64.sqrt() - 1.0);
+    for _ in 0..20 {
+        let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+        let (ca, cb) = (cost(a), cost(b));
+        let (va, vb) = (
+            ca.as_ref().map_or(f64::INFINITY, |c| c.0),
+            cb.as_ref().map_or(f64::INFINITY, |c| c.0),
+        );
+        for (v, c, x) in [(va, ca, a), (vb, cb, b)] {
+            if let Some((_, value)) = c
+                && v < best_cost
+            {
+                best_cost = v;
+                best_value = value;
+                best_x = x;
+            }
+        }
+        if va < vb { hi = b } else { lo = a }
+    }
+    Some((best_x, best_value))
 }
 
 /// Tolani's objective for the numerical searches: Σ ((θᵢ − θᵢ*) / half-rangeᵢ)², with θᵢ* the

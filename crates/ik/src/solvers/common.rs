@@ -13,6 +13,16 @@ pub fn clamp_largest(v: &mut DVector<f64>, cap: f64) {
     }
 }
 
+/// True when the goals' priorities are still `layout`, so a solver's priority-dependent
+/// workspaces can be kept.
+pub fn priority_layout_matches(system: &crate::system::System<'_>, layout: &[u32]) -> bool {
+    system
+        .goals()
+        .iter()
+        .map(|g| g.priority)
+        .eq(layout.iter().copied())
+}
+
 /// Buss's ClampMag (2009, §2, "setting target positions closer"): each goal's error block is
 /// shortened to at most its clamp length, so far targets pull at a bounded distance.
 #[derive(Debug, Clone, Default, PartialEq)]

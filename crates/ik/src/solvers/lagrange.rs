@@ -66,11 +66,7 @@ impl ConstraintMaintenance {
     /// Splits rows into constraints and handles (allocates only when the layout changes).
     fn arrange(&mut self, system: &System<'_>) {
         let n = system.shape().1;
-        let unchanged = system
-            .goals()
-            .iter()
-            .map(|g| g.priority)
-            .eq(self.layout.iter().copied());
+        let unchanged = super::common::priority_layout_matches(system, &self.layout);
         if unchanged && self.g.len() == n {
             return;
         }
