@@ -44,6 +44,16 @@ pub enum GoalKind {
         /// World target.
         target: Vector3<f64>,
     },
+    /// A point fixed in a joint's frame reaches a world point: what dragging a picked spot on a
+    /// body does (no site needed).
+    Point {
+        /// The joint carrying the point.
+        joint: JointId,
+        /// The point in the joint's frame.
+        offset: Vector3<f64>,
+        /// World target.
+        target: Vector3<f64>,
+    },
     /// A joint frame's axes line up with a target frame's: all three (full orientation) or one
     /// (Welman's partial lock, e.g. only the Y axis direction is held).
     Orientation {
@@ -197,6 +207,7 @@ impl GoalKind {
     pub fn label(&self) -> &'static str {
         match self {
             GoalKind::Position { .. } => "position",
+            GoalKind::Point { .. } => "point",
             GoalKind::Orientation { .. } => "orientation",
             GoalKind::Aim { .. } => "aim",
             GoalKind::Plane { .. } => "plane",
@@ -219,7 +230,7 @@ impl GoalKind {
             | GoalKind::Aim { site: s, .. }
             | GoalKind::Plane { site: s, .. }
             | GoalKind::Line { site: s, .. } => vec![site(s)],
-            GoalKind::Orientation { joint, .. } => vec![*joint],
+            GoalKind::Orientation { joint, .. } | GoalKind::Point { joint, .. } => vec![*joint],
             GoalKind::Coincide { a, b } => vec![site(a), site(b)],
             GoalKind::CenterOfMass { .. } => return None,
         })
@@ -242,6 +253,9 @@ impl GoalKind {
             GoalKind::Orientation { joint, .. } => {
                 (Some((*joint, fk.joint_position(*joint))), None)
             }
+            GoalKind::Point { joint, offset, .. } => {
+                (Some((*joint, fk.point(*joint, offset))), None)
+            }
             GoalKind::CenterOfMass { .. } => (None, None),
         };
         first.into_iter().chain(second)
@@ -251,6 +265,11 @@ impl GoalKind {
     pub fn error(&self, skeleton: &Skeleton, fk: &Fk) -> f64 {
         match self {
             GoalKind::Position { site, target } => (target - fk.site_position(*site)).norm(),
+            GoalKind::Point {
+                joint,
+                offset,
+                target,
+            } => (target - fk.point(*joint, offset)).norm(),
             GoalKind::Orientation {
                 joint,
                 target,
@@ -334,6 +353,15 @@ impl GoalKind {
             GoalKind::Position { site, target } => {
                 put3(e, row, &(target - fk.site_position(*site)));
                 fk.site_jacobian(skeleton, *site, columns, j, row);
+            }
+            GoalKind::Point {
+                joint,
+                offset,
+                target,
+            } => {
+                let point = fk.point(*joint, offset);
+                put3(e, row, &(target - point));
+                fk.point_jacobian(skeleton, *joint, &point, columns, j, row);
             }
             GoalKind::Orientation {
                 joint,

@@ -41,6 +41,11 @@ fn goals(s: &Skeleton, seed: f64) -> Vec<GoalKind> {
             direction: normal,
         },
         GoalKind::Coincide { a, b },
+        GoalKind::Point {
+            joint: last_joint,
+            offset: Vector3::new(0.1, -0.2, 0.05),
+            target: Vector3::new(0.3, seed, 0.2),
+        },
         GoalKind::CenterOfMass {
             target: Vector3::new(0.1, 0.0, seed),
             axes: [true, false, true],

@@ -134,6 +134,13 @@ fn limb_goal(
             {
                 position = Some((*target, skeleton.site(*site).offset));
             }
+            GoalKind::Point {
+                joint,
+                offset,
+                target,
+            } if *joint == wrist && position.is_none() => {
+                position = Some((*target, *offset));
+            }
             GoalKind::Orientation {
                 joint,
                 target,

@@ -88,6 +88,13 @@ fn add_goal(
         GoalKind::Position { site, target } if site_moves(site) => {
             terms.point(axis, pivot, &fk.site_position(*site), target, weight);
         }
+        GoalKind::Point {
+            joint,
+            offset,
+            target,
+        } if moves(joint.index()) => {
+            terms.point(axis, pivot, &fk.point(*joint, offset), target, weight);
+        }
         GoalKind::Plane {
             site,
             point,
