@@ -66,6 +66,10 @@ pub struct Svd {
     work: DMatrix<f64>,
     /// Accumulated rotations (r×r).
     rot: DMatrix<f64>,
+    /// Start each decomposition from the previous one's rotations (see [`Svd::warm_start`]).
+    warm: bool,
+    /// Decompositions since the rotations were last reset to the identity.
+    warm_runs: u32,
 }
 
 impl Svd {
@@ -79,7 +83,19 @@ impl Svd {
             v: DMatrix::zeros(n, r),
             work: DMatrix::zeros(long, r),
             rot: DMatrix::zeros(r, r),
+            warm: false,
+            warm_runs: 0,
         }
+    }
+
+    /// Starts every decomposition from the previous one's rotations: when the matrix changes
+    /// little between calls (a Jacobian from one tracking update to the next), its columns are
+    /// then almost orthogonal already and one or two sweeps finish the job, instead of six to
+    /// eight. The result is the same exact SVD (the start is an orthonormal change of basis); the
+    /// rotations are reset to the identity every 256 decompositions so rounding cannot build up.
+    pub fn warm_start(mut self, warm: bool) -> Svd {
+        self.warm = warm;
+        self
     }
 
     /// Decomposes `j` (which must have the shape given to [`Svd::new`]).
@@ -90,12 +106,24 @@ impl Svd {
         let (m, n) = j.shape();
         let transpose = m <= n;
         let r = m.min(n);
-        if transpose {
-            j.transpose_to(&mut self.work);
+        let warm = self.warm && self.warm_runs > 0 && self.warm_runs < 256;
+        if warm {
+            // Columns of Jᵀ·R (or J·R) for the previous rotations R.
+            if transpose {
+                self.work.gemm_tr(1.0, j, &self.rot, 0.0);
+            } else {
+                self.work.gemm(1.0, j, &self.rot, 0.0);
+            }
+            self.warm_runs += 1;
         } else {
-            self.work.copy_from(j);
+            if transpose {
+                j.transpose_to(&mut self.work);
+            } else {
+                self.work.copy_from(j);
+            }
+            self.rot.fill_with_identity();
+            self.warm_runs = 1;
         }
-        self.rot.fill_with_identity();
         let len = self.work.nrows();
         for _sweep in 0..60 {
             let mut rotated = false;
@@ -208,6 +236,25 @@ mod tests {
             let mut x = b.clone();
             prop_assert!(cholesky_solve_in_place(&mut factor, &mut x));
             prop_assert!((&a * x - b).norm() < 1e-8);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_warm_started_svd_is_the_same_decomposition(m in 1usize..8, n in 1usize..9, values in prop::collection::vec(-2.0..2.0f64, 1..72), nudge in -0.05..0.05f64) {
+            let j = matrix(m, n, &values);
+            let mut warm = Svd::new(m, n).warm_start(true);
+            warm.compute(&j);
+            let nudged = j.map(|x| x + nudge * x.sin());
+            warm.compute(&nudged);
+            let rebuilt = &warm.u * DMatrix::from_diagonal(&warm.sigma) * warm.v.transpose();
+            prop_assert!((rebuilt - &nudged).abs().max() < 1e-10);
+            let mut cold = Svd::new(m, n);
+            cold.compute(&nudged);
+            let sorted = |s: &DVector<f64>| { let mut v: Vec<f64> = s.iter().copied().collect(); v.sort_by(|a, b| b.total_cmp(a)); v };
+            for (a, b) in sorted(&warm.sigma).iter().zip(sorted(&cold.sigma)) {
+                prop_assert!((a - b).abs() < 1e-10);
+            }
         }
     }
 

@@ -112,7 +112,7 @@ impl Solver for SelectivelyDampedLeastSquares {
     }
 
     fn prepare(&mut self, rows: usize, columns: usize) {
-        self.svd = Svd::new(rows, columns);
+        self.svd = Svd::new(rows, columns).warm_start(true);
         self.scaled = DMatrix::zeros(rows, columns);
         self.e = DVector::zeros(rows);
         self.rho = DVector::zeros(columns);
