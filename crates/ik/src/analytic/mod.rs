@@ -1,12 +1,14 @@
 //! The analytic limb solver of Tolani, Goswami & Badler (2000): exact, repeatable, and
 //! independent of the start pose, for chains that form a human limb ([`limb::Limb`]).
 //!
-//! Status: position and position + orientation goals on the limb's wrist; both elbow families and
-//! both shoulder and wrist families; with joint limits, the swivel intervals in closed form
-//! ([`intervals`]) and φ chosen as the middle of the widest or the valid angle nearest a desired
-//! one ([`SwivelPolicy`]). Not yet: aiming and partial-orientation goals, a desired elbow position,
-//! and the paper's constrained optimisation for goals reachable only outside the limits (those are
-//! solved with the best family clamped to the limits).
+//! Goals on the limb's wrist: position (the wrist angles kept, then straightened or folded when
+//! that is out of reach), position + orientation, position + one held axis (the twist ψ about it
+//! searched, §4.2), and aiming (the elbow kept or searched, §4.3–4.4); a desired swivel angle or
+//! elbow position (§3.2.2). Both elbow families and both shoulder and wrist families. With joint
+//! limits the valid swivel intervals are found in closed form ([`intervals`]) and φ is the middle
+//! of the widest or the valid angle nearest the desired one ([`SwivelPolicy`]). A goal reachable
+//! only outside the limits gets the family and swivel with the least limit excess, clamped (not the
+//! paper's constrained optimisation); each solve reports which case it was ([`Reach`]).
 
 pub mod euler;
 pub mod intervals;
