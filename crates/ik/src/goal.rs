@@ -5,7 +5,7 @@
 //! change.
 //!
 //! Direction goals (partial orientation, aim) drive the difference of unit vectors u − d to zero,
-//! whose Jacobian is exact: ∂u/∂q = −[u]× J_ω, and for aiming ∂d/∂q = −(I − d dᵀ) J_p / ‖t − p‖.
+//! whose Jacobian is exact: ∂u/∂q = −\\[u\\]× J_ω, and for aiming ∂d/∂q = −(I − d dᵀ) J_p / ‖t − p‖.
 //! Full orientation uses the rotation vector of R_target · R_currentᵀ with the angular-velocity
 //! Jacobian J_ω (exact at the solution, the usual choice).
 
@@ -132,7 +132,7 @@ fn single_axis(axes: &[bool; 3]) -> usize {
     axes.iter().position(|&a| a).unwrap_or(1)
 }
 
-/// −[u]× · m, written into `out` rows `row..row+3` (the rotation of a unit vector u).
+/// −\[u\]× · m, written into `out` rows `row..row+3` (the rotation of a unit vector u).
 fn minus_cross_rows(u: &Vector3<f64>, m: &DMatrix<f64>, out: &mut DMatrix<f64>, row: usize) {
     for c in 0..m.ncols() {
         let w = Vector3::new(m[(0, c)], m[(1, c)], m[(2, c)]);
@@ -396,7 +396,7 @@ impl GoalKind {
                 }
                 let d = to / length;
                 put3(e, row, &(d - u));
-                // ∂(u − d)/∂q = −[u]× J_ω + (I − d dᵀ) J_p / ‖t − p‖
+                // ∂(u − d)/∂q = −\\[u\\]× J_ω + (I − d dᵀ) J_p / ‖t − p‖
                 fk.orientation_jacobian(skeleton, joint, columns, &mut scratch.a, 0);
                 minus_cross_rows(&u, &scratch.a, j, row);
                 fk.site_jacobian(skeleton, *site, columns, &mut scratch.b, 0);
