@@ -5,7 +5,7 @@
 //! change.
 //!
 //! Direction goals (partial orientation, aim) drive the difference of unit vectors u − d to zero,
-//! whose Jacobian is exact: ∂u/∂q = −\\[u\\]× J_ω, and for aiming ∂d/∂q = −(I − d dᵀ) J_p / ‖t − p‖.
+//! whose Jacobian is exact: ∂u/∂q = −\[u\]× J_ω, and for aiming ∂d/∂q = −(I − d dᵀ) J_p / ‖t − p‖.
 //! Full orientation uses the rotation vector of R_target · R_currentᵀ with the angular-velocity
 //! Jacobian J_ω (exact at the solution, the usual choice).
 
