@@ -15,6 +15,12 @@ use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
 pub struct AxisTriple {
     /// The axes, in DOF order.
     pub axes: [Vector3<f64>; 3],
+    /// b = a₁ × a₂.
+    b: Vector3<f64>,
+    /// b' = a₃ × a₂ (the reversed triple's b).
+    b_rev: Vector3<f64>,
+    /// ψ: the angle of a₃ in the (a₁, b) plane.
+    psi: f64,
 }
 
 /// Why three axes cannot be decomposed this way.
@@ -27,7 +33,13 @@ impl AxisTriple {
         if axes[0].dot(&axes[1]).abs() > 1e-9 || axes[1].dot(&axes[2]).abs() > 1e-9 {
             return Err(NOT_PERPENDICULAR);
         }
-        Ok(AxisTriple { axes })
+        let b = axes[0].cross(&axes[1]);
+        Ok(AxisTriple {
+            axes,
+            b,
+            b_rev: axes[2].cross(&axes[1]),
+            psi: axes[2].dot(&b).atan2(axes[2].dot(&axes[0])),
+        })
     }
 
     /// R(a₁,θ₁)·R(a₂,θ₂)·R(a₃,θ₃).
@@ -44,26 +56,36 @@ impl AxisTriple {
     /// family; the reversed triple gives θ₃ from v = Rᵀ a₁ the same way. So no rotation matrix is
     /// built. At a gimbal lock (S ≈ 0) θ₁ is set to 0 and θ₃ takes the whole rotation.
     pub fn decompose(&self, r: &Matrix3<f64>, family: usize) -> [f64; 3] {
-        let [a1, a2, a3] = self.axes;
-        let b = a1.cross(&a2);
-        let psi = a3.dot(&b).atan2(a3.dot(&a1));
-        let u = r * a3;
-        let k = u.dot(&a1).clamp(-1.0, 1.0);
-        let spread = k.acos();
         let sigma = if family == 0 { 1.0 } else { -1.0 };
-        let theta2 = psi + sigma * spread;
-        if spread.sin() > 1e-9 {
-            let v = r.transpose() * a1;
-            let b_rev = a3.cross(&a2);
-            let theta1 = (sigma * u.dot(&a2)).atan2(-sigma * u.dot(&b));
-            let theta3 = -(-sigma * v.dot(&a2)).atan2(sigma * v.dot(&b_rev));
-            return [wrap(theta1), wrap(theta2), wrap(theta3)];
+        if let Some(angles) =
+            self.from_vectors(&(r * self.axes[2]), &(r.transpose() * self.axes[0]), sigma)
+        {
+            return angles;
         }
+        let [_, a2, a3] = self.axes;
+        let k = (r * a3).dot(&self.axes[0]).clamp(-1.0, 1.0);
+        let theta2 = self.psi + sigma * k.acos();
         // Gimbal lock: a₁ and R a₃ are (anti)parallel; θ₁ = 0 and θ₃ takes the rest.
         let m = Rotation3::from_axis_angle(&Unit::new_unchecked(a2), theta2).inverse()
             * Rotation3::from_matrix_unchecked(*r);
         let theta3 = angle_about(&a3, &a2, &(m * a2));
         [0.0, wrap(theta2), wrap(theta3)]
+    }
+}
+
+impl AxisTriple {
+    /// The angles of family σ = ±1 from u = R a₃ and v = Rᵀ a₁ alone, or `None` at a gimbal lock
+    /// (|sin(θ₂ − ψ)| ≤ 1e-9): θ₂ = ψ + σ acos(u·a₁), θ₁ = atan2(σ u·a₂, −σ u·b),
+    /// θ₃ = −atan2(−σ v·a₂, σ v·b').
+    pub fn from_vectors(&self, u: &Vector3<f64>, v: &Vector3<f64>, sigma: f64) -> Option<[f64; 3]> {
+        let [a1, a2, _] = self.axes;
+        let spread = u.dot(&a1).clamp(-1.0, 1.0).acos();
+        if spread.sin() <= 1e-9 {
+            return None;
+        }
+        let theta1 = (sigma * u.dot(&a2)).atan2(-sigma * u.dot(&self.b));
+        let theta3 = -(-sigma * v.dot(&a2)).atan2(sigma * v.dot(&self.b_rev));
+        Some([wrap(theta1), wrap(self.psi + sigma * spread), wrap(theta3)])
     }
 }
 

@@ -508,8 +508,8 @@ impl Limb {
             n,
             reference: *reference,
             limits: *limits,
-            shoulder: TripleAngles::new(&self.shoulder_axes),
-            wrist: TripleAngles::new(&self.wrist_axes),
+            shoulder: self.shoulder_axes,
+            wrist: self.wrist_axes,
             shoulder_u: m * a3,
             shoulder_v_frame: m.transpose(),
             shoulder_v: a1,
@@ -597,44 +597,6 @@ impl Limb {
     }
 }
 
-/// A triple's constants for reading its angles from u = R a₃ and v = Rᵀ a₁ (see `euler.rs`).
-#[derive(Debug, Clone, Copy)]
-struct TripleAngles {
-    axes: [Vector3<f64>; 3],
-    b: Vector3<f64>,
-    b_rev: Vector3<f64>,
-    psi: f64,
-}
-
-impl TripleAngles {
-    fn new(t: &AxisTriple) -> TripleAngles {
-        let [a1, a2, a3] = t.axes;
-        let b = a1.cross(&a2);
-        TripleAngles {
-            axes: t.axes,
-            b,
-            b_rev: a3.cross(&a2),
-            psi: a3.dot(&b).atan2(a3.dot(&a1)),
-        }
-    }
-
-    /// The angles of family σ = ±1, or `None` at a gimbal lock.
-    fn angles(&self, u: &Vector3<f64>, v: &Vector3<f64>, sigma: f64) -> Option<[f64; 3]> {
-        let [a1, a2, _] = self.axes;
-        let spread = u.dot(&a1).clamp(-1.0, 1.0).acos();
-        if spread.sin() <= 1e-9 {
-            return None;
-        }
-        let theta1 = (sigma * u.dot(&a2)).atan2(-sigma * u.dot(&self.b));
-        let theta3 = -(-sigma * v.dot(&a2)).atan2(sigma * v.dot(&self.b_rev));
-        Some([
-            super::euler::wrap(theta1),
-            super::euler::wrap(self.psi + sigma * spread),
-            super::euler::wrap(theta3),
-        ])
-    }
-}
-
 /// (Cᵀ Mᵀ, G c₃, Gᵀ, M C c₁): what the wrist's u₂ and v₂ are built from.
 type WristVectors = (Matrix3<f64>, Vector3<f64>, Matrix3<f64>, Vector3<f64>);
 
@@ -645,8 +607,8 @@ struct Classifier {
     n: Vector3<f64>,
     reference: Vector3<f64>,
     limits: [Option<(f64, f64)>; 7],
-    shoulder: TripleAngles,
-    wrist: TripleAngles,
+    shoulder: AxisTriple,
+    wrist: AxisTriple,
     shoulder_u: Vector3<f64>,
     shoulder_v_frame: Matrix3<f64>,
     shoulder_v: Vector3<f64>,
@@ -674,7 +636,7 @@ impl Classifier {
             .map(|(cm, gc3, gt, mcc1)| (cm * rotate(&gc3, -sin), gt * rotate(&mcc1, sin)));
         let mut mask = 0;
         for (s_index, sigma) in [(0, 1.0), (1, -1.0)] {
-            let Some(shoulder) = self.shoulder.angles(&u, &v, sigma) else {
+            let Some(shoulder) = self.shoulder.from_vectors(&u, &v, sigma) else {
                 return self.exact_mask(phi, limb, g);
             };
             if !within(&shoulder, &self.limits[..3]) {
@@ -688,7 +650,7 @@ impl Classifier {
                 }
                 Some((u2, v2)) => {
                     for (w_index, w_sigma) in [(0, 1.0), (1, -1.0)] {
-                        let Some(wrist) = self.wrist.angles(&u2, &v2, w_sigma) else {
+                        let Some(wrist) = self.wrist.from_vectors(&u2, &v2, w_sigma) else {
                             return self.exact_mask(phi, limb, g);
                         };
                         if within(&wrist, &self.limits[4..]) {
