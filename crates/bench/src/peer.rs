@@ -127,19 +127,7 @@ pub fn tree_protocol(
     count: usize,
     seed: u64,
 ) -> Outcome {
-    let ids: Vec<_> = sites
-        .iter()
-        .map(|s| tree.site_by_name(s).expect("effector"))
-        .collect();
-    let goals = ids
-        .iter()
-        .map(|&site| {
-            Goal::new(GoalKind::Position {
-                site,
-                target: Vector3::zeros(),
-            })
-        })
-        .collect();
+    let (ids, goals) = crate::site_goals(tree, sites);
     let mut system = System::new(tree, goals, Chain::whole(tree, false));
     let mut solver = kind.build();
     let settings = Settings {

@@ -10,7 +10,7 @@ use marionette_ik::solvers::{
     dls::DampedLeastSquares, jacobian_transpose::JacobianTranspose, pseudo_inverse::PseudoInverse,
     sdls::SelectivelyDampedLeastSquares,
 };
-use marionette_ik::{Goal, GoalKind, Solver, System, track};
+use marionette_ik::{GoalKind, Solver, System, track};
 use marionette_skeleton::{Chain, Pose, Skeleton};
 use nalgebra::Vector3;
 
@@ -119,20 +119,7 @@ pub fn run(
     solver: &mut dyn Solver,
     measured_steps: usize,
 ) -> (f64, f64) {
-    let sites: Vec<_> = shape
-        .sites()
-        .iter()
-        .map(|n| skeleton.site_by_name(n).expect("effector site"))
-        .collect();
-    let goals = sites
-        .iter()
-        .map(|&site| {
-            Goal::new(GoalKind::Position {
-                site,
-                target: Vector3::zeros(),
-            })
-        })
-        .collect();
+    let (_, goals) = crate::site_goals(skeleton, shape.sites());
     let mut system = System::new(skeleton, goals, Chain::whole(skeleton, false));
     let (m, n) = system.shape();
     solver.prepare(m, n);
