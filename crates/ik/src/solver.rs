@@ -52,6 +52,20 @@ impl Reach {
     }
 }
 
+/// What a solver's step reads of the system, so the driver evaluates no more than that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// Forward kinematics, goal errors and the weighted e and J (the Jacobian methods).
+    Jacobian,
+    /// Forward kinematics and goal errors, not the Jacobian (CCD).
+    Errors,
+    /// Only the goals and `q`: a direct method, whose answer is a function of the goals (and of
+    /// what they leave free in `q`), not of how close the start already was. The driver makes
+    /// its first step without evaluating the start, even where the start already meets the
+    /// goals, so that the answer never depends on the start pose (the analytic limb solver).
+    Goals,
+}
+
 /// One IK method. Implementations keep their workspaces between steps (sized in `prepare`), so a
 /// step allocates nothing.
 pub trait Solver {
@@ -73,13 +87,14 @@ pub trait Solver {
         None
     }
 
-    /// Whether `step` reads `system.e` and `system.j` (CCD does not: it saves the Jacobian).
-    fn needs_jacobian(&self) -> bool {
-        true
+    /// What `step` reads of the evaluated system; the driver evaluates no more than that.
+    fn needs(&self) -> Needs {
+        Needs::Jacobian
     }
 
-    /// Makes one update of `q` from the pose at which `system` was evaluated, applying it with
-    /// [`System::apply_step`] or [`System::set_column`] so limits hold.
+    /// Makes one update of `q` from the pose at which `system` was evaluated (as far as
+    /// [`Solver::needs`] says), applying it with [`System::apply_step`] or
+    /// [`System::set_column`] so limits hold.
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo;
 }
 
@@ -123,10 +138,9 @@ pub struct Report {
 }
 
 fn evaluate(solver: &dyn Solver, system: &mut System<'_>, q: &[f64]) {
-    if solver.needs_jacobian() {
-        system.evaluate(q);
-    } else {
-        system.evaluate_errors(q);
+    match solver.needs() {
+        Needs::Jacobian => system.evaluate(q),
+        Needs::Errors | Needs::Goals => system.evaluate_errors(q),
     }
 }
 
@@ -161,13 +175,18 @@ pub fn solve(
     let (m, n) = system.shape();
     solver.prepare(m, n);
     system.clear_limit_hits();
-    evaluate(solver, system, q);
+    if solver.supports(system).is_err() {
+        evaluate(solver, system, q);
+        let converged = system.max_error() <= settings.tolerance;
+        return report(solver, system, 0, converged, StepInfo::default());
+    }
     let mut info = StepInfo::default();
     let mut iterations = 0;
-    if solver.supports(system).is_err() {
-        let converged = system.max_error() <= settings.tolerance;
-        return report(solver, system, 0, converged, info);
+    if solver.needs() == Needs::Goals && settings.max_iterations > 0 {
+        info = solver.step(system, q);
+        iterations = 1;
     }
+    evaluate(solver, system, q);
     // A step that leaves the pose bit for bit as it was cannot be followed by a different one:
     // the solver is stuck (at limits, or an exact method out of reach), so stop there. The pose
     // is compared by a fingerprint of its bits, which needs no copy.
@@ -201,7 +220,9 @@ pub fn track(
     tolerance: f64,
 ) -> Report {
     system.clear_limit_hits();
-    evaluate(solver, system, q);
+    if solver.needs() != Needs::Goals {
+        evaluate(solver, system, q);
+    }
     let info = solver.step(system, q);
     evaluate(solver, system, q);
     let converged = system.max_error() <= tolerance;

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use marionette_skeleton::{Chain, DofId, Fk, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{Chain, DofId, Fk, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{DMatrix, DVector};
 
 use crate::goal::{Goal, GoalScratch};
@@ -118,6 +118,12 @@ impl<'s> System<'s> {
         } else {
             self.fk.update_transforms(self.skeleton, q);
         }
+    }
+
+    /// Forward kinematics of the ancestors of `joint` only (see [`Fk::update_ancestors`]): for
+    /// direct methods that need the frame a limb hangs from.
+    pub fn update_ancestors(&mut self, q: &[f64], joint: JointId) {
+        self.fk.update_ancestors(self.skeleton, q, joint);
     }
 
     /// Forward kinematics and goal errors at `q`, without the Jacobian.

@@ -84,6 +84,20 @@ proptest! {
         prop_assert_eq!(&q[7..], &start[7..], "wrist angles kept");
     }
 
+    /// Even a start that already meets the goal gets the solver's own answer: it is not kept
+    /// merely because it converged (the driver makes a direct method's step unconditionally).
+    #[test]
+    fn a_start_that_already_meets_the_goal_gets_the_same_answer(target in prop::collection::vec(-PI..PI, 7)) {
+        let arm = load("arm7_peer.ron");
+        let target = q_from(&target);
+        let (from_goal, p_err, r_err) = solve_from(&arm, &target, &target, true);
+        let from_rest = solve_from(&arm, &target, &q_from(&[0.0; 7]), true).0;
+        prop_assert!(p_err < 1e-10 && r_err < 1e-9);
+        for (x, y) in from_goal.iter().zip(&from_rest) {
+            prop_assert!((x - y).abs() < 1e-9, "{:?} vs {:?}", from_goal, from_rest);
+        }
+    }
+
     #[test]
     fn the_result_does_not_depend_on_the_start(target in prop::collection::vec(-PI..PI, 7), other in prop::collection::vec(-PI..PI, 7)) {
         let arm = load("arm7_peer.ron");
@@ -156,6 +170,46 @@ fn the_humanoid_arm_reaches_exactly_within_its_limits() {
     );
     assert!(report.converged, "{report:?}");
     assert!(Pose { q }.within_limits(&s));
+}
+
+/// The limb hangs from wherever the body above it is in the pose being solved, not from where a
+/// previous evaluation left it: a fresh system, the root moved and the spine bent.
+#[test]
+fn the_limb_hangs_from_the_body_as_posed() {
+    let s = builtin::humanoid();
+    let hand = s.site_by_name("right fingertips").expect("hand");
+    let shoulder = s.joint_by_name("right shoulder").expect("shoulder");
+    let chain = Chain::between(&s, shoulder, s.site(hand).joint).expect("chain");
+    let mut start = Pose::rest(&s).q;
+    start[..3].copy_from_slice(&[0.4, -0.2, 0.1]);
+    for (k, d) in s.dofs().iter().enumerate() {
+        if !chain.columns().contains(&(3 + k)) && !d.unlimited {
+            start[3 + k] = d.min + 0.3 * (d.max - d.min);
+        }
+    }
+    let mut target_pose = start.clone();
+    for (i, &c) in chain.columns().iter().enumerate() {
+        let d = &s.dofs()[c - 3];
+        target_pose[c] = d.min + (d.max - d.min) * [0.6, 0.4, 0.5, 0.3, 0.5, 0.5, 0.5][i];
+    }
+    let mut fk = Fk::new(&s);
+    fk.update(&s, &target_pose);
+    let target = fk.site_position(hand);
+    let goal = Goal::new(GoalKind::Position { site: hand, target });
+    let mut system = System::new(&s, vec![goal], chain);
+    let mut q = start.clone();
+    let mut solver = SolverKind::AnalyticLimb.build();
+    let settings = Settings {
+        tolerance: 1e-10,
+        max_iterations: 1,
+    };
+    let report = solve(solver.as_mut(), &mut system, &mut q, settings);
+    fk.update(&s, &q);
+    assert!(
+        (fk.site_position(hand) - target).norm() < 1e-10,
+        "{report:?}"
+    );
+    assert!(report.converged);
 }
 
 /// Tolani §3.2.4: the swivel arcs with every joint within limits, against a brute-force scan of φ

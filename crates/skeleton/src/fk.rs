@@ -86,37 +86,58 @@ impl Fk {
     /// As [`Fk::update`].
     pub fn update_transforms(&mut self, skeleton: &Skeleton, q: &[f64]) {
         assert_eq!(q.len(), skeleton.state_len(), "state vector length");
-        let dofs = skeleton.dofs();
-        let root = Vector3::new(q[0], q[1], q[2]);
-        for (id, joint) in skeleton.joints().iter().enumerate() {
-            let (parent_r, parent_p) = match joint.parent {
-                Some(p) => (self.joint_rotation[p.0], self.joint_position[p.0]),
-                None => (Matrix3::identity(), root),
-            };
-            let mut p = parent_p + parent_r * joint.offset;
-            let mut r = if joint.orientation_is_identity {
-                parent_r
-            } else {
-                parent_r * joint.orientation
-            };
-            for k in joint.dofs.clone() {
-                let dof = &dofs[k];
-                let value = q[ROOT_STATE_LEN + k];
-                let world_axis = r * dof.axis;
-                self.dof_axis[k] = world_axis;
-                self.dof_pivot[k] = p;
-                match dof.kind {
-                    DofKind::Hinge => rotate_local(&mut r, dof.axis_kind, &dof.axis, value),
-                    DofKind::Slide => p += world_axis * value,
-                }
-            }
-            self.joint_rotation[id] = r;
-            self.joint_position[id] = p;
+        for id in 0..skeleton.joints().len() {
+            self.update_joint(skeleton, q, id);
         }
         for (i, site) in skeleton.sites().iter().enumerate() {
             let j = site.joint.0;
             self.site_position[i] = self.joint_position[j] + self.joint_rotation[j] * site.offset;
         }
+    }
+
+    /// Computes the world transforms of the ancestors of `joint` (not of `joint` itself), root
+    /// first, for `q`; everything else keeps its last value. For methods that need only the frame
+    /// a limb hangs from, without a whole pass.
+    ///
+    /// # Panics
+    /// As [`Fk::update`], or if `joint` is not a joint of `skeleton`.
+    pub fn update_ancestors(&mut self, skeleton: &Skeleton, q: &[f64], joint: JointId) {
+        assert_eq!(q.len(), skeleton.state_len(), "state vector length");
+        if let Some(parent) = skeleton.joint(joint).parent {
+            self.update_ancestors(skeleton, q, parent);
+            self.update_joint(skeleton, q, parent.0);
+        }
+    }
+
+    /// The transform of joint `id` (and its DOF axes and pivots) from its parent's, which must
+    /// be current.
+    #[inline]
+    fn update_joint(&mut self, skeleton: &Skeleton, q: &[f64], id: usize) {
+        let joint = &skeleton.joints()[id];
+        let (parent_r, parent_p) = match joint.parent {
+            Some(p) => (self.joint_rotation[p.0], self.joint_position[p.0]),
+            None => (Matrix3::identity(), Vector3::new(q[0], q[1], q[2])),
+        };
+        let mut p = parent_p + parent_r * joint.offset;
+        let mut r = if joint.orientation_is_identity {
+            parent_r
+        } else {
+            parent_r * joint.orientation
+        };
+        let dofs = skeleton.dofs();
+        for k in joint.dofs.clone() {
+            let dof = &dofs[k];
+            let value = q[ROOT_STATE_LEN + k];
+            let world_axis = r * dof.axis;
+            self.dof_axis[k] = world_axis;
+            self.dof_pivot[k] = p;
+            match dof.kind {
+                DofKind::Hinge => rotate_local(&mut r, dof.axis_kind, &dof.axis, value),
+                DofKind::Slide => p += world_axis * value,
+            }
+        }
+        self.joint_rotation[id] = r;
+        self.joint_position[id] = p;
     }
 
     fn update_mass_moments(&mut self, skeleton: &Skeleton) {
@@ -173,6 +194,31 @@ impl Fk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ancestors_alone_match_a_whole_pass() {
+        let s = crate::builtin::humanoid();
+        let mut q = crate::Pose::rest(&s).q;
+        for (i, v) in q.iter_mut().enumerate() {
+            *v = 0.1 * ((i * 7) % 11) as f64 - 0.4;
+        }
+        let mut whole = Fk::new(&s);
+        whole.update(&s, &q);
+        let hand = s.joint_by_name("right wrist").expect("wrist");
+        let mut partial = Fk::new(&s);
+        partial.update_ancestors(&s, &q, hand);
+        let mut ancestor = s.joint(hand).parent;
+        let mut count = 0;
+        while let Some(a) = ancestor {
+            assert_eq!(partial.joint_rotation(a), whole.joint_rotation(a));
+            assert_eq!(partial.joint_position(a), whole.joint_position(a));
+            ancestor = s.joint(a).parent;
+            count += 1;
+        }
+        assert!(count >= 4, "the wrist hangs from several joints");
+        // The joint itself is not updated: it still holds the rest pose.
+        assert_ne!(partial.joint_rotation(hand), whole.joint_rotation(hand));
+    }
 
     #[test]
     fn fast_axis_rotations_match_the_general_formula() {

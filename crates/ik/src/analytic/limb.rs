@@ -218,14 +218,18 @@ impl Limb {
     }
 
     /// The shoulder's world origin and its world rotation before its own DOFs, at the pose `fk` holds.
-    fn base_frame(&self, skeleton: &Skeleton, fk: &Fk) -> (Vector3<f64>, Matrix3<f64>) {
+    /// The shoulder's position and its frame before its own DOFs, from the parent's transform in
+    /// `fk` (only the shoulder's ancestors need be current: see [`Fk::update_ancestors`]); a
+    /// shoulder at the root hangs from the root translation in `q`.
+    fn base_frame(&self, skeleton: &Skeleton, fk: &Fk, q: &[f64]) -> (Vector3<f64>, Matrix3<f64>) {
         let shoulder = skeleton.joint(self.joints[0]);
-        let parent = shoulder
-            .parent
-            .map_or_else(Matrix3::identity, |p| *fk.joint_rotation(p));
+        let (parent_p, parent_r) = shoulder.parent.map_or_else(
+            || (Vector3::new(q[0], q[1], q[2]), Matrix3::identity()),
+            |p| (fk.joint_position(p), *fk.joint_rotation(p)),
+        );
         (
-            fk.joint_position(self.joints[0]),
-            parent * shoulder.orientation,
+            parent_p + parent_r * shoulder.offset,
+            parent_r * shoulder.orientation,
         )
     }
 
@@ -239,7 +243,7 @@ impl Limb {
         goal: &LimbGoal,
         elbow: usize,
     ) -> Geometry {
-        let (s, r_pre) = self.base_frame(skeleton, fk);
+        let (s, r_pre) = self.base_frame(skeleton, fk, q);
         let wrist_now = [q[self.columns[4]], q[self.columns[5]], q[self.columns[6]]];
         // The point the 4-DOF problem places, and where it must go (shoulder-before-DOFs frame).
         let (t_b, target) = match goal.orientation {
@@ -313,7 +317,7 @@ impl Limb {
         aim: &AimGoal,
         theta4: f64,
     ) -> Option<Geometry> {
-        let (s, r_pre) = self.base_frame(skeleton, fk);
+        let (s, r_pre) = self.base_frame(skeleton, fk, q);
         let wrist_now = [q[self.columns[4]], q[self.columns[5]], q[self.columns[6]]];
         let r2 = self.wrist_axes.compose(wrist_now);
         let r4 =

@@ -18,7 +18,7 @@ use marionette_skeleton::Skeleton;
 use nalgebra::{Matrix3, Vector3};
 
 use crate::goal::GoalKind;
-use crate::solver::{Reach, Solver, StepInfo, SwivelReport};
+use crate::solver::{Needs, Reach, Solver, StepInfo, SwivelReport};
 use crate::system::System;
 use limb::{AimGoal, Geometry, Limb, LimbGoal, Swivel};
 
@@ -191,13 +191,16 @@ impl Solver for AnalyticLimb {
 
     fn prepare(&mut self, _rows: usize, _columns: usize) {}
 
-    fn needs_jacobian(&self) -> bool {
-        false
+    fn needs(&self) -> Needs {
+        Needs::Goals
     }
 
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
-        let skeleton = system.skeleton();
         self.detect(system);
+        if let Some(Ok(limb)) = &self.detection {
+            system.update_ancestors(q, limb.joints[0]);
+        }
+        let skeleton = system.skeleton();
         let (Some(Ok(limb)), work, swivel, policy, elbow_target, aim_elbow) = (
             &self.detection,
             &mut self.work,

@@ -19,7 +19,7 @@ use marionette_skeleton::{DofKind, Fk, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::goal::GoalKind;
-use crate::solver::{Solver, StepInfo};
+use crate::solver::{Needs, Solver, StepInfo};
 use crate::system::System;
 
 /// The CCD solver.
@@ -172,8 +172,8 @@ impl Solver for CyclicCoordinateDescent {
 
     fn prepare(&mut self, _rows: usize, _columns: usize) {}
 
-    fn needs_jacobian(&self) -> bool {
-        false
+    fn needs(&self) -> Needs {
+        Needs::Errors
     }
 
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
