@@ -550,7 +550,8 @@ impl Limb {
         .find_map(|a| (a - n * a.dot(&n)).try_normalize(1e-6))
         .unwrap_or_else(|| n.cross(&Vector3::y()).normalize());
         let v = n.cross(&u);
-        let radial = u * swivel.angle.cos() + v * swivel.angle.sin();
+        let (sin, cos) = swivel.angle.sin_cos();
+        let radial = u * cos + v * sin;
         let e_goal = n * (cos_alpha * la) + radial * (sin_alpha * la);
         // Frames of both triangles (eq. 7); a straight limb uses the circle direction instead.
         let frame = |e: &Vector3<f64>, w: &Vector3<f64>, fallback: Vector3<f64>| {
