@@ -29,26 +29,45 @@ pub struct Fk {
 #[inline]
 fn rotate_local(r: &mut Matrix3<f64>, kind: AxisKind, axis: &Vector3<f64>, angle: f64) {
     // A rotation about −k by θ is the rotation about +k by −θ.
-    let (a, b, angle) = match kind {
-        AxisKind::X => (1, 2, angle),
-        AxisKind::Y => (2, 0, angle),
-        AxisKind::Z => (0, 1, angle),
-        AxisKind::NegX => (1, 2, -angle),
-        AxisKind::NegY => (2, 0, -angle),
-        AxisKind::NegZ => (0, 1, -angle),
+    match kind {
+        AxisKind::X => rotate_columns::<1, 2>(r, angle),
+        AxisKind::Y => rotate_columns::<2, 0>(r, angle),
+        AxisKind::Z => rotate_columns::<0, 1>(r, angle),
+        AxisKind::NegX => rotate_columns::<1, 2>(r, -angle),
+        AxisKind::NegY => rotate_columns::<2, 0>(r, -angle),
+        AxisKind::NegZ => rotate_columns::<0, 1>(r, -angle),
         AxisKind::General => {
             let rot = Rotation3::from_axis_angle(&Unit::new_unchecked(*axis), angle);
             *r *= rot.matrix();
-            return;
         }
-    };
+    }
+}
+
+/// The rotation about the third axis k of the cyclic triple (A, B, k), applied on the right:
+/// new column A = c·r_A + s·r_B, new column B = −s·r_A + c·r_B. The column indices are constants
+/// so that the update compiles to straight-line code.
+#[inline]
+fn rotate_columns<const A: usize, const B: usize>(r: &mut Matrix3<f64>, angle: f64) {
     let (s, c) = angle.sin_cos();
-    // For a rotation about the third axis k of the cyclic triple (a, b, k):
-    // new column a = c·ra + s·rb, new column b = −s·ra + c·rb.
-    let ra = r.column(a).into_owned();
-    let rb = r.column(b).into_owned();
-    r.set_column(a, &(ra * c + rb * s));
-    r.set_column(b, &(rb * c - ra * s));
+    for row in 0..3 {
+        let (ra, rb) = (r[(row, A)], r[(row, B)]);
+        r[(row, A)] = ra * c + rb * s;
+        r[(row, B)] = rb * c - ra * s;
+    }
+}
+
+/// `r · axis` for a DOF axis: a column of `r` (or its negation) for a coordinate axis.
+#[inline]
+fn world_axis(r: &Matrix3<f64>, kind: AxisKind, axis: &Vector3<f64>) -> Vector3<f64> {
+    match kind {
+        AxisKind::X => r.column(0).into_owned(),
+        AxisKind::Y => r.column(1).into_owned(),
+        AxisKind::Z => r.column(2).into_owned(),
+        AxisKind::NegX => -r.column(0),
+        AxisKind::NegY => -r.column(1),
+        AxisKind::NegZ => -r.column(2),
+        AxisKind::General => r * axis,
+    }
 }
 
 impl Fk {
@@ -128,7 +147,7 @@ impl Fk {
         for k in joint.dofs.clone() {
             let dof = &dofs[k];
             let value = q[ROOT_STATE_LEN + k];
-            let world_axis = r * dof.axis;
+            let world_axis = world_axis(&r, dof.axis_kind, &dof.axis);
             self.dof_axis[k] = world_axis;
             self.dof_pivot[k] = p;
             match dof.kind {
@@ -236,6 +255,7 @@ mod tests {
             let mut general = base;
             rotate_local(&mut general, AxisKind::General, &axis, 0.83);
             assert!((fast - general).abs().max() < 1e-14, "{kind:?}");
+            assert_eq!(world_axis(&base, kind, &axis), base * axis, "{kind:?}");
         }
     }
 }
