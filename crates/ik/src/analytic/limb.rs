@@ -532,7 +532,11 @@ impl Limb {
         swivel: &Swivel,
     ) -> Matrix3<f64> {
         let length = d.norm();
-        let n = d.try_normalize(1e-12).unwrap_or_else(Vector3::x);
+        let n = if length > 1e-12 {
+            d / length
+        } else {
+            Vector3::x()
+        };
         // The elbow circle (§3.2.2): centre cos α·L_a·n, radius sin α·L_a.
         let cos_alpha = if length > 0.0 && la > 0.0 {
             ((length * length + la * la - lb * lb) / (2.0 * length * la)).clamp(-1.0, 1.0)
@@ -552,10 +556,10 @@ impl Limb {
         let v = n.cross(&u);
         let (sin, cos) = swivel.angle.sin_cos();
         let radial = u * cos + v * sin;
-        let e_goal = n * (cos_alpha * la) + radial * (sin_alpha * la);
-        // Frames of both triangles (eq. 7); a straight limb uses the circle direction instead.
-        let frame = |e: &Vector3<f64>, w: &Vector3<f64>, fallback: Vector3<f64>| {
-            let x = e.try_normalize(1e-12).unwrap_or(n);
+        // Frames of both triangles (eq. 7), their x axes along the upper arm: in the goal, the
+        // unit vector towards E(φ) = L_a (cos α n + sin α radial); a straight limb uses the
+        // circle direction instead.
+        let frame = |x: Vector3<f64>, w: &Vector3<f64>, fallback: Vector3<f64>| {
             let y = (w - x * w.dot(&x)).try_normalize(1e-9).unwrap_or_else(|| {
                 (fallback - x * fallback.dot(&x))
                     .try_normalize(1e-12)
@@ -563,8 +567,14 @@ impl Limb {
             });
             Matrix3::from_columns(&[x, y, x.cross(&y)])
         };
-        let rest = frame(&self.t_a, w, self.r_a * self.elbow_axis.cross(&self.t_a));
-        let goal = frame(&e_goal, d, -radial);
+        let upper_arm = if la > 1e-12 { self.t_a / la } else { n };
+        let rest = frame(upper_arm, w, self.r_a * self.elbow_axis.cross(&self.t_a));
+        let towards_elbow = if la > 1e-12 {
+            n * cos_alpha + radial * sin_alpha
+        } else {
+            n
+        };
+        let goal = frame(towards_elbow, d, -radial);
         goal * rest.transpose()
     }
 
