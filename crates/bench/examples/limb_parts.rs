@@ -79,4 +79,30 @@ fn main() {
         qq.copy_from_slice(&q);
         black_box(solve(solver.as_mut(), &mut system, &mut qq, settings));
     });
+    // Random reachable goals back to back (no per-call timer), to compare with the per-call
+    // median of `marionette bench`: the difference is what varying goals cost (branches, the
+    // C library's argument-dependent paths), not the timer.
+    let mut rng = marionette_bench::rng::SplitMix64::new(3);
+    let targets: Vec<_> = (0..100_000)
+        .map(|_| {
+            let mut g = q.clone();
+            for v in &mut g[3..7] {
+                *v = rng.uniform(-std::f64::consts::PI, std::f64::consts::PI);
+            }
+            gfk.update(&s, &g);
+            gfk.site_position(hand)
+        })
+        .collect();
+    let began = Instant::now();
+    for target in &targets {
+        if let GoalKind::Position { target: t, .. } = &mut system.goals_mut()[0].kind {
+            *t = *target;
+        }
+        qq.copy_from_slice(&q);
+        black_box(solve(solver.as_mut(), &mut system, &mut qq, settings));
+    }
+    println!(
+        "solve, random goals back to back: {:.1} ns",
+        began.elapsed().as_secs_f64() * 1e9 / targets.len() as f64
+    );
 }
