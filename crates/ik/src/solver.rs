@@ -172,6 +172,18 @@ pub fn solve(
     q: &mut [f64],
     settings: Settings,
 ) -> Report {
+    solve_observed(solver, system, q, settings, |_| {})
+}
+
+/// [`solve`], calling `observe` with the largest goal error after each update (the editor's
+/// residual-per-iteration plot); `solve` is this with an observer that does nothing.
+pub fn solve_observed(
+    solver: &mut dyn Solver,
+    system: &mut System<'_>,
+    q: &mut [f64],
+    settings: Settings,
+    mut observe: impl FnMut(f64),
+) -> Report {
     let (m, n) = system.shape();
     solver.prepare(m, n);
     system.clear_limit_hits();
@@ -182,11 +194,15 @@ pub fn solve(
     }
     let mut info = StepInfo::default();
     let mut iterations = 0;
-    if solver.needs() == Needs::Goals && settings.max_iterations > 0 {
+    let direct = solver.needs() == Needs::Goals && settings.max_iterations > 0;
+    if direct {
         info = solver.step(system, q);
         iterations = 1;
     }
     evaluate(solver, system, q);
+    if direct {
+        observe(system.max_error());
+    }
     // A step that leaves the pose bit for bit as it was cannot be followed by a different one:
     // the solver is stuck (at limits, or an exact method out of reach), so stop there. The pose
     // is compared by a fingerprint of its bits, which needs no copy.
@@ -195,6 +211,7 @@ pub fn solve(
         info = solver.step(system, q);
         iterations += 1;
         evaluate(solver, system, q);
+        observe(system.max_error());
         if fingerprint(q) == before {
             break;
         }

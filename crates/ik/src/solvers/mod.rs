@@ -146,10 +146,13 @@ impl fmt::Display for SolverKind {
 
 /// A solver name that is not one of [`SolverKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown solver \"{0}\" (known: jt, pinv, dls, sdls, ccd, lagrange, priority, nlp, extended)"
-)]
+#[error("unknown solver \"{0}\" (known: {names})", names = known_names())]
 pub struct UnknownSolver(pub String);
+
+/// Every solver's name, comma separated.
+fn known_names() -> String {
+    SolverKind::ALL.map(SolverKind::name).join(", ")
+}
 
 impl FromStr for SolverKind {
     type Err = UnknownSolver;
@@ -159,5 +162,22 @@ impl FromStr for SolverKind {
             .into_iter()
             .find(|k| k.name() == s)
             .ok_or_else(|| UnknownSolver(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_name_lists_every_solver() {
+        let err = "magic".parse::<SolverKind>().expect_err("unknown");
+        assert_eq!(
+            err.to_string(),
+            "unknown solver \"magic\" (known: jt, pinv, dls, sdls, ccd, lagrange, priority, nlp, extended, analytic)"
+        );
+        for kind in SolverKind::ALL {
+            assert_eq!(kind.name().parse::<SolverKind>(), Ok(kind));
+        }
     }
 }
