@@ -47,6 +47,17 @@ pub struct FrameOutcome {
     pub residuals: Vec<f64>,
 }
 
+/// Another method's answer to the same frame, drawn as a translucent figure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ghost {
+    /// The method.
+    pub kind: SolverKind,
+    /// The pose it reached.
+    pub pose: Vec<f64>,
+    /// Its report.
+    pub report: Report,
+}
+
 /// Runs the chosen solver frame after frame, keeping each method's workspaces between frames.
 pub struct IkRunner {
     settings: IkSettings,
@@ -114,6 +125,31 @@ impl IkRunner {
         max_iterations: usize,
     ) -> FrameOutcome {
         self.run(system, q, max_iterations)
+    }
+
+    /// The comparison mode's ghosts: what each of `others` would make of the same goals from the
+    /// same pose `q` with this frame's budget, each on its own copy (`q` is not changed). Methods
+    /// that cannot solve the system (the limb solver off a limb) are left out.
+    pub fn compare(
+        &mut self,
+        system: &mut System<'_>,
+        q: &[f64],
+        others: &[SolverKind],
+    ) -> Vec<Ghost> {
+        let settings = Settings {
+            tolerance: self.settings.tolerance,
+            max_iterations: self.settings.iterations_per_frame,
+        };
+        others
+            .iter()
+            .filter_map(|&kind| {
+                let solver = self.solver(kind);
+                solver.supports(system).ok()?;
+                let mut pose = q.to_vec();
+                let report = solve_observed(solver, system, &mut pose, settings, |_| {});
+                Some(Ghost { kind, pose, report })
+            })
+            .collect()
     }
 
     fn run(&mut self, system: &mut System<'_>, q: &mut [f64], budget: usize) -> FrameOutcome {
@@ -232,6 +268,34 @@ mod tests {
         assert_eq!(outcome.ran, SolverKind::DampedLeastSquares);
         let why = outcome.fallback.expect("a reason");
         assert!(why.starts_with("not a limb"), "{why}");
+    }
+
+    #[test]
+    fn ghosts_show_other_solvers_without_moving_the_figure() {
+        let s = builtin::humanoid();
+        let (drag, ray, q) = forearm_drag(&s);
+        let mut fk = Fk::new(&s);
+        fk.update(&s, &q);
+        let mut system = System::new(&s, vec![drag.goal(&fk, &ray)], drag.chain.clone());
+        let mut runner = IkRunner::new(IkSettings::default()).expect("settings");
+        let others = [
+            SolverKind::CyclicCoordinateDescent,
+            SolverKind::SelectivelyDamped,
+            SolverKind::AnalyticLimb,
+        ];
+        system.evaluate_errors(&q);
+        let start = system.max_error();
+        let ghosts = runner.compare(&mut system, &q, &others);
+        // The forearm chain is not a limb: no analytic ghost.
+        let kinds: Vec<SolverKind> = ghosts.iter().map(|g| g.kind).collect();
+        assert_eq!(kinds, others[..2]);
+        for ghost in &ghosts {
+            assert_ne!(ghost.pose, q, "{} moved", ghost.kind);
+            assert!(ghost.report.residual < start, "{}", ghost.kind);
+            assert_eq!(ghost.report.solver, ghost.kind.name());
+        }
+        // Their poses differ: the methods really are different.
+        assert_ne!(ghosts[0].pose, ghosts[1].pose);
     }
 
     #[test]

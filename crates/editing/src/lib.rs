@@ -14,5 +14,5 @@ pub mod replay;
 pub use chain_mode::{ChainMode, chain_for};
 pub use drag::{Drag, Ray};
 pub use history::{Change, History};
-pub use ik_frame::{FrameOutcome, IkRunner, IkSettings};
+pub use ik_frame::{FrameOutcome, Ghost, IkRunner, IkSettings};
 pub use replay::{ReplayError, Script, Step, View};
