@@ -222,7 +222,7 @@ pub fn solve_observed(
 
 /// A 64-bit fingerprint of a pose's bits (FNV-1a over the words): equal poses give equal
 /// fingerprints, and different ones collide with probability about 2⁻⁶⁴.
-fn fingerprint(q: &[f64]) -> u64 {
+pub(crate) fn fingerprint(q: &[f64]) -> u64 {
     q.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, v| {
         (h ^ v.to_bits()).wrapping_mul(0x0000_0100_0000_01b3)
     })

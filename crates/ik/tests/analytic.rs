@@ -718,3 +718,93 @@ fn every_limb_of_the_humanoid_is_found() {
     );
     assert!(Limb::find_all(&builtin::stickman()).is_empty());
 }
+
+/// Tolani §3.2.4: a goal reachable only outside the limits, or not at all, gets a constrained
+/// optimisation after the analytic answer: later updates lower the error while every joint stays
+/// within its limits, and the result still does not depend on the start pose.
+#[test]
+fn goals_beyond_the_limits_are_refined_within_them() {
+    use marionette_ik::Reach;
+    let arm = load("arm7.ron");
+    let tip = arm.site_by_name("fingertips").expect("tip");
+    let wrist = arm.site(tip).joint;
+    let chain = Chain::whole(&arm, false);
+    let mut fk = Fk::new(&arm);
+    let mut rng = marionette_skeleton::testing::UnitRng::new(0x0123_4567_89ab_cdefu64);
+    let mut next = || rng.next_unit();
+    let (mut refined, mut much_better) = (0, 0);
+    for case in 0..40 {
+        let mut made = Pose::rest(&arm).q;
+        for v in made.iter_mut().skip(3) {
+            *v = -3.0 + 6.0 * next();
+        }
+        fk.update(&arm, &made);
+        // Every other case: a position twice as far from the shoulder (out of reach).
+        let position = if case % 2 == 0 {
+            fk.site_position(tip)
+        } else {
+            let shoulder = fk.joint_position(chain_joint(&arm, &chain, 0));
+            shoulder + 2.0 * (fk.site_position(tip) - shoulder)
+        };
+        let goals = vec![
+            Goal::new(GoalKind::Position {
+                site: tip,
+                target: position,
+            }),
+            Goal::new(GoalKind::Orientation {
+                joint: wrist,
+                target: *fk.joint_rotation(wrist),
+                axes: [true; 3],
+            }),
+        ];
+        let mut system = System::new(&arm, goals, chain.clone());
+        let run = |start: &[f64], updates: usize, system: &mut System<'_>| {
+            let mut q = start.to_vec();
+            let mut solver = SolverKind::AnalyticLimb.build();
+            let settings = Settings {
+                tolerance: 1e-9,
+                max_iterations: updates,
+            };
+            let report = solve(solver.as_mut(), system, &mut q, settings);
+            (q, report)
+        };
+        let rest = Pose::rest(&arm).q;
+        let (_, first) = run(&rest, 1, &mut system);
+        let reach = first.swivel.as_ref().expect("swivel").reach;
+        if reach == Reach::WithinLimits {
+            continue;
+        }
+        refined += 1;
+        let (q, last) = run(&rest, 300, &mut system);
+        assert!(Pose { q: q.clone() }.within_limits(&arm), "case {case}");
+        assert!(
+            last.residual <= first.residual + 1e-12,
+            "case {case}: {} → {}",
+            first.residual,
+            last.residual
+        );
+        assert_eq!(last.swivel.expect("swivel").reach, reach, "case {case}");
+        if last.residual < 0.9 * first.residual {
+            much_better += 1;
+        }
+        // Another start: the same answer.
+        let mut other = rest.clone();
+        other[3 + 3] = 1.0;
+        other[3 + 1] = -0.4;
+        let (q_other, _) = run(&other, 300, &mut system);
+        assert_eq!(q, q_other, "case {case}: the start pose matters");
+    }
+    assert!(refined >= 10, "{refined} cases beyond the limits");
+    assert!(
+        2 * much_better >= refined,
+        "the optimisation improved only {much_better} of {refined}"
+    );
+}
+
+/// The joint of the chain's `k`-th column.
+fn chain_joint(skeleton: &Skeleton, chain: &Chain, k: usize) -> marionette_skeleton::JointId {
+    let dof = skeleton
+        .dof_at_state(chain.columns()[k])
+        .expect("a DOF column");
+    skeleton.dof(dof).joint
+}

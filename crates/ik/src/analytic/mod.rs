@@ -7,12 +7,15 @@
 //! elbow position (§3.2.2). Both elbow families and both shoulder and wrist families. With joint
 //! limits the valid swivel intervals are found in closed form ([`intervals`]) and φ is the middle
 //! of the widest or the valid angle nearest the desired one ([`SwivelPolicy`]). A goal reachable
-//! only outside the limits gets the family and swivel with the least limit excess, clamped (not the
-//! paper's constrained optimisation); each solve reports which case it was ([`Reach`]).
+//! only outside the limits first gets the family and swivel with the least limit excess, clamped,
+//! and one out of reach the closest stretch; the following updates refine either by a bounded
+//! optimisation within the limits, as the paper does (`refine`). Each solve reports which case it
+//! was ([`Reach`]).
 
 pub mod euler;
 pub mod intervals;
 pub mod limb;
+mod refine;
 
 use marionette_skeleton::Skeleton;
 use nalgebra::{Matrix3, Vector3};
@@ -62,6 +65,7 @@ pub struct AnalyticLimb {
     /// made for, so `supports` and `step` detect once per system.
     detection: Option<Result<Limb, String>>,
     detected_for: (usize, Vec<usize>),
+    refinement: refine::Refinement,
 }
 
 /// Buffers reused from step to step, and what the last step chose.
@@ -196,6 +200,10 @@ impl Solver for AnalyticLimb {
     }
 
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
+        if self.refinement.continues(system, q) {
+            self.refinement.step(system, q);
+            return StepInfo::default();
+        }
         self.detect(system);
         if let Some(Ok(limb)) = &self.detection {
             system.update_ancestors(q, limb.joints[0]);
@@ -239,6 +247,8 @@ impl Solver for AnalyticLimb {
             for (c, v) in angles.iter().enumerate() {
                 system.set_column(q, c, *v);
             }
+            let exact = work.last_reach.is_none_or(|r| r == Reach::WithinLimits);
+            self.refinement.answered(system, q, exact);
         }
         StepInfo::default()
     }
