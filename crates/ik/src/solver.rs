@@ -14,6 +14,10 @@ use crate::system::System;
 pub struct StepInfo {
     /// Smallest singular value of the matrix the step inverted, for solvers that compute one.
     pub min_singular_value: Option<f64>,
+    /// The step found a system it does not solve ([`Solver::supports`] would say why) and left
+    /// `q` as it was. Direct methods ([`Needs::Goals`]) say so instead of being asked first, so
+    /// the driver does not analyse the goals twice.
+    pub unsupported: bool,
 }
 
 /// The swivel angle a limb solve chose and the intervals of valid swivel angles (radians).
@@ -187,16 +191,22 @@ pub fn solve_observed(
     let (m, n) = system.shape();
     solver.prepare(m, n);
     system.clear_limit_hits();
-    if solver.supports(system).is_err() {
+    let unsupported = |solver: &dyn Solver, system: &mut System<'_>, q: &[f64]| {
         evaluate(solver, system, q);
         let converged = system.max_error() <= settings.tolerance;
-        return report(solver, system, 0, converged, StepInfo::default());
+        report(solver, system, 0, converged, StepInfo::default())
+    };
+    let direct = solver.needs() == Needs::Goals && settings.max_iterations > 0;
+    if !direct && solver.supports(system).is_err() {
+        return unsupported(solver, system, q);
     }
     let mut info = StepInfo::default();
     let mut iterations = 0;
-    let direct = solver.needs() == Needs::Goals && settings.max_iterations > 0;
     if direct {
         info = solver.step(system, q);
+        if info.unsupported {
+            return unsupported(solver, system, q);
+        }
         iterations = 1;
     }
     evaluate(solver, system, q);
@@ -229,7 +239,8 @@ pub(crate) fn fingerprint(q: &[f64]) -> u64 {
 }
 
 /// Makes exactly one update (the editor's per-frame tracking mode) and reports the errors after
-/// it; `converged` uses `tolerance`. The caller calls [`Solver::prepare`] once per system shape.
+/// it; `converged` uses `tolerance`. A system the solver does not support is left as it is, after
+/// 0 updates. The caller calls [`Solver::prepare`] once per system shape.
 pub fn track(
     solver: &mut dyn Solver,
     system: &mut System<'_>,
@@ -237,11 +248,20 @@ pub fn track(
     tolerance: f64,
 ) -> Report {
     system.clear_limit_hits();
-    if solver.needs() != Needs::Goals {
-        evaluate(solver, system, q);
-    }
-    let info = solver.step(system, q);
+    let direct = solver.needs() == Needs::Goals;
+    let info = if !direct && solver.supports(system).is_err() {
+        StepInfo {
+            unsupported: true,
+            ..StepInfo::default()
+        }
+    } else {
+        if !direct {
+            evaluate(solver, system, q);
+        }
+        solver.step(system, q)
+    };
     evaluate(solver, system, q);
     let converged = system.max_error() <= tolerance;
-    report(solver, system, 1, converged, info)
+    let updates = usize::from(!info.unsupported);
+    report(solver, system, updates, converged, info)
 }

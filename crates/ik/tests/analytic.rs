@@ -808,3 +808,31 @@ fn chain_joint(skeleton: &Skeleton, chain: &Chain, k: usize) -> marionette_skele
         .expect("a DOF column");
     skeleton.dof(dof).joint
 }
+
+/// A system that is not one limb is left as it is, after 0 updates, by `solve` and by `track`
+/// (the direct method says so from its step instead of being asked first).
+#[test]
+fn a_system_that_is_not_a_limb_is_left_alone() {
+    let s = builtin::humanoid();
+    let hand = s.site_by_name("right fingertips").expect("hand");
+    let elbow = s.joint_by_name("right elbow").expect("elbow");
+    let forearm = Chain::between(&s, elbow, s.site(hand).joint).expect("chain");
+    let start = Pose::rest(&s).q;
+    let mut fk = Fk::new(&s);
+    fk.update(&s, &start);
+    let target = fk.site_position(hand) + nalgebra::Vector3::new(0.0, 0.1, 0.1);
+    let goal = Goal::new(GoalKind::Position { site: hand, target });
+    let mut system = System::new(&s, vec![goal], forearm);
+    let mut solver = SolverKind::AnalyticLimb.build();
+    let mut q = start.clone();
+    let report = solve(solver.as_mut(), &mut system, &mut q, Settings::default());
+    assert_eq!((report.iterations, report.converged), (0, false));
+    assert!(
+        (report.residual - 0.1 * 2f64.sqrt()).abs() < 1e-9,
+        "{report:?}"
+    );
+    assert_eq!(q, start);
+    let report = marionette_ik::track(solver.as_mut(), &mut system, &mut q, 1e-4);
+    assert_eq!(report.iterations, 0);
+    assert_eq!(q, start);
+}

@@ -113,7 +113,7 @@ proptest! {
     }
 
     #[test]
-    fn tracking_makes_exactly_one_update((s, pose) in skeleton_and_pose(), t in target()) {
+    fn tracking_makes_exactly_one_update_where_supported((s, pose) in skeleton_and_pose(), t in target()) {
         let goals = goals_for(&s, &pose, &t);
         for kind in SolverKind::ALL {
             let mut sys = System::new(&s, goals.clone(), Chain::whole(&s, false));
@@ -121,8 +121,11 @@ proptest! {
             let mut solver = kind.build();
             let (m, n) = sys.shape();
             solver.prepare(m, n);
+            // A system the method does not solve (the limb solver off a limb, the planar
+            // extended Jacobian off a planar chain) gets none.
+            let updates = usize::from(solver.supports(&sys).is_ok());
             let report = track(solver.as_mut(), &mut sys, &mut q, 1e-4);
-            prop_assert_eq!(report.iterations, 1);
+            prop_assert_eq!(report.iterations, updates, "{}", kind);
             let inside = Pose { q }.within_limits(&s);
             prop_assert!(inside, "{kind}: outside limits");
         }

@@ -181,6 +181,12 @@ fn limb_goal(
     ))
 }
 
+/// A step on a system that is not one limb with goals on its wrist.
+const UNSUPPORTED: StepInfo = StepInfo {
+    min_singular_value: None,
+    unsupported: true,
+};
+
 impl Solver for AnalyticLimb {
     fn name(&self) -> &'static str {
         "analytic"
@@ -217,10 +223,10 @@ impl Solver for AnalyticLimb {
             self.elbow_target,
             self.aim_elbow,
         ) else {
-            return StepInfo::default();
+            return UNSUPPORTED;
         };
         let Ok(target) = limb_target(skeleton, limb, system) else {
-            return StepInfo::default();
+            return UNSUPPORTED;
         };
         let dofs = skeleton.dofs();
         let limits: [Option<(f64, f64)>; 7] = std::array::from_fn(|k| {

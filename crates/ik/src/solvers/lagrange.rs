@@ -191,6 +191,7 @@ impl Solver for ConstraintMaintenance {
         self.correction = correction;
         StepInfo {
             min_singular_value: (mc > 0 && smallest.is_finite()).then_some(smallest),
+            ..StepInfo::default()
         }
     }
 }

@@ -158,6 +158,7 @@ impl Solver for PseudoInverse {
         system.apply_step(q, &self.dq);
         StepInfo {
             min_singular_value: smallest.is_finite().then_some(smallest),
+            ..StepInfo::default()
         }
     }
 }

@@ -142,6 +142,7 @@ impl Solver for SelectivelyDampedLeastSquares {
         system.apply_step(q, &self.dq);
         StepInfo {
             min_singular_value: smallest.is_finite().then_some(smallest),
+            ..StepInfo::default()
         }
     }
 }
