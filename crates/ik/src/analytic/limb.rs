@@ -247,10 +247,10 @@ impl Limb {
         let wrist_now = [q[self.columns[4]], q[self.columns[5]], q[self.columns[6]]];
         // The point the 4-DOF problem places, and where it must go (shoulder-before-DOFs frame).
         let (t_b, target) = match goal.orientation {
-            None => {
-                let r2 = self.wrist_axes.compose(wrist_now);
-                (self.t_b + self.r_b * r2 * goal.point, goal.position)
-            }
+            None => (
+                self.t_b + self.r_b * self.wrist_axes.rotate(wrist_now, &goal.point),
+                goal.position,
+            ),
             Some(r_g) => (self.t_b, goal.position - r_g * goal.point),
         };
         let mut d = r_pre.transpose() * (target - s);
