@@ -1,6 +1,17 @@
-//! Undo and redo (issue 5): every edit of the pose is one step, a whole drag included. A step
-//! records the pose before and after, which a pose (a plain `Vec<f64>`) makes cheap; later
-//! document edits (locks, keyframes) add variants to [`Change`].
+//! Undo and redo (issue 5): every edit is one step, a whole drag included. A step records the
+//! values before and after, which plain data (a pose is a `Vec<f64>`) makes cheap; later document
+//! edits (locks, keyframes) add variants to [`Change`] and fields to [`Edited`].
+
+use marionette_skeleton::JointId;
+
+/// The parts of a document that edits change, borrowed for an undo or a redo.
+#[derive(Debug)]
+pub struct Edited<'a> {
+    /// The state vector.
+    pub pose: &'a mut Vec<f64>,
+    /// Each joint's stiffness (Welman's w), by joint index.
+    pub stiffness: &'a mut [f64],
+}
 
 /// One undoable edit.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,13 +25,51 @@ pub enum Change {
         /// The pose after.
         after: Vec<f64>,
     },
+    /// A joint's stiffness changed.
+    Stiffness {
+        /// What the user did.
+        label: String,
+        /// The joint.
+        joint: JointId,
+        /// The stiffness before.
+        before: f64,
+        /// The stiffness after.
+        after: f64,
+    },
 }
 
 impl Change {
     /// The edit's label.
     pub fn label(&self) -> &str {
         match self {
-            Change::Pose { label, .. } => label,
+            Change::Pose { label, .. } | Change::Stiffness { label, .. } => label,
+        }
+    }
+
+    /// Whether the edit changed nothing (a click without a drag).
+    fn is_empty(&self) -> bool {
+        match self {
+            Change::Pose { before, after, .. } => before == after,
+            Change::Stiffness { before, after, .. } => before == after,
+        }
+    }
+
+    /// Puts the values before (`after == false`) or after the edit into `state`.
+    fn put(&self, state: &mut Edited<'_>, after: bool) {
+        match self {
+            Change::Pose {
+                before, after: a, ..
+            } => state.pose.clone_from(if after { a } else { before }),
+            Change::Stiffness {
+                joint,
+                before,
+                after: a,
+                ..
+            } => {
+                if let Some(w) = state.stiffness.get_mut(joint.index()) {
+                    *w = if after { *a } else { *before };
+                }
+            }
         }
     }
 }
@@ -36,29 +85,27 @@ impl History {
     /// Records an edit that has been applied; it clears the redo stack. An edit that changed
     /// nothing (a click without a drag) is not recorded.
     pub fn record(&mut self, change: Change) {
-        let Change::Pose { before, after, .. } = &change;
-        if before == after {
+        if change.is_empty() {
             return;
         }
         self.undo.push(change);
         self.redo.clear();
     }
 
-    /// Undoes the last edit on `pose`; returns its label, or `None` when there is nothing to undo.
-    pub fn undo(&mut self, pose: &mut Vec<f64>) -> Option<String> {
+    /// Undoes the last edit on `state`; returns its label, or `None` when there is nothing to
+    /// undo.
+    pub fn undo(&mut self, mut state: Edited<'_>) -> Option<String> {
         let change = self.undo.pop()?;
-        let Change::Pose { before, .. } = &change;
-        pose.clone_from(before);
+        change.put(&mut state, false);
         let label = change.label().to_owned();
         self.redo.push(change);
         Some(label)
     }
 
-    /// Redoes the last undone edit on `pose`.
-    pub fn redo(&mut self, pose: &mut Vec<f64>) -> Option<String> {
+    /// Redoes the last undone edit on `state`.
+    pub fn redo(&mut self, mut state: Edited<'_>) -> Option<String> {
         let change = self.redo.pop()?;
-        let Change::Pose { after, .. } = &change;
-        pose.clone_from(after);
+        change.put(&mut state, true);
         let label = change.label().to_owned();
         self.undo.push(change);
         Some(label)
@@ -87,29 +134,59 @@ mod tests {
         }
     }
 
+    fn elbow() -> JointId {
+        marionette_skeleton::builtin::humanoid()
+            .joint_by_name("right elbow")
+            .expect("elbow")
+    }
+
     #[test]
     fn undo_and_redo_walk_the_edits() {
         let mut h = History::default();
+        let joint = elbow();
+        let mut stiffness = vec![1.0; joint.index() + 1];
+        stiffness[joint.index()] = 0.5;
         let mut pose = vec![2.0];
+        macro_rules! state {
+            () => {
+                Edited {
+                    pose: &mut pose,
+                    stiffness: &mut stiffness,
+                }
+            };
+        }
         h.record(change("a", 0.0, 1.0));
         h.record(change("b", 1.0, 2.0));
-        assert_eq!(h.undo(&mut pose).as_deref(), Some("b"));
-        assert_eq!(pose, [1.0]);
-        assert_eq!(h.undo(&mut pose).as_deref(), Some("a"));
+        h.record(Change::Stiffness {
+            label: "stiffen".into(),
+            joint,
+            before: 1.0,
+            after: 0.5,
+        });
+        assert_eq!(h.undo(state!()).as_deref(), Some("stiffen"));
+        assert_eq!(h.undo(state!()).as_deref(), Some("b"));
+        assert_eq!(h.undo(state!()).as_deref(), Some("a"));
+        assert_eq!(h.undo(state!()), None);
         assert_eq!(pose, [0.0]);
-        assert_eq!(h.undo(&mut pose), None);
-        assert_eq!(h.redo(&mut pose).as_deref(), Some("a"));
-        assert_eq!(pose, [1.0]);
+        assert!(stiffness.iter().all(|&w| w == 1.0), "{stiffness:?}");
+        assert_eq!(h.redo(state!()).as_deref(), Some("a"));
         // A new edit drops what could be redone.
         h.record(change("c", 1.0, 5.0));
         assert_eq!(h.next_redo(), None);
         assert_eq!(h.next_undo(), Some("c"));
+        assert_eq!(pose, [1.0]);
     }
 
     #[test]
     fn an_edit_that_changed_nothing_is_not_a_step() {
         let mut h = History::default();
         h.record(change("click", 1.0, 1.0));
+        h.record(Change::Stiffness {
+            label: "same".into(),
+            joint: elbow(),
+            before: 0.3,
+            after: 0.3,
+        });
         assert_eq!(h.next_undo(), None);
     }
 }

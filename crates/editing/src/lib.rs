@@ -1,18 +1,20 @@
-//! The editor's logic without Bevy (ARCHITECTURE.md: a pure core under thin plugins): which
-//! joints a drag moves ([`chain_mode`]), what a drag pulls at ([`drag`]), the solver run each
-//! frame ([`ik_frame`]), undo ([`history`]) and the scripts that replay a session through the
-//! window ([`replay`]).
+//! The editor's logic without Bevy (ARCHITECTURE.md: a pure core under thin plugins): the
+//! document every edit goes through ([`document`]), which joints a drag moves ([`chain_mode`]),
+//! what a drag pulls at ([`drag`]), the solver run each frame ([`ik_frame`]), undo ([`history`])
+//! and the scripts that replay a session through the window ([`replay`]).
 //! The Bevy editor (issue 5) copies ECS state into these, calls them, and writes the result back;
 //! its ray casts come from Bevy's picking, turned into a [`drag::Ray`].
 
 pub mod chain_mode;
+pub mod document;
 pub mod drag;
 pub mod history;
 pub mod ik_frame;
 pub mod replay;
 
 pub use chain_mode::{ChainMode, chain_for};
+pub use document::{Document, EditError};
 pub use drag::{Drag, Ray};
-pub use history::{Change, History};
+pub use history::{Change, Edited, History};
 pub use ik_frame::{FrameOutcome, Ghost, IkRunner, IkSettings};
 pub use replay::{ReplayError, Script, Step, View};

@@ -106,6 +106,19 @@ impl<'s> System<'s> {
         &self.stiffness
     }
 
+    /// Replaces the skeleton's stiffness by `by_joint` (one w per joint, in joint order: the
+    /// editor's per-joint edits). Columns of joints beyond the slice keep theirs.
+    pub fn set_joint_stiffness(&mut self, by_joint: &[f64]) {
+        for (w, &c) in self.stiffness.iter_mut().zip(self.chain.columns()) {
+            if let Some(k) = c.checked_sub(ROOT_STATE_LEN) {
+                let joint = self.skeleton.dofs()[k].joint;
+                if let Some(&v) = by_joint.get(joint.index()) {
+                    *w = v;
+                }
+            }
+        }
+    }
+
     /// Number of rows (m) and columns (n).
     pub fn shape(&self) -> (usize, usize) {
         self.j.shape()
