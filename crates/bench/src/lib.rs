@@ -3,6 +3,7 @@
 //! prints them; `cargo bench -p marionette-bench --bench peers` adds the `k` crate beside them.
 
 pub mod convergence;
+pub mod drag;
 pub mod frame;
 pub mod limb;
 pub mod peer;
@@ -57,5 +58,6 @@ pub fn run(skeletons: &Path, quick: bool) -> Vec<Table> {
         peer::tree_table(skeletons, targets),
         limb::table(skeletons, if quick { 2_000 } else { 100_000 }),
         frame::table(if quick { 60 } else { 600 }),
+        drag::table(if quick { 60 } else { 600 }),
     ]
 }
