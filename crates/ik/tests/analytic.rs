@@ -836,3 +836,53 @@ fn a_system_that_is_not_a_limb_is_left_alone() {
     assert_eq!(report.iterations, 0);
     assert_eq!(q, start);
 }
+
+/// The elbow circle measured on the solved pose agrees with the swivel the solver reports: the
+/// elbow sits on it at the reported angle (what the editor's swivel gizmo draws).
+#[test]
+fn the_elbow_circle_shows_the_reported_swivel() {
+    use marionette_ik::SolverOptions;
+    use marionette_ik::analytic::limb::Swivel;
+    let s = builtin::humanoid();
+    let hand = s.site_by_name("right fingertips").expect("hand");
+    let shoulder = s.joint_by_name("right shoulder").expect("shoulder");
+    let chain = Chain::between(&s, shoulder, s.site(hand).joint).expect("chain");
+    let limb = Limb::detect(&s, chain.columns()).expect("limb");
+    let mut fk = Fk::new(&s);
+    let mut target_pose = Pose::rest(&s).q;
+    for (i, &c) in chain.columns().iter().enumerate() {
+        let d = &s.dofs()[c - 3];
+        target_pose[c] = d.min + (d.max - d.min) * [0.5, 0.4, 0.5, 0.4, 0.5, 0.5, 0.5][i];
+    }
+    fk.update(&s, &target_pose);
+    let target = fk.site_position(hand);
+    for desired in [-0.6, 0.0, 0.5] {
+        let goal = Goal::new(GoalKind::Position { site: hand, target });
+        let mut system = System::new(&s, vec![goal], chain.clone());
+        let options = SolverOptions {
+            swivel: Some(desired),
+            ..SolverOptions::default()
+        };
+        let mut solver = SolverKind::AnalyticLimb
+            .build_with(&options)
+            .expect("swivel");
+        let mut q = Pose::rest(&s).q;
+        let report = solve(solver.as_mut(), &mut system, &mut q, Settings::default());
+        assert!(report.converged, "{report:?}");
+        let angle = report.swivel.expect("swivel").angle;
+        fk.update(&s, &q);
+        // A position goal: the swivel turns about the line from the shoulder to the fingertips.
+        let placed = fk.site_position(hand);
+        let circle = limb.elbow_circle(&fk, &placed, &Swivel::default().reference);
+        let elbow = fk.joint_position(limb.joints[1]);
+        assert!(
+            (circle.point(angle) - elbow).norm() < 1e-9,
+            "desired {desired}"
+        );
+        let measured = limb.current_swivel(&fk, &placed, &Swivel::default().reference);
+        assert!(
+            marionette_ik::system::wrap_angle(measured - angle).abs() < 1e-9,
+            "{measured} vs {angle}"
+        );
+    }
+}
