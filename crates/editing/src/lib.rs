@@ -1,8 +1,8 @@
 //! The editor's logic without Bevy (ARCHITECTURE.md: a pure core under thin plugins): the
 //! document every edit goes through ([`document`]), which joints a drag moves ([`chain_mode`]),
-//! what a drag pulls at ([`drag`]), the solver run each frame ([`ik_frame`]), undo ([`history`]),
-//! the swivel gizmo's geometry ([`swivel_gizmo`]) and the scripts that replay a session through
-//! the window ([`replay`]).
+//! what a drag pulls at ([`drag`]), the solver run each frame ([`ik_frame`]), the outliner and
+//! DOF sliders ([`outliner`]), undo ([`history`]), the swivel gizmo's geometry
+//! ([`swivel_gizmo`]) and the scripts that replay a session through the window ([`replay`]).
 //! The Bevy editor (issue 5) copies ECS state into these, calls them, and writes the result back;
 //! its ray casts come from Bevy's picking, turned into a [`drag::Ray`].
 
@@ -11,6 +11,7 @@ pub mod document;
 pub mod drag;
 pub mod history;
 pub mod ik_frame;
+pub mod outliner;
 pub mod replay;
 pub mod swivel_gizmo;
 
