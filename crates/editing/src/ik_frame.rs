@@ -18,7 +18,8 @@ pub struct IkSettings {
     pub iterations_per_frame: usize,
     /// Every goal within this (metres or radians) counts as met.
     pub tolerance: f64,
-    /// Method options (a fixed damping for DLS, a desired swivel for the limb solver).
+    /// Method options (a fixed damping for DLS, a desired swivel for the limb solver); each
+    /// applies to its own method and is kept, unused, while another runs.
     pub options: SolverOptions,
 }
 
@@ -72,6 +73,16 @@ impl std::fmt::Debug for IkRunner {
     }
 }
 
+/// The options of `options` that apply to `kind`.
+fn applicable(kind: SolverKind, options: &SolverOptions) -> SolverOptions {
+    SolverOptions {
+        damping: options
+            .damping
+            .filter(|_| kind == SolverKind::DampedLeastSquares),
+        swivel: options.swivel.filter(|_| kind == SolverKind::AnalyticLimb),
+    }
+}
+
 /// The method used where the chosen one cannot solve the system.
 const FALLBACK: SolverKind = SolverKind::DampedLeastSquares;
 
@@ -102,7 +113,9 @@ impl IkRunner {
                 settings.tolerance
             ));
         }
-        let solver = settings.solver.build_with(&settings.options)?;
+        let solver = settings
+            .solver
+            .build_with(&applicable(settings.solver, &settings.options))?;
         if settings.options != self.settings.options {
             // Options are baked into the built solvers: start again from the new ones.
             self.solvers.clear();
@@ -299,6 +312,30 @@ mod tests {
     }
 
     #[test]
+    fn each_option_stays_with_its_method() {
+        let damped = IkSettings {
+            options: SolverOptions {
+                damping: Some(0.2),
+                swivel: Some(0.5),
+            },
+            ..IkSettings::default()
+        };
+        let mut runner = IkRunner::new(damped).expect("DLS takes a damping");
+        for kind in [
+            SolverKind::CyclicCoordinateDescent,
+            SolverKind::AnalyticLimb,
+        ] {
+            runner
+                .set_settings(IkSettings {
+                    solver: kind,
+                    ..damped
+                })
+                .expect("options of other methods are kept, not refused");
+        }
+        assert_eq!(runner.settings().options.damping, Some(0.2));
+    }
+
+    #[test]
     fn switching_solvers_and_rejected_settings() {
         let mut runner = IkRunner::new(IkSettings::default()).expect("default");
         for kind in SolverKind::ALL {
@@ -321,9 +358,9 @@ mod tests {
                 ..before
             },
             IkSettings {
-                solver: SolverKind::CyclicCoordinateDescent,
+                solver: SolverKind::DampedLeastSquares,
                 options: SolverOptions {
-                    damping: Some(0.1),
+                    damping: Some(-0.1),
                     swivel: None,
                 },
                 ..before
