@@ -544,15 +544,7 @@ impl Limb {
             1.0
         };
         let sin_alpha = (1.0 - cos_alpha * cos_alpha).sqrt();
-        let reference = r_pre.transpose() * swivel.reference;
-        let u = [
-            reference,
-            r_pre.transpose() * Vector3::z(),
-            r_pre.transpose() * Vector3::x(),
-        ]
-        .into_iter()
-        .find_map(|a| (a - n * a.dot(&n)).try_normalize(1e-6))
-        .unwrap_or_else(|| n.cross(&Vector3::y()).normalize());
+        let u = circle_reference(&n, r_pre, &swivel.reference);
         let v = n.cross(&u);
         let (sin, cos) = swivel.angle.sin_cos();
         let radial = u * cos + v * sin;
@@ -609,10 +601,7 @@ impl Limb {
         let s = fk.joint_position(self.joints[0]);
         let e = fk.joint_position(self.joints[1]);
         let normal = (placed - s).try_normalize(1e-12).unwrap_or_else(Vector3::x);
-        let u = [*reference, Vector3::z(), Vector3::x()]
-            .into_iter()
-            .find_map(|a| (a - normal * a.dot(&normal)).try_normalize(1e-6))
-            .unwrap_or_else(|| normal.cross(&Vector3::y()).normalize());
+        let u = circle_reference(&normal, Matrix3::identity(), reference);
         let centre = s + normal * (e - s).dot(&normal);
         ElbowCircle {
             centre,
