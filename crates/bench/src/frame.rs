@@ -5,27 +5,10 @@
 use std::time::Instant;
 
 use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
-use marionette_skeleton::{Chain, Fk, Pose, Skeleton, builtin};
+use marionette_skeleton::{Chain, Fk, Skeleton, builtin};
 use nalgebra::Vector3;
 
 use crate::table::{Table, mean, median};
-
-/// A standing start: knees and elbows slightly bent.
-pub fn standing(s: &Skeleton) -> Pose {
-    let mut pose = Pose::rest(s);
-    for (joint, degrees) in [
-        ("right elbow", 20.0),
-        ("left elbow", 20.0),
-        ("right knee", 10.0),
-        ("left knee", 10.0),
-    ] {
-        if let Some(j) = s.joint_by_name(joint) {
-            let dof = s.joint_dofs(j).next().expect("dof");
-            pose.q[dof.state_index()] = f64::to_radians(degrees);
-        }
-    }
-    pose
-}
 
 /// The goals of the frame problem (feet at priority 0, hands and head at priority 1).
 pub fn goals(s: &Skeleton, fk: &Fk) -> Vec<Goal> {
@@ -53,7 +36,7 @@ pub fn goals(s: &Skeleton, fk: &Fk) -> Vec<Goal> {
 /// Median and largest µs per frame, mean updates, largest foot drift (m), mean hand error (m).
 pub fn run(kind: SolverKind, frames: usize) -> [f64; 5] {
     let s = builtin::humanoid();
-    let start = standing(&s);
+    let start = builtin::standing(&s);
     let mut fk = Fk::new(&s);
     fk.update(&s, &start.q);
     let goals = goals(&s, &fk);

@@ -9,26 +9,12 @@ fn load(name: &str) -> Skeleton {
     marionette_skeleton::testing::load(name)
 }
 
-fn standing(s: &Skeleton) -> Pose {
-    let mut pose = Pose::rest(s);
-    for (joint, degrees) in [
-        ("right elbow", 20.0),
-        ("left elbow", 20.0),
-        ("right knee", 10.0),
-        ("left knee", 10.0),
-    ] {
-        let j = s.joint_by_name(joint).expect("joint");
-        pose.q[s.joint_dofs(j).next().expect("dof").state_index()] = f64::to_radians(degrees);
-    }
-    pose
-}
-
 /// Welman's constraint maintenance: the feet are constraints (priority 0) and stay put to first
 /// order while the hand (priority 1) is dragged; the feedback term removes the drift.
 #[test]
 fn lagrange_drags_a_hand_while_the_feet_stay_planted() {
     let s = builtin::humanoid();
-    let start = standing(&s);
+    let start = marionette_skeleton::builtin::standing(&s);
     let mut fk = Fk::new(&s);
     fk.update(&s, &start.q);
     let mut goals = Vec::new();

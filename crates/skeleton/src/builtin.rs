@@ -1,6 +1,7 @@
 //! Skeletons shipped inside the program, so the editor and the command line work without files.
 
 use crate::model::Skeleton;
+use crate::pose::Pose;
 
 /// The RON text of the built-in humanoid (`skeletons/humanoid.ron`).
 pub const HUMANOID_RON: &str = include_str!("../../../skeletons/humanoid.ron");
@@ -25,6 +26,27 @@ pub fn humanoid() -> Skeleton {
 /// Welman's stick figure.
 pub fn stickman() -> Skeleton {
     parse_builtin(STICKMAN_RON, "<built-in stickman.ron>")
+}
+
+/// A standing start: the rest pose with both elbows bent 20° and both knees 10° (their first DOF,
+/// clamped to its limits), so no limb starts straight, a singular configuration for the numeric
+/// solvers. Joints the skeleton does not have are left alone.
+pub fn standing(skeleton: &Skeleton) -> Pose {
+    let mut pose = Pose::rest(skeleton);
+    for (joint, degrees) in [
+        ("right elbow", 20.0),
+        ("left elbow", 20.0),
+        ("right knee", 10.0),
+        ("left knee", 10.0),
+    ] {
+        let Some(j) = skeleton.joint_by_name(joint) else {
+            continue;
+        };
+        if let Some(dof) = skeleton.joint_dofs(j).next() {
+            pose.q[dof.state_index()] = skeleton.dof(dof).clamp(f64::to_radians(degrees));
+        }
+    }
+    pose
 }
 
 #[cfg(test)]

@@ -30,19 +30,6 @@ fn set(skeleton: &Skeleton, pose: &mut Pose, joint: &str, dof: usize, degrees: f
     }
 }
 
-fn standing(skeleton: &Skeleton) -> Pose {
-    let mut pose = Pose::rest(skeleton);
-    for (joint, degrees) in [
-        ("right elbow", 20.0),
-        ("left elbow", 20.0),
-        ("right knee", 10.0),
-        ("left knee", 10.0),
-    ] {
-        set(skeleton, &mut pose, joint, 0, degrees);
-    }
-    pose
-}
-
 /// Runs the demo.
 pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     let skeleton = builtin::humanoid();
@@ -103,7 +90,7 @@ fn inverse_kinematics(skeleton: &Skeleton) -> Result<(), String> {
             .site_by_name(name)
             .ok_or_else(|| format!("built-in site \"{name}\" missing"))
     };
-    let start = standing(skeleton);
+    let start = builtin::standing(skeleton);
     let mut fk = Fk::new(skeleton);
     fk.update(skeleton, &start.q);
     let hand_target = Vector3::new(-0.25, 1.1, 0.45);
