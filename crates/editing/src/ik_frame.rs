@@ -7,7 +7,9 @@
 
 use std::collections::HashMap;
 
-use marionette_ik::{Report, Settings, Solver, SolverKind, SolverOptions, System, solve_observed};
+use marionette_ik::{
+    Report, Settings, Solver, SolverKind, SolverOptions, System, solve, solve_observed,
+};
 
 /// What the IK panel sets.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -149,17 +151,14 @@ impl IkRunner {
         q: &[f64],
         others: &[SolverKind],
     ) -> Vec<Ghost> {
-        let settings = Settings {
-            tolerance: self.settings.tolerance,
-            max_iterations: self.settings.iterations_per_frame,
-        };
+        let settings = self.driver_settings(self.settings.iterations_per_frame);
         others
             .iter()
             .filter_map(|&kind| {
                 let solver = self.solver(kind);
                 solver.supports(system).ok()?;
                 let mut pose = q.to_vec();
-                let report = solve_observed(solver, system, &mut pose, settings, |_| {});
+                let report = solve(solver, system, &mut pose, settings);
                 Some(Ghost { kind, pose, report })
             })
             .collect()
@@ -169,10 +168,7 @@ impl IkRunner {
         let chosen = self.settings.solver;
         let fallback = self.solver(chosen).supports(system).err();
         let ran = if fallback.is_some() { FALLBACK } else { chosen };
-        let settings = Settings {
-            tolerance: self.settings.tolerance,
-            max_iterations: budget,
-        };
+        let settings = self.driver_settings(budget);
         let mut residuals = Vec::with_capacity(budget.min(1024));
         let report = solve_observed(self.solver(ran), system, q, settings, |r| {
             residuals.push(r);
@@ -182,6 +178,14 @@ impl IkRunner {
             fallback,
             report,
             residuals,
+        }
+    }
+
+    /// The driver's settings for `budget` updates.
+    fn driver_settings(&self, budget: usize) -> Settings {
+        Settings {
+            tolerance: self.settings.tolerance,
+            max_iterations: budget,
         }
     }
 
