@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# The main job. Until the editor lands: validate every shipped skeleton, then run the
-# `marionette demo` on the built-in humanoid (a posed reach, site positions, FK cost).
+# The main job: Marionette's editor on the built-in humanoid. With a display it opens the window
+# (extra arguments go to the editor, e.g. `--skeleton FILE`). Without one (a server, CI) it plays
+# scripts/demo-replay.ron in the real editor under Xvfb with Mesa's software Vulkan driver: the
+# right hand is dragged up in the front view, the left foot in the perspective view, and the pose
+# and screenshots are written to demo-output/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
-cargo build --release --locked -p marionette-cli
-bin="${CARGO_TARGET_DIR:-target}/release/marionette"
-"$bin" check skeletons/*.ron
-"$bin" demo "$@"
+# The same build as scripts/test.sh (dev profile with optimised dependencies, every target, so
+# the features unify alike): Bevy is compiled once for both.
+cargo build --workspace --all-targets --locked
+target_dir="$(cargo metadata --format-version 1 --no-deps --locked |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+bin="$target_dir/debug"
+"$bin/marionette" check skeletons/*.ron
+if [ -n "${DISPLAY:-}" ]; then
+    exec "$bin/marionette-editor" "$@"
+fi
+echo "No display: playing scripts/demo-replay.ron in the editor under Xvfb"
+mkdir -p demo-output
+cd demo-output
+xvfb-run -a -s "-screen 0 1280x800x24" "$bin/marionette-editor" --replay ../scripts/demo-replay.ron "$@"
+echo "Wrote demo-output/pose.ron and the screenshots front.png, side.png and four-views.png"

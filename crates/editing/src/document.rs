@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use marionette_ik::{Goal, System};
-use marionette_skeleton::{Chain, DofId, Fk, JointId, Pose, PoseError, Skeleton, SkeletonError};
+use marionette_skeleton::{
+    Chain, DofId, Fk, JointId, Pose, PoseError, SiteId, Skeleton, SkeletonError,
+};
 use nalgebra::Vector3;
 
 use crate::history::{Change, Edited, History};
@@ -74,6 +76,15 @@ impl Document {
         }
     }
 
+    /// The document starting from the built-in standing pose (`builtin::standing`: elbows and
+    /// knees slightly bent, so no limb starts straight, a singular start for the numeric
+    /// solvers) instead of the rest pose. Not an undoable edit: it is where editing starts.
+    pub fn standing(mut self) -> Document {
+        self.pose = marionette_skeleton::builtin::standing(&self.skeleton).q;
+        self.fk.update(&self.skeleton, &self.pose);
+        self
+    }
+
     /// Opens a skeleton file.
     pub fn open(path: impl AsRef<Path>) -> Result<Document, SkeletonError> {
         let path = path.as_ref();
@@ -121,6 +132,16 @@ impl Document {
     /// Sets one DOF (a slider or numeric entry), clamped to its limits (hinges without limits
     /// wrap), as one undo step.
     pub fn set_dof(&mut self, dof: DofId, value: f64) -> Result<(), EditError> {
+        self.edit_dof(dof, value, false)
+    }
+
+    /// Like [`Document::set_dof`], for the steps after the first of a continuing adjustment (a
+    /// slider being dragged): the adjustment stays one undo step.
+    pub fn adjust_dof(&mut self, dof: DofId, value: f64) -> Result<(), EditError> {
+        self.edit_dof(dof, value, true)
+    }
+
+    fn edit_dof(&mut self, dof: DofId, value: f64, continuing: bool) -> Result<(), EditError> {
         let d = self.skeleton.dof(dof);
         if !value.is_finite() {
             return Err(EditError::NotANumber {
@@ -140,12 +161,26 @@ impl Document {
         );
         let mut after = self.pose.clone();
         after[dof.state_index()] = value;
-        self.replace_pose(label, after);
+        self.put_pose(label, after, continuing);
         Ok(())
     }
 
     /// Sets a joint's stiffness (Welman's w in (0, 1]) as one undo step.
     pub fn set_stiffness(&mut self, joint: JointId, value: f64) -> Result<(), EditError> {
+        self.edit_stiffness(joint, value, false)
+    }
+
+    /// Like [`Document::set_stiffness`], for the steps after the first of a slider drag.
+    pub fn adjust_stiffness(&mut self, joint: JointId, value: f64) -> Result<(), EditError> {
+        self.edit_stiffness(joint, value, true)
+    }
+
+    fn edit_stiffness(
+        &mut self,
+        joint: JointId,
+        value: f64,
+        continuing: bool,
+    ) -> Result<(), EditError> {
         let name = &self.skeleton.joint(joint).name;
         if !(value > 0.0 && value <= 1.0) {
             return Err(EditError::Stiffness {
@@ -160,19 +195,38 @@ impl Document {
             after: value,
         };
         self.stiffness[joint.index()] = value;
-        self.history.record(change);
+        if continuing {
+            self.history.record_continuing(change);
+        } else {
+            self.history.record(change);
+        }
         Ok(())
     }
 
     /// Replaces the pose (a loaded pose file, "solve until satisfied") as one undo step.
     pub fn replace_pose(&mut self, label: String, pose: Vec<f64>) {
+        self.put_pose(label, pose, false);
+    }
+
+    /// Like [`Document::replace_pose`], for the steps after the first of a continuing adjustment
+    /// (the swivel slider being dragged): one undo step for the whole adjustment.
+    pub fn adjust_pose(&mut self, label: String, pose: Vec<f64>) {
+        self.put_pose(label, pose, true);
+    }
+
+    fn put_pose(&mut self, label: String, pose: Vec<f64>, continuing: bool) {
         let before = std::mem::replace(&mut self.pose, pose);
         self.fk.update(&self.skeleton, &self.pose);
-        self.history.record(Change::Pose {
+        let change = Change::Pose {
             label,
             before,
             after: self.pose.clone(),
-        });
+        };
+        if continuing {
+            self.history.record_continuing(change);
+        } else {
+            self.history.record(change);
+        }
     }
 
     /// Loads a pose file (FILE_FORMATS.md) as one undo step; on error nothing changes.
@@ -200,6 +254,18 @@ impl Document {
         let mut system = System::new(&self.skeleton, goals, chain);
         system.set_joint_stiffness(&self.stiffness);
         system
+    }
+
+    /// Begins dragging a site's handle: the site itself is the dragged point.
+    pub fn begin_site_drag(&mut self, site: SiteId, mode: ChainMode) -> Result<(), EditError> {
+        let drag = Drag::begin_at_site(&self.skeleton, &self.pose, site, mode).map_err(|e| {
+            EditError::Drag {
+                joint: self.skeleton.site(site).name.clone(),
+                why: e.to_string(),
+            }
+        })?;
+        self.drag = Some(drag);
+        Ok(())
     }
 
     /// Begins dragging `joint`'s body, picked at world point `hit`.

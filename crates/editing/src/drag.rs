@@ -4,7 +4,7 @@
 //! perspective views.
 
 use marionette_ik::{Goal, GoalKind};
-use marionette_skeleton::{Chain, ChainError, Fk, JointId, Shape, Skeleton};
+use marionette_skeleton::{Chain, ChainError, Fk, JointId, Shape, SiteId, Skeleton};
 use nalgebra::Vector3;
 
 use crate::chain_mode::{ChainMode, chain_for};
@@ -79,6 +79,22 @@ impl Drag {
             joint,
             local_point,
             chain: chain_for(skeleton, joint, mode)?,
+            start_pose: q.to_vec(),
+        })
+    }
+
+    /// Begins a drag on a site's handle: the dragged point is the site.
+    pub fn begin_at_site(
+        skeleton: &Skeleton,
+        q: &[f64],
+        site: SiteId,
+        mode: ChainMode,
+    ) -> Result<Drag, ChainError> {
+        let site = skeleton.site(site);
+        Ok(Drag {
+            joint: site.joint,
+            local_point: site.offset,
+            chain: chain_for(skeleton, site.joint, mode)?,
             start_pose: q.to_vec(),
         })
     }

@@ -92,6 +92,49 @@ impl History {
         self.redo.clear();
     }
 
+    /// Records one step of a continuing adjustment (a slider being dragged): when the last edit
+    /// is the same adjustment (same kind, label and joint) and nothing was undone since, it is
+    /// extended to end at `change`'s values, so the whole adjustment stays one undo step.
+    /// Otherwise `change` is recorded as a new step.
+    pub fn record_continuing(&mut self, change: Change) {
+        if self.redo.is_empty()
+            && let Some(last) = self.undo.last_mut()
+        {
+            match (last, &change) {
+                (
+                    Change::Pose { label, after, .. },
+                    Change::Pose {
+                        label: new_label,
+                        after: new_after,
+                        ..
+                    },
+                ) if label == new_label => {
+                    after.clone_from(new_after);
+                    return;
+                }
+                (
+                    Change::Stiffness {
+                        label,
+                        joint,
+                        after,
+                        ..
+                    },
+                    Change::Stiffness {
+                        label: new_label,
+                        joint: new_joint,
+                        after: new_after,
+                        ..
+                    },
+                ) if label == new_label && joint == new_joint => {
+                    *after = *new_after;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        self.record(change);
+    }
+
     /// Undoes the last edit on `state`; returns its label, or `None` when there is nothing to
     /// undo.
     pub fn undo(&mut self, mut state: Edited<'_>) -> Option<String> {
@@ -138,6 +181,38 @@ mod tests {
         marionette_skeleton::builtin::humanoid()
             .joint_by_name("right elbow")
             .expect("elbow")
+    }
+
+    #[test]
+    fn a_continuing_adjustment_is_one_step_until_something_else_happens() {
+        let mut h = History::default();
+        let mut pose = vec![0.0];
+        let mut stiffness = vec![1.0];
+        macro_rules! state {
+            () => {
+                Edited {
+                    pose: &mut pose,
+                    stiffness: &mut stiffness,
+                }
+            };
+        }
+        h.record(change("slide", 0.0, 1.0));
+        h.record_continuing(change("slide", 1.0, 2.0));
+        h.record_continuing(change("slide", 2.0, 3.0));
+        h.record_continuing(change("other", 3.0, 4.0));
+        assert_eq!(h.undo(state!()), Some("other".into()));
+        assert_eq!(pose, vec![3.0]);
+        assert_eq!(h.undo(state!()), Some("slide".into()));
+        assert_eq!(pose, vec![0.0], "the three slider steps were one");
+        assert_eq!(h.undo(state!()), None);
+        // With something to redo, a continuing step starts a new edit (and clears the redo).
+        h.redo(state!());
+        h.undo(state!());
+        h.record_continuing(change("slide", 0.0, 5.0));
+        assert_eq!(h.next_redo(), None);
+        assert_eq!(h.undo(state!()), Some("slide".into()));
+        assert_eq!(pose, vec![0.0]);
+        assert_eq!(h.next_undo(), None);
     }
 
     #[test]

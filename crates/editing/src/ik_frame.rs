@@ -88,13 +88,20 @@ fn applicable(kind: SolverKind, options: &SolverOptions) -> SolverOptions {
 /// The method used where the chosen one cannot solve the system.
 const FALLBACK: SolverKind = SolverKind::DampedLeastSquares;
 
+impl Default for IkRunner {
+    /// A runner with the default settings (which carry no method options, so need no check).
+    fn default() -> Self {
+        IkRunner {
+            settings: IkSettings::default(),
+            solvers: HashMap::new(),
+        }
+    }
+}
+
 impl IkRunner {
     /// A runner with `settings`, or why they do not fit together.
     pub fn new(settings: IkSettings) -> Result<IkRunner, String> {
-        let mut runner = IkRunner {
-            settings: IkSettings::default(),
-            solvers: HashMap::new(),
-        };
+        let mut runner = IkRunner::default();
         runner.set_settings(settings)?;
         Ok(runner)
     }

@@ -13,6 +13,7 @@ pub mod history;
 pub mod ik_frame;
 pub mod outliner;
 pub mod replay;
+pub mod swivel;
 pub mod swivel_gizmo;
 
 pub use chain_mode::{ChainMode, chain_for};

@@ -72,7 +72,7 @@ pub enum Needs {
 
 /// One IK method. Implementations keep their workspaces between steps (sized in `prepare`), so a
 /// step allocates nothing.
-pub trait Solver {
+pub trait Solver: Send + Sync {
     /// Short name as the command line spells it (`dls`, `ccd`, ...).
     fn name(&self) -> &'static str;
 

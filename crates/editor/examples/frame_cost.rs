@@ -1,0 +1,107 @@
+//! Measures the editor's IK work per frame for a humanoid drag, headless: `MinimalPlugins`, input
+//! and the editor's logic plugin (the systems that run every frame of a drag), no window and no
+//! rendering. The cursor ray circles so every frame has a new goal.
+//!
+//! `cargo run -p marionette-editor --example frame_cost [FRAMES]`
+
+use std::time::Instant;
+
+use bevy::input::ButtonState;
+use bevy::input::InputPlugin;
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use marionette_editing::{ChainMode, Document};
+use marionette_editor::dragging::{CursorRay, PickRequest, PickTarget};
+use marionette_editor::scene::vec3;
+use marionette_editor::{Editor, EditorCorePlugin};
+use marionette_ik::SolverKind;
+use marionette_skeleton::builtin;
+
+fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> Vec<f64> {
+    let document = Document::new(builtin::humanoid(), None).standing();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
+    app.update();
+    {
+        let mut editor = app.world_mut().resource_mut::<Editor>();
+        editor.set_solver(solver);
+        editor.chain_mode = mode;
+    }
+    let (site_id, from) = {
+        let editor = app.world().resource::<Editor>();
+        let id = editor.skeleton().site_by_name(site).expect("site");
+        (id, vec3(&editor.document.fk().site_position(id)))
+    };
+    app.world_mut().resource_mut::<CursorRay>().0 =
+        Some(Ray3d::new(from + Vec3::Z * 3.0, Dir3::NEG_Z));
+    app.world_mut().write_message(PickRequest {
+        target: PickTarget::Site(site_id),
+        hit: from,
+        depth: 1.0,
+        camera: Entity::PLACEHOLDER,
+    });
+    app.world_mut().write_message(MouseButtonInput {
+        button: MouseButton::Left,
+        state: ButtonState::Pressed,
+        window: Entity::PLACEHOLDER,
+    });
+    app.update();
+    let mut times = Vec::with_capacity(frames);
+    for k in 0..frames {
+        let angle = k as f32 * 0.05;
+        let through = from + Vec3::new(angle.cos() * 0.15 - 0.15, angle.sin() * 0.15, 0.0);
+        app.world_mut().resource_mut::<CursorRay>().0 =
+            Some(Ray3d::new(through + Vec3::Z * 3.0, Dir3::NEG_Z));
+        let start = Instant::now();
+        app.update();
+        times.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    assert!(app.world().resource::<Editor>().document.drag().is_some());
+    times
+}
+
+fn main() {
+    let frames: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2000);
+    println!("Editor frame, headless (systems only), humanoid drag, {frames} frames each");
+    println!(
+        "{:<44} {:>10} {:>10} {:>10}",
+        "drag", "median µs", "mean µs", "p99 µs"
+    );
+    let cases = [
+        (
+            SolverKind::DampedLeastSquares,
+            ChainMode::NearestBranch,
+            "right fingertips",
+            "right hand, nearest branch, DLS",
+        ),
+        (
+            SolverKind::DampedLeastSquares,
+            ChainMode::WholeBody,
+            "right fingertips",
+            "right hand, whole body, DLS",
+        ),
+        (
+            SolverKind::SelectivelyDamped,
+            ChainMode::WholeBody,
+            "right fingertips",
+            "right hand, whole body, SDLS",
+        ),
+        (
+            SolverKind::CyclicCoordinateDescent,
+            ChainMode::NearestBranch,
+            "left toe tip",
+            "left foot, nearest branch, CCD",
+        ),
+    ];
+    for (solver, mode, site, label) in cases {
+        let mut times = measure(solver, mode, site, frames);
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
+        println!("{label:<44} {median:>10.1} {mean:>10.1} {p99:>10.1}");
+    }
+}

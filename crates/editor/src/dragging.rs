@@ -1,0 +1,219 @@
+//! Dragging (Welman's figure editor, papers/welman-1993-ik-constraints-thesis.txt ch. 6): a press
+//! on a body or a site handle starts a drag, every frame the dragged point is pulled towards the
+//! cursor ray by the chosen solver, releasing the button ends it as one undo step and Escape
+//! cancels it. The press comes from Bevy's picking ([`PickRequest`], written by the scene's
+//! observers); the cursor ray from the view under the cursor ([`CursorRay`]). Both are plain data,
+//! so headless tests drive this plugin without a window.
+
+use bevy::prelude::*;
+use marionette_editing::Ray;
+use marionette_skeleton::{Fk, JointId, SiteId};
+
+use crate::state::{Editor, GhostTrack};
+
+/// What a press landed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickTarget {
+    /// A joint's body.
+    Body(JointId),
+    /// A site's handle.
+    Site(SiteId),
+}
+
+/// A primary-button press on something draggable, with the picking hit.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct PickRequest {
+    /// What was hit.
+    pub target: PickTarget,
+    /// Where (world).
+    pub hit: Vec3,
+    /// Distance along the ray (nearest wins when several are hit in one frame).
+    pub depth: f32,
+    /// The camera the press came through (the drag follows the cursor in that view).
+    pub camera: Entity,
+}
+
+/// The cursor's ray in world space, in the view the cursor is over (or the view a drag began in);
+/// `None` when the cursor is outside every view.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct CursorRay(pub Option<Ray3d>);
+
+/// The camera of the drag in progress.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct DragCamera(pub Option<Entity>);
+
+/// System sets of the drag, in order.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum DragSet {
+    /// Presses become drags.
+    Begin,
+    /// One frame of IK.
+    Solve,
+    /// Release ends, Escape cancels.
+    End,
+}
+
+/// Starts, runs and ends drags.
+pub struct DragPlugin;
+
+impl Plugin for DragPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<PickRequest>()
+            .init_resource::<CursorRay>()
+            .init_resource::<DragCamera>()
+            .configure_sets(
+                Update,
+                (DragSet::Begin, DragSet::Solve, DragSet::End).chain(),
+            )
+            .add_systems(Update, begin_drag.in_set(DragSet::Begin))
+            .add_systems(Update, drag_frame.in_set(DragSet::Solve))
+            .add_systems(Update, end_drag.in_set(DragSet::End));
+    }
+}
+
+/// Turns this frame's presses into a drag: a site handle wins over a body (handles sit inside
+/// bodies), and among bodies the nearest.
+fn begin_drag(
+    mut presses: MessageReader<PickRequest>,
+    mut editor: ResMut<Editor>,
+    mut drag_camera: ResMut<DragCamera>,
+) {
+    let best = presses.read().copied().min_by(|a, b| {
+        let rank = |p: &PickRequest| matches!(p.target, PickTarget::Body(_));
+        rank(a).cmp(&rank(b)).then(a.depth.total_cmp(&b.depth))
+    });
+    let Some(press) = best else { return };
+    if editor.document.drag().is_some() {
+        return;
+    }
+    let mode = editor.chain_mode;
+    let started = match press.target {
+        PickTarget::Site(site) => editor.document.begin_site_drag(site, mode),
+        PickTarget::Body(joint) => {
+            let hit = nalgebra::Vector3::new(
+                f64::from(press.hit.x),
+                f64::from(press.hit.y),
+                f64::from(press.hit.z),
+            );
+            editor.document.begin_drag(joint, &hit, mode)
+        }
+    };
+    match started {
+        Ok(()) => {
+            let joint = match press.target {
+                PickTarget::Site(site) => editor.skeleton().site(site).joint,
+                PickTarget::Body(joint) => joint,
+            };
+            editor.selected = Some(joint);
+            editor.residual_trace.clear();
+            drag_camera.0 = Some(press.camera);
+            start_ghosts(&mut editor);
+        }
+        Err(e) => editor.fail(e.to_string()),
+    }
+}
+
+/// The comparison ghosts start from the pose the drag starts from.
+fn start_ghosts(editor: &mut Editor) {
+    editor.ghosts.clear();
+    if !editor.compare {
+        return;
+    }
+    let chosen = editor.runner.settings().solver;
+    let skeleton = editor.skeleton().clone();
+    let pose = editor.document.pose().to_vec();
+    let tracks: Vec<GhostTrack> = editor
+        .compared
+        .iter()
+        .filter(|&&kind| kind != chosen)
+        .map(|&kind| {
+            let mut fk = Fk::new(&skeleton);
+            fk.update(&skeleton, &pose);
+            GhostTrack {
+                kind,
+                pose: pose.clone(),
+                fk,
+                residual: f64::NAN,
+            }
+        })
+        .collect();
+    editor.ghosts = tracks;
+}
+
+/// Converts Bevy's ray to the core's.
+pub fn to_core_ray(ray: &Ray3d) -> Option<Ray> {
+    let o = ray.origin;
+    let d = *ray.direction;
+    Ray::new(
+        nalgebra::Vector3::new(f64::from(o.x), f64::from(o.y), f64::from(o.z)),
+        nalgebra::Vector3::new(f64::from(d.x), f64::from(d.y), f64::from(d.z)),
+    )
+}
+
+/// One frame of IK towards the cursor ray, for the pose and for every ghost (not in the frame
+/// the button is released: the drag ends as it was last shown).
+fn drag_frame(
+    mut editor: ResMut<Editor>,
+    cursor: Res<CursorRay>,
+    mouse: Res<ButtonInput<MouseButton>>,
+) {
+    if editor.document.drag().is_none() || !mouse.pressed(MouseButton::Left) {
+        return;
+    }
+    let Some(ray) = cursor.0.as_ref().and_then(to_core_ray) else {
+        return;
+    };
+    let editor = &mut *editor;
+    advance_ghosts(editor, &ray);
+    if let Some(drag) = editor.document.drag() {
+        editor.held_goal = Some((drag.goal(editor.document.fk(), &ray), drag.chain.clone()));
+    }
+    if let Some(outcome) = editor.document.drag_frame(&ray, &mut editor.runner) {
+        editor.trace(&outcome.residuals);
+        editor.last_solve = Some(outcome);
+        editor.pose_changed();
+    }
+}
+
+/// Each ghost takes one frame of its own solver from its own pose towards the same cursor ray.
+fn advance_ghosts(editor: &mut Editor, ray: &Ray) {
+    let Some(drag) = editor.document.drag().cloned() else {
+        return;
+    };
+    let document = &editor.document;
+    let runner = &mut editor.runner;
+    for ghost in &mut editor.ghosts {
+        let goal = drag.goal(&ghost.fk, ray);
+        let mut system = document.system(vec![goal], drag.chain.clone());
+        if let Some(result) = runner
+            .compare(&mut system, &ghost.pose, &[ghost.kind])
+            .pop()
+        {
+            ghost.pose = result.pose;
+            ghost.residual = result.report.residual;
+            ghost.fk.update(document.skeleton(), &ghost.pose);
+        }
+    }
+}
+
+/// Releasing the primary button ends the drag (one undo step); Escape cancels it.
+fn end_drag(
+    mut editor: ResMut<Editor>,
+    mut drag_camera: ResMut<DragCamera>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+) {
+    if editor.document.drag().is_none() {
+        return;
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        editor.document.cancel_drag();
+        editor.ghosts.clear();
+        editor.pose_changed();
+        editor.inform("Drag cancelled");
+        drag_camera.0 = None;
+    } else if !mouse.pressed(MouseButton::Left) {
+        editor.document.end_drag();
+        drag_camera.0 = None;
+    }
+}

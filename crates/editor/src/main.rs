@@ -1,0 +1,114 @@
+//! `marionette-editor`: opens a window on the built-in humanoid (or `--skeleton FILE`) where
+//! dragging a body part poses the figure by IK; `--replay SCRIPT.ron` plays a scripted session
+//! through the window's input path (for tests and demonstrations).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy::winit::WinitSettings;
+use clap::Parser;
+use marionette_editing::{Document, Script};
+use marionette_editor::replay::Replay;
+use marionette_editor::{EditorCorePlugin, EditorWindowPlugins};
+
+/// Marionette's figure editor.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Open this skeleton (RON, SKELETON_FORMAT.md) instead of the built-in humanoid.
+    #[arg(long, value_name = "FILE")]
+    skeleton: Option<PathBuf>,
+    /// Play this script (`Replay([...])`) through the window, then stay open unless it exits.
+    #[arg(long, value_name = "SCRIPT.ron")]
+    replay: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut startup_error = None;
+    let document = match &args.skeleton {
+        Some(path) => match Document::open(path) {
+            Ok(document) => document,
+            Err(e) if args.replay.is_some() => {
+                eprintln!("marionette-editor: {e}");
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                // A person started the editor: open the humanoid and show why.
+                startup_error = Some(format!("Could not open the skeleton: {e}"));
+                Document::new(marionette_skeleton::builtin::humanoid(), None)
+            }
+        },
+        None => Document::new(marionette_skeleton::builtin::humanoid(), None),
+    };
+    let replay = match &args.replay {
+        Some(path) => {
+            let script = Script::load(path).and_then(|script| {
+                script
+                    .check_sites(document.skeleton(), &path.display().to_string())
+                    .map(|()| script)
+            });
+            match script {
+                Ok(script) => Some(Replay::new(script, path.clone())),
+                Err(e) => {
+                    eprintln!("marionette-editor: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        None => None,
+    };
+    let document = document.standing();
+    let title = format!("Marionette — {}", document.skeleton().name());
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title,
+                    resolution: WindowResolution::new(1280, 800),
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(AssetPlugin {
+                file_path: assets_dir(),
+                ..default()
+            }),
+    )
+    .add_plugins((
+        bevy_egui::EguiPlugin::default(),
+        MeshPickingPlugin,
+        EditorCorePlugin::new(document),
+        EditorWindowPlugins,
+    ));
+    if let Some(replay) = replay {
+        // Scripted input does not wake a reactive event loop: run continuously.
+        app.insert_resource(WinitSettings::continuous())
+            .insert_resource(replay);
+    } else {
+        app.insert_resource(WinitSettings::desktop_app());
+    }
+    if let Some(error) = startup_error {
+        app.world_mut()
+            .resource_mut::<marionette_editor::Editor>()
+            .fail(error);
+    }
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// The `assets/` directory: beside the working directory when run from the repository, else
+/// beside the executable's crate (development builds).
+fn assets_dir() -> String {
+    let here = PathBuf::from("assets");
+    if here.is_dir() {
+        return "assets".to_owned();
+    }
+    let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    repository.to_string_lossy().into_owned()
+}

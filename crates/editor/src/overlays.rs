@@ -1,0 +1,180 @@
+//! What is drawn over the figure with gizmos: the ground grid, the selected joint's axes and the
+//! arcs of its limited hinges (on request), the dragged point and its goal, and for a selected
+//! arm or leg the swivel gizmo: the circle the elbow can turn on with the arcs that keep every
+//! joint within its limits (Tolani §3.2.4) and the elbow where it is. The selected limb's swivel
+//! is measured here once per pose and shared with the IK panel's slider.
+
+use bevy::prelude::*;
+use marionette_editing::swivel::{LimbSwivel, limb_of, measure};
+use marionette_editing::swivel_gizmo::swivel_gizmo;
+use marionette_ik::GoalKind;
+use marionette_skeleton::DofKind;
+use nalgebra::{Rotation3, Unit, Vector3};
+
+use crate::scene::{Ground, vec3};
+use crate::state::Editor;
+
+/// The selected limb's swivel, measured at the current pose (`None` when the selection is not
+/// on an arm or a leg).
+#[derive(Resource, Default)]
+pub struct SelectedLimb {
+    /// The measurement, or why it failed.
+    pub measured: Option<Result<LimbSwivel, String>>,
+    measured_for: Option<(u64, u64, usize)>,
+}
+
+/// Gizmo overlays.
+pub struct OverlaysPlugin;
+
+impl Plugin for OverlaysPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            PostUpdate,
+            (draw_ground, draw_joint_axes, draw_drag, draw_swivel),
+        );
+    }
+}
+
+/// Measures the selected limb's swivel when the selection or the pose changed.
+pub fn measure_selected_limb(editor: Res<Editor>, mut limb: ResMut<SelectedLimb>) {
+    let Some(joint) = editor.selected else {
+        limb.measured = None;
+        limb.measured_for = None;
+        return;
+    };
+    let key = (
+        editor.skeleton_revision,
+        editor.pose_revision,
+        joint.index(),
+    );
+    if limb.measured_for == Some(key) {
+        return;
+    }
+    limb.measured_for = Some(key);
+    limb.measured = limb_of(editor.skeleton(), joint).map(|l| measure(&editor.document, &l));
+}
+
+fn draw_ground(mut gizmos: Gizmos, ground: Query<&GlobalTransform, With<Ground>>) {
+    let y = ground.iter().next().map_or(0.0, |g| g.translation().y) + 0.002;
+    gizmos
+        .grid(
+            Isometry3d::new(
+                Vec3::new(0.0, y, 0.0),
+                Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+            ),
+            UVec2::splat(16),
+            Vec2::splat(0.25),
+            Color::srgba(0.6, 0.6, 0.65, 0.35),
+        )
+        .outer_edges();
+}
+
+/// The selected joint's DOF axes (X red, Y green, Z blue by the axis' main direction) and, for
+/// limited hinges, the arc of the range with a tick at the current angle.
+fn draw_joint_axes(mut gizmos: Gizmos, editor: Res<Editor>) {
+    let Some(joint) = editor.selected.filter(|_| editor.show_axes) else {
+        return;
+    };
+    let skeleton = editor.skeleton();
+    let fk = editor.document.fk();
+    let q = editor.document.pose();
+    for dof in skeleton.joint_dofs(joint) {
+        let d = skeleton.dof(dof);
+        let axis = fk.dof_axis(dof);
+        let pivot = fk.dof_pivot(dof);
+        let colour = axis_colour(&axis);
+        gizmos.arrow(vec3(&pivot), vec3(&(pivot + axis * 0.14)), colour);
+        if d.kind != DofKind::Hinge || d.unlimited {
+            continue;
+        }
+        let Some(perpendicular) = perpendicular_to(&axis) else {
+            continue;
+        };
+        let value = q[dof.state_index()];
+        let unit = Unit::new_normalize(axis);
+        let at = |angle: f64| {
+            let rotated = Rotation3::from_axis_angle(&unit, angle - value) * perpendicular;
+            vec3(&(pivot + rotated * 0.09))
+        };
+        let steps = 32;
+        let arc: Vec<Vec3> = (0..=steps)
+            .map(|k| at(d.min + (d.max - d.min) * f64::from(k) / f64::from(steps)))
+            .collect();
+        gizmos.linestrip(arc, colour.with_alpha(0.8));
+        gizmos.line(vec3(&pivot), at(value), Color::WHITE);
+        gizmos.line(vec3(&pivot), at(d.min), colour.with_alpha(0.5));
+        gizmos.line(vec3(&pivot), at(d.max), colour.with_alpha(0.5));
+    }
+}
+
+fn axis_colour(axis: &Vector3<f64>) -> Color {
+    let a = axis.abs();
+    if a.x >= a.y && a.x >= a.z {
+        Color::srgb(0.95, 0.3, 0.3)
+    } else if a.y >= a.z {
+        Color::srgb(0.3, 0.9, 0.35)
+    } else {
+        Color::srgb(0.35, 0.55, 1.0)
+    }
+}
+
+/// A unit vector perpendicular to `axis`.
+fn perpendicular_to(axis: &Vector3<f64>) -> Option<Vector3<f64>> {
+    let helper = if axis.y.abs() < 0.9 {
+        Vector3::y()
+    } else {
+        Vector3::x()
+    };
+    axis.cross(&helper).try_normalize(1e-12)
+}
+
+/// The dragged point and its goal on the cursor ray.
+fn draw_drag(mut gizmos: Gizmos, editor: Res<Editor>) {
+    let Some(drag) = editor.document.drag() else {
+        return;
+    };
+    let effector = vec3(&drag.effector(editor.document.fk()));
+    gizmos.sphere(
+        Isometry3d::from_translation(effector),
+        0.015,
+        Color::srgb(1.0, 0.9, 0.2),
+    );
+    if let Some((goal, _)) = &editor.held_goal
+        && let GoalKind::Point { target, .. } = &goal.kind
+    {
+        let target = vec3(target);
+        gizmos.line(effector, target, Color::srgb(1.0, 0.9, 0.2));
+        gizmos.sphere(Isometry3d::from_translation(target), 0.01, Color::WHITE);
+    }
+}
+
+/// The swivel gizmo of the selected limb.
+fn draw_swivel(mut gizmos: Gizmos, editor: Res<Editor>, limb: Res<SelectedLimb>) {
+    let Some(Ok(measured)) = &limb.measured else {
+        return;
+    };
+    let fk = editor.document.fk();
+    let gizmo = swivel_gizmo(
+        &measured.limb,
+        fk,
+        &measured.placed,
+        &measured.reference,
+        &measured.report,
+        96,
+    );
+    let circle = gizmo.circle;
+    let full: Vec<Vec3> = (0..=96)
+        .map(|k| vec3(&circle.point(std::f64::consts::TAU * f64::from(k) / 96.0)))
+        .collect();
+    gizmos.linestrip(full, Color::srgba(0.8, 0.3, 0.3, 0.6));
+    for arc in &gizmo.valid_arcs {
+        gizmos.linestrip(arc.iter().map(vec3), Color::srgb(0.3, 1.0, 0.45));
+    }
+    let elbow = vec3(&fk.joint_position(measured.limb.joints[1]));
+    gizmos.line(vec3(&circle.centre), elbow, Color::srgb(0.3, 1.0, 0.45));
+    gizmos.sphere(
+        Isometry3d::from_translation(elbow),
+        0.02,
+        Color::srgb(0.3, 1.0, 0.45),
+    );
+}

@@ -1,0 +1,434 @@
+//! The figure in the 3D scene: one entity per joint frame placed by forward kinematics, its body
+//! (capsule, box, sphere or glTF mesh from the skeleton file) as a pickable child, small pickable
+//! handles on the sites, joint markers, lights, a ground and the comparison ghosts. Presses,
+//! hovers and outs on bodies and handles come from Bevy's picking (mesh ray casts) and become
+//! [`PickRequest`]s and [`Editor::hovered`].
+
+use bevy::light::GlobalAmbientLight;
+use bevy::prelude::*;
+use marionette_skeleton::{Fk, JointId, Shape, SiteId, Skeleton};
+use nalgebra::{Matrix3, Vector3};
+
+use crate::dragging::{PickRequest, PickTarget};
+use crate::state::Editor;
+
+/// Everything spawned for the current skeleton (despawned when another one is opened).
+#[derive(Component)]
+pub struct FigurePart;
+
+/// A joint's frame, placed by forward kinematics.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct JointFrame(pub JointId);
+
+/// A joint's body: the pickable mesh of that joint.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Body(pub JointId);
+
+/// A site's pickable handle.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct SiteHandle(pub SiteId);
+
+/// A ghost's joint frame: ghost `0` is the first compared solver.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct GhostFrame {
+    /// Which ghost.
+    pub ghost: usize,
+    /// Which joint.
+    pub joint: JointId,
+}
+
+/// The materials the figure is drawn with.
+#[derive(Resource, Clone)]
+pub struct Palette {
+    /// Bodies.
+    pub body: Handle<StandardMaterial>,
+    /// The body under the cursor.
+    pub hovered: Handle<StandardMaterial>,
+    /// The selected joint's body.
+    pub selected: Handle<StandardMaterial>,
+    /// Site handles.
+    pub site: Handle<StandardMaterial>,
+    /// Joint markers.
+    pub joint: Handle<StandardMaterial>,
+    /// One translucent material per ghost.
+    pub ghosts: Vec<Handle<StandardMaterial>>,
+}
+
+/// The colours of the ghosts, in the order of [`Editor::compared`].
+pub const GHOST_COLOURS: [Color; 6] = [
+    Color::srgba(0.95, 0.35, 0.3, 0.35),
+    Color::srgba(0.3, 0.8, 0.4, 0.35),
+    Color::srgba(0.35, 0.55, 1.0, 0.35),
+    Color::srgba(0.9, 0.8, 0.25, 0.35),
+    Color::srgba(0.8, 0.4, 0.9, 0.35),
+    Color::srgba(0.3, 0.85, 0.9, 0.35),
+];
+
+/// The radius of a site handle (metres).
+pub const SITE_HANDLE_RADIUS: f32 = 0.022;
+
+/// Draws the figure and routes picking to the drag.
+pub struct ScenePlugin;
+
+impl Plugin for ScenePlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(GlobalAmbientLight {
+            color: Color::WHITE,
+            brightness: 350.0,
+            ..default()
+        })
+        .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
+        .add_systems(Startup, (setup_palette, setup_lights).chain())
+        .add_systems(
+            PostUpdate,
+            (rebuild_figure, place_figure, sync_ghosts, highlight)
+                .chain()
+                .before(TransformSystems::Propagate),
+        )
+        .add_observer(on_press)
+        .add_observer(on_over)
+        .add_observer(on_out);
+    }
+}
+
+fn setup_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let mut solid = |colour: Color| {
+        materials.add(StandardMaterial {
+            base_color: colour,
+            perceptual_roughness: 0.6,
+            ..default()
+        })
+    };
+    let body = solid(Color::srgb(0.78, 0.74, 0.68));
+    let hovered = solid(Color::srgb(0.95, 0.85, 0.55));
+    let selected = solid(Color::srgb(1.0, 0.62, 0.2));
+    let site = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.2, 0.75, 1.0),
+        emissive: LinearRgba::rgb(0.1, 0.4, 0.8),
+        ..default()
+    });
+    let joint = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.25, 0.25, 0.3),
+        unlit: true,
+        ..default()
+    });
+    let ghosts = GHOST_COLOURS
+        .iter()
+        .map(|&colour| {
+            materials.add(StandardMaterial {
+                base_color: colour,
+                alpha_mode: AlphaMode::Blend,
+                unlit: true,
+                ..default()
+            })
+        })
+        .collect();
+    commands.insert_resource(Palette {
+        body,
+        hovered,
+        selected,
+        site,
+        joint,
+        ghosts,
+    });
+}
+
+fn setup_lights(mut commands: Commands) {
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9000.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
+        Transform::from_xyz(2.0, 5.0, 4.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 2500.0,
+            ..default()
+        },
+        Transform::from_xyz(-3.0, 2.0, -4.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}
+
+/// nalgebra → glam.
+pub fn vec3(v: &Vector3<f64>) -> Vec3 {
+    Vec3::new(v.x as f32, v.y as f32, v.z as f32)
+}
+
+/// A rotation matrix → a quaternion.
+pub fn quat(m: &Matrix3<f64>) -> Quat {
+    let cols = [m.column(0), m.column(1), m.column(2)];
+    let mat = Mat3::from_cols(
+        Vec3::new(cols[0][0] as f32, cols[0][1] as f32, cols[0][2] as f32),
+        Vec3::new(cols[1][0] as f32, cols[1][1] as f32, cols[1][2] as f32),
+        Vec3::new(cols[2][0] as f32, cols[2][1] as f32, cols[2][2] as f32),
+    );
+    Quat::from_mat3(&mat).normalize()
+}
+
+/// The mesh and its placement in the joint frame for a body shape (glTF meshes excepted).
+pub fn shape_mesh(shape: &Shape) -> Option<(Mesh, Transform)> {
+    match shape {
+        Shape::Capsule { radius, start, end } => {
+            let axis = vec3(&(end - start));
+            let length = axis.length();
+            let centre = vec3(&((start + end) * 0.5));
+            let rotation = if length > 1e-6 {
+                Quat::from_rotation_arc(Vec3::Y, axis / length)
+            } else {
+                Quat::IDENTITY
+            };
+            Some((
+                Capsule3d::new(*radius as f32, length).mesh().build(),
+                Transform::from_translation(centre).with_rotation(rotation),
+            ))
+        }
+        Shape::Box {
+            half_extents,
+            center,
+        } => {
+            let size = vec3(half_extents) * 2.0;
+            Some((
+                Cuboid::new(size.x, size.y, size.z).mesh().build(),
+                Transform::from_translation(vec3(center)),
+            ))
+        }
+        Shape::Sphere { radius, center } => Some((
+            Sphere::new(*radius as f32).mesh().uv(24, 16),
+            Transform::from_translation(vec3(center)),
+        )),
+        Shape::Mesh { .. } => None,
+    }
+}
+
+/// The height of the ground under the figure's standing pose: its lowest joint or site.
+pub fn ground_height(skeleton: &Skeleton, fk: &Fk) -> f32 {
+    let joints = skeleton.joint_ids().map(|j| fk.joint_position(j).y);
+    let sites = skeleton.site_ids().map(|s| fk.site_position(s).y);
+    joints.chain(sites).fold(f64::INFINITY, f64::min).min(0.0) as f32
+}
+
+#[allow(clippy::too_many_arguments)]
+fn rebuild_figure(
+    mut commands: Commands,
+    editor: Res<Editor>,
+    palette: Res<Palette>,
+    parts: Query<Entity, (With<FigurePart>, Without<ChildOf>)>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    asset_server: Res<AssetServer>,
+    mut built: Local<Option<u64>>,
+) {
+    if *built == Some(editor.skeleton_revision) {
+        return;
+    }
+    *built = Some(editor.skeleton_revision);
+    for entity in &parts {
+        commands.entity(entity).despawn();
+    }
+    let skeleton = editor.skeleton();
+    let fk = editor.document.fk();
+    let site_mesh = meshes.add(Sphere::new(SITE_HANDLE_RADIUS).mesh().uv(16, 10));
+    let joint_mesh = meshes.add(Sphere::new(0.012).mesh().uv(10, 6));
+    let ground_y = ground_height(skeleton, fk);
+    commands.spawn((
+        FigurePart,
+        Mesh3d(meshes.add(Plane3d::default().mesh().size(8.0, 8.0))),
+        MeshMaterial3d(palette.joint.clone()),
+        Transform::from_xyz(0.0, ground_y - 0.001, 0.0),
+        Pickable::IGNORE,
+        Ground,
+    ));
+    for (id, joint) in skeleton.joint_ids().zip(skeleton.joints()) {
+        let mut frame = commands.spawn((
+            FigurePart,
+            JointFrame(id),
+            Transform::from_translation(vec3(&fk.joint_position(id)))
+                .with_rotation(quat(fk.joint_rotation(id))),
+            Visibility::default(),
+            Name::new(joint.name.clone()),
+        ));
+        frame.with_children(|children| {
+            children.spawn((
+                Mesh3d(joint_mesh.clone()),
+                MeshMaterial3d(palette.joint.clone()),
+                Transform::default(),
+                Pickable::IGNORE,
+            ));
+            match &joint.shape {
+                Some(Shape::Mesh { path, origin }) => {
+                    children.spawn((
+                        Body(id),
+                        bevy::world_serialization::WorldAssetRoot(
+                            asset_server.load(GltfAssetLabel::Scene(0).from_asset(path.clone())),
+                        ),
+                        Transform::from_translation(vec3(origin)),
+                        non_blocking(),
+                    ));
+                }
+                Some(shape) => {
+                    if let Some((mesh, placement)) = shape_mesh(shape) {
+                        children.spawn((
+                            Body(id),
+                            Mesh3d(meshes.add(mesh)),
+                            MeshMaterial3d(palette.body.clone()),
+                            placement,
+                            non_blocking(),
+                        ));
+                    }
+                }
+                None => {}
+            }
+            for (site_id, site) in skeleton.site_ids().zip(skeleton.sites()) {
+                if site.joint == id {
+                    children.spawn((
+                        SiteHandle(site_id),
+                        Mesh3d(site_mesh.clone()),
+                        MeshMaterial3d(palette.site.clone()),
+                        Transform::from_translation(vec3(&site.offset)),
+                        Name::new(site.name.clone()),
+                    ));
+                }
+            }
+        });
+    }
+}
+
+/// The ground plane.
+#[derive(Component)]
+pub struct Ground;
+
+/// Bodies let the ray through to what lies behind them, so a site handle inside a body is still
+/// pressed (the drag prefers handles, then the nearest body).
+fn non_blocking() -> Pickable {
+    Pickable {
+        should_block_lower: false,
+        is_hoverable: true,
+    }
+}
+
+/// Puts each joint frame where forward kinematics says, when the pose changed.
+fn place_figure(
+    editor: Res<Editor>,
+    mut frames: Query<(&JointFrame, &mut Transform)>,
+    mut placed: Local<Option<(u64, u64)>>,
+    added: Query<(), Added<JointFrame>>,
+) {
+    let now = (editor.skeleton_revision, editor.pose_revision);
+    if *placed == Some(now) && added.is_empty() {
+        return;
+    }
+    *placed = Some(now);
+    let fk = editor.document.fk();
+    for (frame, mut transform) in &mut frames {
+        transform.translation = vec3(&fk.joint_position(frame.0));
+        transform.rotation = quat(fk.joint_rotation(frame.0));
+    }
+}
+
+/// Spawns, places and removes the comparison ghosts: translucent, unpickable copies of the bodies.
+#[allow(clippy::type_complexity)]
+fn sync_ghosts(
+    mut commands: Commands,
+    editor: Res<Editor>,
+    palette: Res<Palette>,
+    bodies: Query<(&Body, &Mesh3d, &Transform, &ChildOf), Without<GhostFrame>>,
+    mut ghosts: Query<(Entity, &GhostFrame, &mut Transform), Without<Body>>,
+) {
+    let wanted = editor.ghosts.len();
+    let mut have = 0;
+    for (entity, ghost, mut transform) in &mut ghosts {
+        match editor.ghosts.get(ghost.ghost) {
+            Some(track) => {
+                transform.translation = vec3(&track.fk.joint_position(ghost.joint));
+                transform.rotation = quat(track.fk.joint_rotation(ghost.joint));
+                have = have.max(ghost.ghost + 1);
+            }
+            _ => commands.entity(entity).despawn(),
+        }
+    }
+    for index in have..wanted {
+        let track = &editor.ghosts[index];
+        let material = palette.ghosts[index % palette.ghosts.len()].clone();
+        for (body, mesh, local, _) in &bodies {
+            commands
+                .spawn((
+                    FigurePart,
+                    GhostFrame {
+                        ghost: index,
+                        joint: body.0,
+                    },
+                    Transform::from_translation(vec3(&track.fk.joint_position(body.0)))
+                        .with_rotation(quat(track.fk.joint_rotation(body.0))),
+                    Visibility::default(),
+                ))
+                .with_children(|children| {
+                    children.spawn((
+                        Mesh3d(mesh.0.clone()),
+                        MeshMaterial3d(material.clone()),
+                        *local,
+                        Pickable::IGNORE,
+                    ));
+                });
+        }
+    }
+}
+
+/// The selected body in orange, the hovered one lighter.
+fn highlight(
+    editor: Res<Editor>,
+    palette: Res<Palette>,
+    mut bodies: Query<(&Body, &mut MeshMaterial3d<StandardMaterial>)>,
+) {
+    for (body, mut material) in &mut bodies {
+        let wanted = if editor.selected == Some(body.0) {
+            &palette.selected
+        } else if editor.hovered == Some(body.0) {
+            &palette.hovered
+        } else {
+            &palette.body
+        };
+        if material.0 != *wanted {
+            material.0 = wanted.clone();
+        }
+    }
+}
+
+fn on_press(
+    press: On<Pointer<Press>>,
+    bodies: Query<&Body>,
+    handles: Query<&SiteHandle>,
+    mut picks: MessageWriter<PickRequest>,
+) {
+    if press.event.button != PointerButton::Primary {
+        return;
+    }
+    let target = if let Ok(handle) = handles.get(press.entity) {
+        PickTarget::Site(handle.0)
+    } else if let Ok(body) = bodies.get(press.entity) {
+        PickTarget::Body(body.0)
+    } else {
+        return;
+    };
+    let hit = &press.event.hit;
+    picks.write(PickRequest {
+        target,
+        hit: hit.position.unwrap_or_default(),
+        depth: hit.depth,
+        camera: hit.camera,
+    });
+}
+
+fn on_over(over: On<Pointer<Over>>, bodies: Query<&Body>, mut editor: ResMut<Editor>) {
+    if let Ok(body) = bodies.get(over.entity) {
+        editor.hovered = Some(body.0);
+    }
+}
+
+fn on_out(out: On<Pointer<Out>>, bodies: Query<&Body>, mut editor: ResMut<Editor>) {
+    if let Ok(body) = bodies.get(out.entity)
+        && editor.hovered == Some(body.0)
+    {
+        editor.hovered = None;
+    }
+}

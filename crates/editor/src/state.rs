@@ -1,0 +1,268 @@
+//! The editor's state as one Bevy resource: the document (skeleton, pose, undo history), the IK
+//! runner and its settings, what is selected, the last solve (for the status bar and the plot),
+//! the comparison ghosts and the messages shown to the user. Every plugin reads and edits the
+//! document through this resource; the scene plugin redraws when the revisions change.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use marionette_editing::{ChainMode, Document, FrameOutcome, IkRunner, IkSettings};
+use marionette_ik::{Goal, SolverKind};
+use marionette_skeleton::{Chain, Fk, JointId, Skeleton};
+
+/// One message for the user: what happened, and whether it went wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// The text shown.
+    pub text: String,
+    /// An error (shown in red until dismissed) rather than information.
+    pub is_error: bool,
+}
+
+/// A comparison ghost: another solver's pose for the same drag, followed frame by frame from the
+/// drag's start (so it shows what that solver would have done with the whole drag).
+#[derive(Debug, Clone)]
+pub struct GhostTrack {
+    /// The solver.
+    pub kind: SolverKind,
+    /// Its pose.
+    pub pose: Vec<f64>,
+    /// Forward kinematics of that pose.
+    pub fk: Fk,
+    /// Its distance to the goal after the last frame (metres).
+    pub residual: f64,
+}
+
+/// The editor's state.
+#[derive(Resource)]
+pub struct Editor {
+    /// The skeleton, pose, stiffness, undo history and drag in progress.
+    pub document: Document,
+    /// The IK solver run each frame of a drag, with its settings.
+    pub runner: IkRunner,
+    /// What a drag moves.
+    pub chain_mode: ChainMode,
+    /// The selected joint (outliner, sliders, axes, swivel).
+    pub selected: Option<JointId>,
+    /// The joint whose body is under the cursor.
+    pub hovered: Option<JointId>,
+    /// What the last frame of IK did: residuals for the plot, counts for the status bar.
+    pub last_solve: Option<FrameOutcome>,
+    /// The residual after every update of the current drag (or of the last "solve until
+    /// satisfied"), for the plot.
+    pub residual_trace: Vec<f64>,
+    /// The last drag's goal and chain, for "solve until satisfied".
+    pub held_goal: Option<(Goal, Chain)>,
+    /// Whether comparison ghosts are shown while dragging.
+    pub compare: bool,
+    /// The solvers compared against (when `compare` is on).
+    pub compared: Vec<SolverKind>,
+    /// The ghosts of the drag in progress.
+    pub ghosts: Vec<GhostTrack>,
+    /// Draw the selected joint's axes and limit arcs.
+    pub show_axes: bool,
+    /// Where the pose was last saved or opened from, for Ctrl+S.
+    pub pose_path: Option<PathBuf>,
+    /// Bumped on every pose change, so the scene redraws only then.
+    pub pose_revision: u64,
+    /// Bumped when another skeleton is opened, so the scene is rebuilt.
+    pub skeleton_revision: u64,
+    /// Messages, newest last.
+    pub notices: Vec<Notice>,
+}
+
+impl Editor {
+    /// An editor on `document` with the default IK settings (DLS, 10 updates per frame).
+    pub fn new(document: Document) -> Editor {
+        let runner = IkRunner::default();
+        Editor {
+            document,
+            runner,
+            chain_mode: ChainMode::default(),
+            selected: None,
+            hovered: None,
+            last_solve: None,
+            residual_trace: Vec::new(),
+            held_goal: None,
+            compare: false,
+            compared: vec![
+                SolverKind::JacobianTranspose,
+                SolverKind::PseudoInverse,
+                SolverKind::CyclicCoordinateDescent,
+            ],
+            ghosts: Vec::new(),
+            show_axes: true,
+            pose_path: None,
+            pose_revision: 0,
+            skeleton_revision: 0,
+            notices: Vec::new(),
+        }
+    }
+
+    /// The skeleton being edited.
+    pub fn skeleton(&self) -> &Skeleton {
+        self.document.skeleton()
+    }
+
+    /// Appends a frame's residuals to the plotted trace (capped, oldest dropped first).
+    pub fn trace(&mut self, residuals: &[f64]) {
+        const KEPT: usize = 20_000;
+        self.residual_trace.extend_from_slice(residuals);
+        if self.residual_trace.len() > KEPT {
+            let excess = self.residual_trace.len() - KEPT;
+            self.residual_trace.drain(..excess);
+        }
+    }
+
+    /// Marks the pose as changed (the scene redraws).
+    pub fn pose_changed(&mut self) {
+        self.pose_revision = self.pose_revision.wrapping_add(1);
+    }
+
+    /// Adds an information message.
+    pub fn inform(&mut self, text: impl Into<String>) {
+        self.push_notice(text.into(), false);
+    }
+
+    /// Adds an error message (also printed on standard error, for scripted runs).
+    pub fn fail(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        eprintln!("marionette-editor: {text}");
+        self.push_notice(text, true);
+    }
+
+    fn push_notice(&mut self, text: String, is_error: bool) {
+        const KEPT: usize = 50;
+        if self.notices.len() >= KEPT {
+            self.notices.remove(0);
+        }
+        self.notices.push(Notice { text, is_error });
+    }
+
+    /// Opens another skeleton; on error the current one stays and the error is shown.
+    pub fn open_skeleton(&mut self, path: &Path) -> bool {
+        match Document::open(path) {
+            Ok(document) => {
+                let document = document.standing();
+                let joints = document.skeleton().joints().len();
+                let name = document.skeleton().name().to_owned();
+                self.document = document;
+                self.selected = None;
+                self.hovered = None;
+                self.last_solve = None;
+                self.held_goal = None;
+                self.ghosts.clear();
+                self.pose_path = None;
+                self.skeleton_revision = self.skeleton_revision.wrapping_add(1);
+                self.pose_changed();
+                self.inform(format!(
+                    "Opened skeleton \"{name}\" ({joints} joints) from {}",
+                    path.display()
+                ));
+                true
+            }
+            Err(e) => {
+                self.fail(format!("Could not open the skeleton: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Loads a pose file; on error the pose stays and the error is shown.
+    pub fn open_pose(&mut self, path: &Path) -> bool {
+        self.document.end_drag();
+        match self.document.load_pose(path) {
+            Ok(()) => {
+                self.pose_path = Some(path.to_path_buf());
+                self.pose_changed();
+                self.inform(format!("Opened pose {}", path.display()));
+                true
+            }
+            Err(e) => {
+                self.fail(format!("Could not open the pose: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Saves the pose; on error the error is shown.
+    pub fn save_pose(&mut self, path: &Path) -> bool {
+        match self.document.save_pose(path) {
+            Ok(()) => {
+                self.pose_path = Some(path.to_path_buf());
+                self.inform(format!("Saved pose to {}", path.display()));
+                true
+            }
+            Err(e) => {
+                self.fail(format!("Could not save the pose: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Undoes the last edit.
+    pub fn undo(&mut self) {
+        self.ghosts.clear();
+        match self.document.undo() {
+            Some(label) => {
+                self.pose_changed();
+                self.inform(format!("Undid: {label}"));
+            }
+            None => self.inform("Nothing to undo"),
+        }
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self) {
+        self.ghosts.clear();
+        match self.document.redo() {
+            Some(label) => {
+                self.pose_changed();
+                self.inform(format!("Redid: {label}"));
+            }
+            None => self.inform("Nothing to redo"),
+        }
+    }
+
+    /// Runs the chosen solver on the last drag's goal until it is met, the solver stops moving or
+    /// `max_iterations` updates; one undo step.
+    pub fn solve_until_satisfied(&mut self, max_iterations: usize) {
+        let Some((goal, chain)) = self.held_goal.clone() else {
+            self.inform("Nothing to solve yet: drag a body or a handle first");
+            return;
+        };
+        let mut q = self.document.pose().to_vec();
+        let outcome = {
+            let mut system = self.document.system(vec![goal], chain);
+            self.runner
+                .until_satisfied(&mut system, &mut q, max_iterations)
+        };
+        self.document
+            .replace_pose("Solve until satisfied".to_owned(), q);
+        self.pose_changed();
+        let report = &outcome.report;
+        self.residual_trace.clone_from(&outcome.residuals);
+        self.inform(format!(
+            "{}: {} after {} iterations, residual {:.4} mm",
+            outcome.ran,
+            if report.converged { "met" } else { "not met" },
+            report.iterations,
+            report.residual * 1000.0
+        ));
+        self.last_solve = Some(outcome);
+    }
+
+    /// Chooses the IK solver (method options stay with their method).
+    pub fn set_solver(&mut self, kind: SolverKind) {
+        let mut settings = *self.runner.settings();
+        settings.solver = kind;
+        self.apply_settings(settings);
+    }
+
+    /// Applies new IK settings, or shows why they were refused.
+    pub fn apply_settings(&mut self, settings: IkSettings) {
+        if let Err(e) = self.runner.set_settings(settings) {
+            self.fail(format!("IK settings refused: {e}"));
+        }
+    }
+}

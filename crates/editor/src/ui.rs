@@ -1,0 +1,312 @@
+//! The egui panels around the views: the menu bar, the outliner with the selected joint's DOF
+//! sliders and stiffness (left, [`crate::ui_outliner`]), the IK panel with the residual plot and
+//! the swivel slider (right, [`crate::ui_ik`]), the status bar and the error list. egui runs once
+//! per frame on its own camera, drawn over the views; what the panels leave free is the
+//! [`ViewArea`] the views share.
+
+use bevy::camera::CameraOutputMode;
+use bevy::camera::visibility::RenderLayers;
+use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
+use bevy_egui::{
+    EguiContext, EguiContextSettings, EguiFullOutput, EguiGlobalSettings, EguiInput,
+    EguiStartupSet, PrimaryEguiContext, egui,
+};
+use marionette_editing::View;
+
+use crate::files::{FileAction, FileRequest};
+use crate::overlays::SelectedLimb;
+use crate::state::Editor;
+use crate::views::{FrameRequest, Layout, ViewArea};
+
+/// The panels.
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            PreStartup,
+            (
+                no_automatic_context.before(EguiStartupSet::InitContexts),
+                spawn_ui_camera.before(EguiStartupSet::InitContexts),
+                run_manually.after(EguiStartupSet::InitContexts),
+            ),
+        )
+        .add_systems(Update, editor_ui.after(crate::dragging::DragSet::End));
+    }
+}
+
+fn no_automatic_context(mut settings: ResMut<EguiGlobalSettings>) {
+    settings.auto_create_primary_context = false;
+}
+
+/// egui gets a camera of its own, drawn after (over) the views and rendering nothing else.
+fn spawn_ui_camera(mut commands: Commands) {
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera3d::default(),
+        RenderLayers::none(),
+        Camera {
+            order: 10,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}
+
+/// The editor runs egui's pass itself (`run_ui`), so egui knows which part of the window its
+/// panels leave to the views, and clicks there reach the scene.
+fn run_manually(mut settings: Query<&mut EguiContextSettings, With<PrimaryEguiContext>>) {
+    for mut settings in &mut settings {
+        settings.run_manually = true;
+    }
+}
+
+/// What the panels ask for beyond editing the editor state, sent after the pass.
+#[derive(Debug, Default)]
+pub struct UiRequests {
+    /// File actions.
+    pub files: Vec<FileAction>,
+    /// Frame the selection.
+    pub frame: bool,
+    /// Quit.
+    pub exit: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn editor_ui(
+    mut contexts: Query<
+        (&mut EguiContext, &mut EguiInput, &mut EguiFullOutput),
+        With<PrimaryEguiContext>,
+    >,
+    mut editor: ResMut<Editor>,
+    mut layout: ResMut<Layout>,
+    mut area: ResMut<ViewArea>,
+    limb: Res<SelectedLimb>,
+    mut files: MessageWriter<FileRequest>,
+    mut frames: MessageWriter<FrameRequest>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
+        return;
+    };
+    let ctx = context.get_mut().clone();
+    let mut requests = UiRequests::default();
+    let mut free = None;
+    let full = ctx.run_ui(input.take(), |ui| {
+        egui::Panel::top("menu bar").show(ui, |ui| {
+            menu_bar(ui, &mut editor, &mut layout, &mut requests);
+        });
+        egui::Panel::bottom("status bar").show(ui, |ui| {
+            status_bar(ui, &editor);
+        });
+        egui::Panel::left("outliner")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                crate::ui_outliner::outliner_panel(ui, &mut editor);
+            });
+        egui::Panel::right("ik panel")
+            .resizable(true)
+            .default_size(310.0)
+            .show(ui, |ui| {
+                crate::ui_ik::ik_panel(ui, &mut editor, &limb);
+            });
+        free = Some(ui.available_rect_before_wrap());
+        errors_window(ui, &mut editor);
+    });
+    **output = Some(full);
+    for action in requests.files {
+        files.write(FileRequest(action));
+    }
+    if requests.frame {
+        frames.write(FrameRequest);
+    }
+    if requests.exit {
+        exit.write(AppExit::Success);
+    }
+    // The views keep their place while a drag is in progress, whatever the panels do.
+    if let Some(r) = free.filter(|_| editor.document.drag().is_none()) {
+        let rect = Rect::new(r.min.x, r.min.y, r.max.x, r.max.y);
+        if area.0 != rect {
+            area.0 = rect;
+        }
+    }
+}
+
+fn menu_bar(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    layout: &mut Layout,
+    requests: &mut UiRequests,
+) {
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            let items = [
+                ("Open skeleton…", "Ctrl+O", FileAction::OpenSkeleton),
+                ("Open pose…", "Ctrl+Shift+O", FileAction::OpenPose),
+                ("Save pose", "Ctrl+S", FileAction::SavePose),
+                ("Save pose as…", "Ctrl+Shift+S", FileAction::SavePoseAs),
+            ];
+            for (label, keys, action) in items {
+                if ui
+                    .add(egui::Button::new(label).shortcut_text(keys))
+                    .clicked()
+                {
+                    requests.files.push(action);
+                    ui.close();
+                }
+            }
+            ui.separator();
+            if ui.button("Quit").clicked() {
+                requests.exit = true;
+            }
+        });
+        ui.menu_button("Edit", |ui| {
+            let undo = editor.document.history().next_undo().map(str::to_owned);
+            let redo = editor.document.history().next_redo().map(str::to_owned);
+            let undo_text = undo.map_or("Undo".to_owned(), |l| format!("Undo {l}"));
+            let redo_text = redo.map_or("Redo".to_owned(), |l| format!("Redo {l}"));
+            let can_undo = editor.document.history().next_undo().is_some();
+            let can_redo = editor.document.history().next_redo().is_some();
+            if ui
+                .add_enabled(
+                    can_undo,
+                    egui::Button::new(undo_text).shortcut_text("Ctrl+Z"),
+                )
+                .clicked()
+            {
+                editor.undo();
+                ui.close();
+            }
+            if ui
+                .add_enabled(
+                    can_redo,
+                    egui::Button::new(redo_text).shortcut_text("Ctrl+Shift+Z"),
+                )
+                .clicked()
+            {
+                editor.redo();
+                ui.close();
+            }
+        });
+        ui.menu_button("View", |ui| {
+            ui.checkbox(&mut layout.four, "Four views");
+            ui.separator();
+            ui.label("Large view");
+            for view in View::ALL {
+                ui.radio_value(&mut layout.large, view, view_title(view));
+            }
+            ui.separator();
+            ui.checkbox(&mut editor.show_axes, "Joint axes and limits");
+            if ui
+                .add(egui::Button::new("Frame selection").shortcut_text("F"))
+                .clicked()
+            {
+                requests.frame = true;
+                ui.close();
+            }
+        });
+        ui.separator();
+        for view in View::ALL {
+            if ui
+                .selectable_label(layout.large == view, view_title(view))
+                .on_hover_text("Show this view in the large viewport")
+                .clicked()
+            {
+                layout.large = view;
+            }
+        }
+        ui.separator();
+        ui.toggle_value(&mut layout.four, "Four views");
+    });
+}
+
+/// A view's title in the interface.
+pub fn view_title(view: View) -> &'static str {
+    match view {
+        View::Perspective => "Perspective",
+        View::Front => "Front",
+        View::Side => "Side",
+        View::Top => "Top",
+    }
+}
+
+fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
+    ui.horizontal_wrapped(|ui| {
+        match &editor.last_solve {
+            Some(outcome) => {
+                let report = &outcome.report;
+                ui.label(format!("Solver: {}", outcome.ran));
+                ui.separator();
+                ui.label(format!("Residual: {:.3} mm", report.residual * 1000.0));
+                ui.separator();
+                ui.label(format!(
+                    "Iterations: {} ({} this drag)",
+                    report.iterations,
+                    editor.residual_trace.len()
+                ));
+                ui.separator();
+                let limits = report.limits_hit.len();
+                let text = format!("Limits hit: {limits}");
+                if limits > 0 {
+                    ui.colored_label(egui::Color32::from_rgb(240, 180, 60), text);
+                } else {
+                    ui.label(text);
+                }
+                if let Some(reason) = &outcome.fallback {
+                    ui.separator();
+                    ui.colored_label(
+                        egui::Color32::from_rgb(240, 180, 60),
+                        format!(
+                            "{} could not run: {reason}",
+                            editor.runner.settings().solver
+                        ),
+                    );
+                }
+            }
+            None => {
+                ui.label(format!("Solver: {}", editor.runner.settings().solver));
+            }
+        }
+        if let Some(notice) = editor.notices.last() {
+            ui.separator();
+            let colour = if notice.is_error {
+                egui::Color32::from_rgb(255, 110, 100)
+            } else {
+                ui.visuals().weak_text_color()
+            };
+            ui.colored_label(colour, notice.text.lines().next().unwrap_or_default());
+        }
+    });
+}
+
+/// Errors stay on screen until dismissed.
+fn errors_window(ui: &mut egui::Ui, editor: &mut Editor) {
+    if !editor.notices.iter().any(|n| n.is_error) {
+        return;
+    }
+    let mut dismissed = false;
+    egui::Window::new("Errors")
+        .collapsible(false)
+        .resizable(true)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
+        .show(ui.ctx(), |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(260.0)
+                .show(ui, |ui| {
+                    for notice in editor.notices.iter().filter(|n| n.is_error) {
+                        ui.colored_label(egui::Color32::from_rgb(255, 120, 110), &notice.text);
+                        ui.separator();
+                    }
+                });
+            dismissed = ui.button("Dismiss").clicked();
+        });
+    if dismissed {
+        editor.notices.retain(|n| !n.is_error);
+    }
+}

@@ -1,0 +1,234 @@
+//! The right panel: the solver and its settings (updates per frame, tolerance, damping), what a
+//! drag moves, "solve until satisfied", the comparison ghosts, the swivel slider of the selected
+//! limb, and the live plot of the residual against the iteration for the current solve.
+
+use bevy_egui::egui;
+use egui_plot::{Line, Plot, PlotPoints};
+use marionette_editing::ChainMode;
+use marionette_editing::swivel::set_swivel;
+use marionette_ik::SolverKind;
+
+use crate::overlays::SelectedLimb;
+use crate::scene::GHOST_COLOURS;
+use crate::state::Editor;
+
+/// Updates a "solve until satisfied" may take.
+pub const SATISFY_BUDGET: usize = 2000;
+
+/// Draws the IK panel.
+pub fn ik_panel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        ui.heading("Inverse kinematics");
+        solver_settings(ui, editor);
+        ui.separator();
+        chain_mode(ui, editor);
+        ui.separator();
+        if ui
+            .button("Solve until satisfied")
+            .on_hover_text("Run the solver on the last drag's goal until it is met")
+            .clicked()
+        {
+            editor.solve_until_satisfied(SATISFY_BUDGET);
+        }
+        ui.separator();
+        comparison(ui, editor);
+        ui.separator();
+        swivel(ui, editor, limb);
+        ui.separator();
+        residual_plot(ui, editor);
+    });
+}
+
+fn solver_settings(ui: &mut egui::Ui, editor: &mut Editor) {
+    let mut settings = *editor.runner.settings();
+    let before = settings;
+    egui::ComboBox::from_label("solver")
+        .selected_text(settings.solver.name())
+        .show_ui(ui, |ui| {
+            for kind in SolverKind::ALL {
+                ui.selectable_value(&mut settings.solver, kind, kind.name());
+            }
+        });
+    let mut updates = settings.iterations_per_frame as u32;
+    ui.add(
+        egui::DragValue::new(&mut updates)
+            .range(1..=1000)
+            .prefix("updates per frame: "),
+    );
+    settings.iterations_per_frame = updates.max(1) as usize;
+    let mut tolerance_mm = settings.tolerance * 1000.0;
+    ui.add(
+        egui::DragValue::new(&mut tolerance_mm)
+            .range(1e-4..=100.0)
+            .speed(0.01)
+            .prefix("tolerance: ")
+            .suffix(" mm"),
+    );
+    settings.tolerance = (tolerance_mm / 1000.0).max(1e-7);
+    if settings.solver == SolverKind::DampedLeastSquares {
+        let mut fixed = settings.options.damping.is_some();
+        ui.checkbox(&mut fixed, "fixed damping (else adaptive)");
+        if fixed {
+            let mut lambda = settings.options.damping.unwrap_or(0.05);
+            ui.add(
+                egui::DragValue::new(&mut lambda)
+                    .range(0.0..=10.0)
+                    .speed(0.001)
+                    .prefix("damping λ: ")
+                    .suffix(" m"),
+            );
+            settings.options.damping = Some(lambda);
+        } else {
+            settings.options.damping = None;
+        }
+    }
+    if settings != before {
+        editor.apply_settings(settings);
+    }
+}
+
+fn chain_mode(ui: &mut egui::Ui, editor: &mut Editor) {
+    ui.label("A drag moves");
+    let skeleton = editor.skeleton().clone();
+    let describe = |mode: ChainMode| match mode {
+        ChainMode::SelectedPart => "the picked part only".to_owned(),
+        ChainMode::NearestBranch => "up to the nearest branch".to_owned(),
+        ChainMode::UpToJoint(j) => format!("up to {}", skeleton.joint(j).name),
+        ChainMode::UpToGroup(g) => format!("up to group {}", skeleton.group(g).name),
+        ChainMode::WholeBody => "the whole body".to_owned(),
+    };
+    let mut mode = editor.chain_mode;
+    egui::ComboBox::from_id_salt("chain mode")
+        .selected_text(describe(mode))
+        .width(240.0)
+        .show_ui(ui, |ui| {
+            for m in [
+                ChainMode::SelectedPart,
+                ChainMode::NearestBranch,
+                ChainMode::WholeBody,
+            ] {
+                ui.selectable_value(&mut mode, m, describe(m));
+            }
+            ui.separator();
+            for group in skeleton.groups() {
+                if let Some(id) = skeleton.group_by_name(&group.name) {
+                    let m = ChainMode::UpToGroup(id);
+                    ui.selectable_value(&mut mode, m, format!("up to group {}", group.name));
+                }
+            }
+            ui.separator();
+            for (id, joint) in skeleton.joint_ids().zip(skeleton.joints()) {
+                let m = ChainMode::UpToJoint(id);
+                ui.selectable_value(&mut mode, m, format!("up to {}", joint.name));
+            }
+        });
+    editor.chain_mode = mode;
+}
+
+fn comparison(ui: &mut egui::Ui, editor: &mut Editor) {
+    let before = editor.compare;
+    ui.checkbox(&mut editor.compare, "Compare solvers (ghosts)")
+        .on_hover_text("While dragging, translucent ghosts show what other solvers would do");
+    if before && !editor.compare {
+        editor.ghosts.clear();
+    }
+    if !editor.compare {
+        return;
+    }
+    let chosen = editor.runner.settings().solver;
+    let mut compared = editor.compared.clone();
+    for kind in SolverKind::ALL {
+        if kind == chosen {
+            continue;
+        }
+        let mut on = compared.contains(&kind);
+        let index = compared.iter().position(|&k| k == kind);
+        let colour = index.map_or(egui::Color32::GRAY, |i| {
+            let c = GHOST_COLOURS[i % GHOST_COLOURS.len()].to_srgba();
+            egui::Color32::from_rgb(
+                (c.red * 255.0) as u8,
+                (c.green * 255.0) as u8,
+                (c.blue * 255.0) as u8,
+            )
+        });
+        ui.horizontal(|ui| {
+            ui.colored_label(colour, "■");
+            if ui.checkbox(&mut on, kind.name()).changed() {
+                if on {
+                    compared.push(kind);
+                } else {
+                    compared.retain(|&k| k != kind);
+                }
+            }
+            if let Some(ghost) = editor.ghosts.iter().find(|g| g.kind == kind)
+                && ghost.residual.is_finite()
+            {
+                ui.weak(format!("{:.2} mm", ghost.residual * 1000.0));
+            }
+        });
+    }
+    editor.compared = compared;
+}
+
+fn swivel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
+    ui.label("Swivel (elbow or knee about the shoulder–wrist line)");
+    let Some(measured) = &limb.measured else {
+        ui.weak("Select a joint of an arm or a leg.");
+        return;
+    };
+    let measured = match measured {
+        Ok(m) => m,
+        Err(e) => {
+            ui.colored_label(egui::Color32::from_rgb(255, 120, 110), e);
+            return;
+        }
+    };
+    let mut degrees = measured.angle.to_degrees();
+    let response = ui.add(
+        egui::Slider::new(&mut degrees, -180.0..=180.0)
+            .suffix("°")
+            .fixed_decimals(1)
+            .text("swivel"),
+    );
+    let intervals: Vec<String> = measured
+        .report
+        .intervals
+        .iter()
+        .map(|(a, b)| format!("{:.0}°…{:.0}°", a.to_degrees(), b.to_degrees()))
+        .collect();
+    ui.weak(if intervals.is_empty() {
+        "No swivel angle keeps every joint within its limits here".to_owned()
+    } else {
+        format!("Valid within the limits: {}", intervals.join(", "))
+    });
+    if response.changed() && (degrees - measured.angle.to_degrees()).abs() > 1e-9 {
+        let continuing = response.dragged() && !response.drag_started();
+        match set_swivel(
+            &mut editor.document,
+            &measured.limb,
+            degrees.to_radians(),
+            continuing,
+        ) {
+            Ok(_) => editor.pose_changed(),
+            Err(e) => editor.fail(format!("Swivel: {e}")),
+        }
+    }
+}
+
+fn residual_plot(ui: &mut egui::Ui, editor: &Editor) {
+    ui.label("Residual of the current solve, per update");
+    let points: Vec<[f64; 2]> = editor
+        .residual_trace
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| [i as f64, r.max(1e-12).log10()])
+        .collect();
+    Plot::new("residual plot")
+        .height(160.0)
+        .x_axis_label("update")
+        .y_axis_label("log₁₀ residual (m)")
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.line(Line::new("residual", PlotPoints::from(points)));
+        });
+}

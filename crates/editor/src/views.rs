@@ -1,0 +1,426 @@
+//! The views: a perspective camera that orbits, pans and zooms, and front, side and top
+//! orthographic cameras that pan and zoom; one large view or a four-view layout (the large view
+//! on the left, the other three stacked on the right), any view swappable into the large one.
+//! The views share the window area the egui panels leave free ([`ViewArea`]). This plugin also
+//! turns the cursor into a world ray ([`CursorRay`]) through the view it is over, or through the
+//! view a drag began in, so dragging works alike in every view.
+
+use bevy::camera::{ScalingMode, Viewport};
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use marionette_editing::View;
+use marionette_skeleton::Fk;
+
+use crate::dragging::{CursorRay, DragCamera};
+use crate::scene::vec3;
+use crate::state::Editor;
+
+/// A view's camera and how it is looked through.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct ViewCamera {
+    /// Which view.
+    pub view: View,
+    /// The point looked at.
+    pub focus: Vec3,
+    /// Perspective: distance from the focus. Orthographic: visible height (metres).
+    pub distance: f32,
+    /// Perspective only: turn about +Y (radians).
+    pub yaw: f32,
+    /// Perspective only: elevation (radians).
+    pub pitch: f32,
+}
+
+impl ViewCamera {
+    fn new(view: View, focus: Vec3) -> ViewCamera {
+        ViewCamera {
+            view,
+            focus,
+            distance: if view == View::Perspective { 3.6 } else { 2.4 },
+            yaw: 0.55,
+            pitch: 0.3,
+        }
+    }
+
+    /// Where the camera sits and which way is up.
+    pub fn transform(&self) -> Transform {
+        let (offset, up) = match self.view {
+            View::Perspective => (
+                Vec3::new(
+                    self.yaw.sin() * self.pitch.cos(),
+                    self.pitch.sin(),
+                    self.yaw.cos() * self.pitch.cos(),
+                ) * self.distance,
+                Vec3::Y,
+            ),
+            View::Front => (Vec3::Z * 10.0, Vec3::Y),
+            View::Side => (Vec3::X * 10.0, Vec3::Y),
+            View::Top => (Vec3::Y * 10.0, Vec3::NEG_Z),
+        };
+        Transform::from_translation(self.focus + offset).looking_at(self.focus, up)
+    }
+}
+
+/// The layout of the views.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// Four views (the large one and three small) rather than the large one alone.
+    pub four: bool,
+    /// The view in the large viewport.
+    pub large: View,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout {
+            four: false,
+            large: View::Perspective,
+        }
+    }
+}
+
+/// The part of the window the views share (logical pixels), left by the egui panels.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct ViewArea(pub Rect);
+
+impl Default for ViewArea {
+    fn default() -> Self {
+        ViewArea(Rect::new(0.0, 0.0, 1280.0, 800.0))
+    }
+}
+
+/// Requests to frame something (F, or on opening a skeleton).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameRequest;
+
+/// The viewports of the layout within `area`: the large view first, then the small ones.
+pub fn viewports(layout: &Layout, area: Rect) -> Vec<(View, Rect)> {
+    if !layout.four {
+        return vec![(layout.large, area)];
+    }
+    let split = area.min.x + area.width() * 0.68;
+    let mut rects = vec![(
+        layout.large,
+        Rect::new(area.min.x, area.min.y, split, area.max.y),
+    )];
+    let others: Vec<View> = View::ALL
+        .into_iter()
+        .filter(|&v| v != layout.large)
+        .collect();
+    let h = area.height() / others.len() as f32;
+    for (i, view) in others.into_iter().enumerate() {
+        let top = area.min.y + h * i as f32;
+        rects.push((view, Rect::new(split, top, area.max.x, top + h)));
+    }
+    rects
+}
+
+/// Cameras, layout, camera controls and the cursor ray.
+pub struct ViewsPlugin;
+
+impl Plugin for ViewsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Layout>()
+            .init_resource::<ViewArea>()
+            .add_systems(Startup, spawn_cameras)
+            .add_systems(
+                Update,
+                (
+                    control_cameras,
+                    frame_on_request,
+                    frame_new_skeleton,
+                    apply_layout,
+                    place_cameras,
+                )
+                    .chain()
+                    .before(crate::dragging::DragSet::Begin),
+            )
+            .add_systems(PostUpdate, cursor_ray.after(TransformSystems::Propagate));
+    }
+}
+
+fn spawn_cameras(mut commands: Commands, editor: Res<Editor>) {
+    let focus = figure_centre(editor.skeleton(), editor.document.fk());
+    for (order, view) in View::ALL.into_iter().enumerate() {
+        let projection = if view == View::Perspective {
+            Projection::Perspective(PerspectiveProjection {
+                fov: 0.7,
+                ..default()
+            })
+        } else {
+            Projection::Orthographic(OrthographicProjection {
+                scaling_mode: ScalingMode::FixedVertical {
+                    viewport_height: 2.4,
+                },
+                near: -100.0,
+                far: 100.0,
+                ..OrthographicProjection::default_3d()
+            })
+        };
+        let view_camera = ViewCamera::new(view, focus);
+        commands.spawn((
+            Camera3d::default(),
+            Camera {
+                order: order as isize,
+                is_active: view == View::Perspective,
+                ..default()
+            },
+            projection,
+            view_camera.transform(),
+            view_camera,
+        ));
+    }
+}
+
+/// The centre of the figure's joints (what the views look at).
+pub fn figure_centre(skeleton: &marionette_skeleton::Skeleton, fk: &Fk) -> Vec3 {
+    let mut sum = Vec3::ZERO;
+    let mut n = 0.0;
+    for joint in skeleton.joint_ids() {
+        sum += vec3(&fk.joint_position(joint));
+        n += 1.0;
+    }
+    if n > 0.0 { sum / n } else { Vec3::ZERO }
+}
+
+/// Orbit (right button, perspective), pan (middle button, or right button in orthographic
+/// views) and zoom (wheel) in the view under the cursor, unless the cursor is over a panel.
+#[allow(clippy::too_many_arguments)]
+fn control_cameras(
+    window: Query<&Window, With<PrimaryWindow>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    layout: Res<Layout>,
+    area: Res<ViewArea>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut cameras: Query<&mut ViewCamera>,
+    mut grabbed: Local<Option<View>>,
+) {
+    let Ok(window) = window.single() else { return };
+    let over_panel = egui_input.is_some_and(|e| e.wants_any_pointer_input());
+    let orbiting = mouse.pressed(MouseButton::Right) || mouse.pressed(MouseButton::Middle);
+    if !orbiting {
+        *grabbed = None;
+    }
+    let cursor = window.cursor_position();
+    let under_cursor = cursor.and_then(|c| {
+        viewports(&layout, area.0)
+            .into_iter()
+            .find(|(_, r)| r.contains(c))
+            .map(|(v, _)| v)
+    });
+    if orbiting && grabbed.is_none() && !over_panel {
+        *grabbed = under_cursor;
+    }
+    let zoom = if over_panel {
+        0.0
+    } else {
+        match scroll.unit {
+            MouseScrollUnit::Line => scroll.delta.y,
+            MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+        }
+    };
+    for mut camera in &mut cameras {
+        if zoom != 0.0 && under_cursor == Some(camera.view) {
+            camera.distance = (camera.distance * 0.88f32.powf(zoom)).clamp(0.05, 200.0);
+        }
+        if *grabbed != Some(camera.view) || motion.delta == Vec2::ZERO {
+            continue;
+        }
+        let pan = mouse.pressed(MouseButton::Middle) || camera.view != View::Perspective;
+        if pan {
+            let transform = camera.transform();
+            let per_pixel = camera.distance / area.0.height().max(1.0)
+                * if camera.view == View::Perspective {
+                    0.8
+                } else {
+                    1.0
+                };
+            let right = transform.right();
+            let up = transform.up();
+            camera.focus += (-motion.delta.x * *right + motion.delta.y * *up) * per_pixel;
+        } else {
+            camera.yaw -= motion.delta.x * 0.008;
+            camera.pitch = (camera.pitch + motion.delta.y * 0.008).clamp(-1.5, 1.5);
+        }
+    }
+}
+
+/// F: frames the selected joint's subtree, or the whole figure, in every view.
+fn frame_on_request(
+    mut requests: MessageReader<FrameRequest>,
+    editor: Res<Editor>,
+    mut cameras: Query<&mut ViewCamera>,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    let skeleton = editor.skeleton();
+    let fk = editor.document.fk();
+    let joints: Vec<_> = match editor.selected {
+        Some(joint) => skeleton.subtree(joint).collect(),
+        None => skeleton.joint_ids().collect(),
+    };
+    let points: Vec<Vec3> = joints
+        .iter()
+        .map(|&j| vec3(&fk.joint_position(j)))
+        .chain(
+            skeleton
+                .site_ids()
+                .filter(|&s| joints.contains(&skeleton.site(s).joint))
+                .map(|s| vec3(&fk.site_position(s))),
+        )
+        .collect();
+    if points.is_empty() {
+        return;
+    }
+    let (min, max) = points.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), &p| (lo.min(p), hi.max(p)),
+    );
+    let centre = (min + max) * 0.5;
+    let size = (max - min).length().max(0.2);
+    for mut camera in &mut cameras {
+        camera.focus = centre;
+        camera.distance = if camera.view == View::Perspective {
+            size * 1.9
+        } else {
+            size * 1.25
+        };
+    }
+}
+
+/// A newly opened skeleton is framed whole.
+fn frame_new_skeleton(
+    editor: Res<Editor>,
+    mut seen: Local<Option<u64>>,
+    mut requests: MessageWriter<FrameRequest>,
+) {
+    if seen.is_some_and(|s| s == editor.skeleton_revision) {
+        return;
+    }
+    if seen.is_some() {
+        requests.write(FrameRequest);
+    }
+    *seen = Some(editor.skeleton_revision);
+}
+
+/// Sets each camera's viewport and whether it draws, from the layout and the free area.
+fn apply_layout(
+    layout: Res<Layout>,
+    area: Res<ViewArea>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    mut cameras: Query<(&ViewCamera, &mut Camera)>,
+) {
+    let Ok(window) = window.single() else { return };
+    let scale = window.scale_factor();
+    let physical = UVec2::new(window.physical_width(), window.physical_height());
+    let rects = viewports(&layout, area.0);
+    for (view_camera, mut camera) in &mut cameras {
+        let rect = rects.iter().find(|(v, _)| *v == view_camera.view);
+        let active = rect.is_some();
+        let viewport = rect.and_then(|(_, r)| {
+            let min = (r.min * scale)
+                .round()
+                .max(Vec2::ZERO)
+                .as_uvec2()
+                .min(physical);
+            let max = (r.max * scale)
+                .round()
+                .max(Vec2::ZERO)
+                .as_uvec2()
+                .min(physical);
+            let size = max.saturating_sub(min);
+            (size.x >= 1 && size.y >= 1).then_some(Viewport {
+                physical_position: min,
+                physical_size: size,
+                ..default()
+            })
+        });
+        let active = active && viewport.is_some();
+        if camera.is_active != active {
+            camera.is_active = active;
+        }
+        let same = |a: &Option<Viewport>, b: &Option<Viewport>| match (a, b) {
+            (Some(a), Some(b)) => {
+                a.physical_position == b.physical_position && a.physical_size == b.physical_size
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        if active && !same(&camera.viewport, &viewport) {
+            camera.viewport = viewport;
+        }
+    }
+}
+
+/// Moves the cameras to their orbit / pan / zoom state.
+fn place_cameras(mut cameras: Query<(&ViewCamera, &mut Transform, &mut Projection)>) {
+    for (view_camera, mut transform, mut projection) in &mut cameras {
+        let wanted = view_camera.transform();
+        if *transform != wanted {
+            *transform = wanted;
+        }
+        if let Projection::Orthographic(ortho) = projection.as_mut() {
+            let height = view_camera.distance;
+            let current = match ortho.scaling_mode {
+                ScalingMode::FixedVertical { viewport_height } => Some(viewport_height),
+                _ => None,
+            };
+            if current != Some(height) {
+                ortho.scaling_mode = ScalingMode::FixedVertical {
+                    viewport_height: height,
+                };
+            }
+        }
+    }
+}
+
+/// The cursor's world ray through the drag's view, or else the view under the cursor.
+fn cursor_ray(
+    window: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(Entity, &Camera, &GlobalTransform), With<ViewCamera>>,
+    drag_camera: Res<DragCamera>,
+    mut ray: ResMut<CursorRay>,
+) {
+    ray.0 = None;
+    let Ok(window) = window.single() else { return };
+    let Some(cursor) = window.cursor_position() else {
+        return;
+    };
+    let through = |camera: &Camera, transform: &GlobalTransform| {
+        camera.viewport_to_world(transform, cursor).ok()
+    };
+    if let Some(entity) = drag_camera.0
+        && let Ok((_, camera, transform)) = cameras.get(entity)
+    {
+        ray.0 = through(camera, transform);
+        return;
+    }
+    ray.0 = cameras
+        .iter()
+        .filter(|(_, camera, _)| camera.is_active)
+        .filter(|(_, camera, _)| {
+            camera
+                .logical_viewport_rect()
+                .is_some_and(|r| r.contains(cursor))
+        })
+        .max_by_key(|(_, camera, _)| camera.order)
+        .and_then(|(_, camera, transform)| through(camera, transform));
+}
+
+/// The window pixel where world point `p` appears in view `view`, if it is on screen.
+pub fn project(
+    view: View,
+    p: Vec3,
+    cameras: &Query<(Entity, &Camera, &GlobalTransform), With<ViewCamera>>,
+    views: &Query<&ViewCamera>,
+) -> Option<Vec2> {
+    cameras.iter().find_map(|(entity, camera, transform)| {
+        let v = views.get(entity).ok()?;
+        (v.view == view && camera.is_active)
+            .then(|| camera.world_to_viewport(transform, p).ok())
+            .flatten()
+    })
+}

@@ -1,0 +1,488 @@
+//! Headless editor tests: `MinimalPlugins` + input + the editor's logic plugin, driven by the same
+//! messages the window writes (picking requests, mouse buttons, keys) and a cursor ray.
+
+use bevy::camera::primitives::MeshAabb;
+use bevy::input::ButtonState;
+use bevy::input::InputPlugin;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::mouse::MouseButtonInput;
+use bevy::picking::mesh_picking::ray_cast::{MeshRayCast, MeshRayCastSettings, RayCastVisibility};
+use bevy::prelude::*;
+use marionette_editing::{ChainMode, Document};
+use marionette_editor::dragging::{CursorRay, PickRequest, PickTarget};
+use marionette_editor::scene::{quat, shape_mesh, vec3};
+use marionette_editor::{Editor, EditorCorePlugin};
+use marionette_ik::SolverKind;
+use marionette_skeleton::{JointId, builtin};
+
+fn app() -> App {
+    let document = Document::new(builtin::humanoid(), None).standing();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
+    app.update();
+    app
+}
+
+fn editor(app: &App) -> &Editor {
+    app.world().resource::<Editor>()
+}
+
+fn editor_mut(app: &mut App) -> Mut<'_, Editor> {
+    app.world_mut().resource_mut::<Editor>()
+}
+
+fn site_position(app: &App, name: &str) -> Vec3 {
+    let e = editor(app);
+    let site = e.skeleton().site_by_name(name).expect("site");
+    vec3(&e.document.fk().site_position(site))
+}
+
+fn joint(app: &App, name: &str) -> JointId {
+    editor(app).skeleton().joint_by_name(name).expect("joint")
+}
+
+fn mouse(app: &mut App, state: ButtonState) {
+    app.world_mut().write_message(MouseButtonInput {
+        button: MouseButton::Left,
+        state,
+        window: Entity::PLACEHOLDER,
+    });
+}
+
+fn key(app: &mut App, key_code: KeyCode, logical_key: Key, state: ButtonState) {
+    app.world_mut().write_message(KeyboardInput {
+        key_code,
+        logical_key,
+        state,
+        text: None,
+        repeat: false,
+        window: Entity::PLACEHOLDER,
+    });
+}
+
+/// Presses Ctrl (+ Shift) + `letter` for one frame, then releases.
+fn chord(app: &mut App, shift: bool, code: KeyCode, letter: &str) {
+    key(
+        app,
+        KeyCode::ControlLeft,
+        Key::Control,
+        ButtonState::Pressed,
+    );
+    if shift {
+        key(app, KeyCode::ShiftLeft, Key::Shift, ButtonState::Pressed);
+    }
+    key(
+        app,
+        code,
+        Key::Character(letter.into()),
+        ButtonState::Pressed,
+    );
+    app.update();
+    key(
+        app,
+        code,
+        Key::Character(letter.into()),
+        ButtonState::Released,
+    );
+    if shift {
+        key(app, KeyCode::ShiftLeft, Key::Shift, ButtonState::Released);
+    }
+    key(
+        app,
+        KeyCode::ControlLeft,
+        Key::Control,
+        ButtonState::Released,
+    );
+    app.update();
+}
+
+/// A ray looking along −Z (the front view) through `through`.
+fn front_ray(through: Vec3) -> Ray3d {
+    Ray3d::new(through + Vec3::Z * 3.0, Dir3::NEG_Z)
+}
+
+/// Presses on `target` at `hit`, then moves the cursor ray to pass through `to` for `frames`.
+fn drag(app: &mut App, target: PickTarget, hit: Vec3, to: Vec3, frames: usize) {
+    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(hit));
+    app.world_mut().write_message(PickRequest {
+        target,
+        hit,
+        depth: 1.0,
+        camera: Entity::PLACEHOLDER,
+    });
+    mouse(app, ButtonState::Pressed);
+    app.update();
+    for k in 1..=frames {
+        let t = k as f32 / frames as f32;
+        app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(hit.lerp(to, t)));
+        app.update();
+    }
+}
+
+fn release(app: &mut App) {
+    mouse(app, ButtonState::Released);
+    app.update();
+}
+
+#[test]
+fn dragging_a_hand_pulls_it_onto_the_cursor_ray_and_is_one_undo_step() {
+    let mut app = app();
+    let start_pose = editor(&app).document.pose().to_vec();
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+    let to = from + Vec3::new(-0.1, 0.25, 0.0);
+    drag(&mut app, PickTarget::Site(site), from, to, 30);
+    for _ in 0..20 {
+        app.update();
+    }
+    let hand = site_position(&app, "right fingertips");
+    let off_ray = Vec2::new(hand.x - to.x, hand.y - to.y).length();
+    assert!(
+        off_ray < 1e-3,
+        "hand {hand} is {off_ray} m off the ray through {to}"
+    );
+    assert!(
+        editor(&app).document.drag().is_some(),
+        "the drag lasts while the button is held"
+    );
+    assert_eq!(editor(&app).selected, Some(joint(&app, "right wrist")));
+    release(&mut app);
+    assert!(editor(&app).document.drag().is_none());
+    let dragged = editor(&app).document.pose().to_vec();
+    assert_ne!(dragged, start_pose);
+    assert_eq!(
+        editor(&app).document.history().next_undo(),
+        Some("Drag right wrist")
+    );
+    chord(&mut app, false, KeyCode::KeyZ, "z");
+    assert_eq!(
+        editor(&app).document.pose(),
+        start_pose.as_slice(),
+        "Ctrl+Z undoes the whole drag"
+    );
+    chord(&mut app, true, KeyCode::KeyZ, "z");
+    assert_eq!(
+        editor(&app).document.pose(),
+        dragged.as_slice(),
+        "Ctrl+Shift+Z redoes it"
+    );
+}
+
+#[test]
+fn escape_cancels_a_drag_without_an_undo_step() {
+    let mut app = app();
+    let start_pose = editor(&app).document.pose().to_vec();
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("left fingertips")
+        .expect("site");
+    let from = site_position(&app, "left fingertips");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::Y * 0.2,
+        10,
+    );
+    assert_ne!(editor(&app).document.pose(), start_pose.as_slice());
+    key(&mut app, KeyCode::Escape, Key::Escape, ButtonState::Pressed);
+    app.update();
+    assert!(editor(&app).document.drag().is_none());
+    assert_eq!(editor(&app).document.pose(), start_pose.as_slice());
+    assert_eq!(editor(&app).document.history().next_undo(), None);
+}
+
+/// The state indices that differ between two poses.
+fn changed(a: &[f64], b: &[f64]) -> Vec<usize> {
+    (0..a.len())
+        .filter(|&i| (a[i] - b[i]).abs() > 1e-12)
+        .collect()
+}
+
+#[test]
+fn chain_modes_choose_what_a_drag_moves() {
+    // Selected part only: the forearm's drag turns the elbow alone.
+    let mut app = app();
+    editor_mut(&mut app).chain_mode = ChainMode::SelectedPart;
+    let elbow = joint(&app, "right elbow");
+    let start = editor(&app).document.pose().to_vec();
+    let wrist = vec3(
+        &editor(&app)
+            .document
+            .fk()
+            .joint_position(joint(&app, "right wrist")),
+    );
+    drag(
+        &mut app,
+        PickTarget::Body(elbow),
+        wrist,
+        wrist + Vec3::new(0.0, 0.1, 0.0),
+        10,
+    );
+    let moved = changed(&start, editor(&app).document.pose());
+    let elbow_dofs: Vec<usize> = editor(&app)
+        .skeleton()
+        .joint_dofs(elbow)
+        .map(|d| d.state_index())
+        .collect();
+    assert!(!moved.is_empty());
+    assert!(
+        moved.iter().all(|i| elbow_dofs.contains(i)),
+        "{moved:?} vs {elbow_dofs:?}"
+    );
+
+    // Nearest branch (the default): from the clavicle down, never the spine.
+    let mut app = self::app();
+    let start = editor(&app).document.pose().to_vec();
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::new(0.1, 0.3, 0.0),
+        10,
+    );
+    let moved = changed(&start, editor(&app).document.pose());
+    let arm: Vec<usize> = [
+        "right clavicle",
+        "right shoulder",
+        "right elbow",
+        "right wrist",
+    ]
+    .iter()
+    .flat_map(|n| {
+        let s = editor(&app).skeleton();
+        s.joint_dofs(s.joint_by_name(n).expect("joint"))
+            .map(|d| d.state_index())
+            .collect::<Vec<_>>()
+    })
+    .collect();
+    assert!(
+        !moved.is_empty() && moved.iter().all(|i| arm.contains(i)),
+        "{moved:?}"
+    );
+
+    // Whole body: the root moves too.
+    let mut app = self::app();
+    editor_mut(&mut app).chain_mode = ChainMode::WholeBody;
+    let start = editor(&app).document.pose().to_vec();
+    let from = site_position(&app, "head top");
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("head top")
+        .expect("site");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::new(0.3, 0.0, 0.0),
+        10,
+    );
+    let moved = changed(&start, editor(&app).document.pose());
+    assert!(moved.iter().any(|&i| i < 3), "the root moves: {moved:?}");
+    assert!(moved.iter().any(|&i| !arm.contains(&i) && i >= 3));
+}
+
+#[test]
+fn switching_solvers_changes_what_runs_and_a_non_limb_falls_back_with_a_reason() {
+    let mut app = app();
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+
+    editor_mut(&mut app).set_solver(SolverKind::CyclicCoordinateDescent);
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::Y * 0.1,
+        3,
+    );
+    release(&mut app);
+    let last = editor(&app).last_solve.clone().expect("a solve ran");
+    assert_eq!(last.ran, SolverKind::CyclicCoordinateDescent);
+    assert!(last.fallback.is_none());
+    assert!(
+        !editor(&app).residual_trace.is_empty(),
+        "the plot gets the residual of every update of the drag"
+    );
+
+    // The analytic solver on shoulder–wrist (a limb) runs itself…
+    let shoulder = joint(&app, "right shoulder");
+    editor_mut(&mut app).set_solver(SolverKind::AnalyticLimb);
+    editor_mut(&mut app).chain_mode = ChainMode::UpToJoint(shoulder);
+    let from = site_position(&app, "right fingertips");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::new(0.05, 0.1, 0.0),
+        3,
+    );
+    release(&mut app);
+    let last = editor(&app).last_solve.clone().expect("a solve ran");
+    assert_eq!(last.ran, SolverKind::AnalyticLimb, "{:?}", last.fallback);
+
+    // …but from the clavicle (nearest branch) the chain is no limb: DLS runs, and says why.
+    editor_mut(&mut app).chain_mode = ChainMode::NearestBranch;
+    let from = site_position(&app, "right fingertips");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::X * 0.05,
+        3,
+    );
+    release(&mut app);
+    let last = editor(&app).last_solve.clone().expect("a solve ran");
+    assert_eq!(last.ran, SolverKind::DampedLeastSquares);
+    assert!(last.fallback.is_some_and(|why| why.contains("limb")));
+}
+
+#[test]
+fn solve_until_satisfied_meets_the_last_goal_as_one_step() {
+    let mut app = app();
+    editor_mut(&mut app).set_solver(SolverKind::JacobianTranspose);
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+    // One frame of Jacobian transpose gets part of the way only.
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::new(0.0, 0.2, 0.0),
+        1,
+    );
+    release(&mut app);
+    let after_drag = editor(&app)
+        .last_solve
+        .clone()
+        .expect("solve")
+        .report
+        .residual;
+    editor_mut(&mut app).set_solver(SolverKind::DampedLeastSquares);
+    editor_mut(&mut app).solve_until_satisfied(2000);
+    let e = editor(&app);
+    let outcome = e.last_solve.clone().expect("solve");
+    assert!(
+        outcome.report.converged,
+        "residual {}",
+        outcome.report.residual
+    );
+    assert!(outcome.report.residual < after_drag);
+    assert_eq!(
+        e.document.history().next_undo(),
+        Some("Solve until satisfied")
+    );
+}
+
+#[test]
+fn comparison_ghosts_follow_the_same_drag_with_their_own_solvers() {
+    let mut app = app();
+    editor_mut(&mut app).compare = true;
+    editor_mut(&mut app).compared = vec![
+        SolverKind::JacobianTranspose,
+        SolverKind::CyclicCoordinateDescent,
+    ];
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::new(-0.1, 0.2, 0.0),
+        10,
+    );
+    let e = editor(&app);
+    assert_eq!(e.ghosts.len(), 2);
+    for ghost in &e.ghosts {
+        assert_ne!(
+            ghost.pose,
+            e.document.pose(),
+            "{} has its own answer",
+            ghost.kind
+        );
+        assert!(ghost.residual.is_finite());
+    }
+}
+
+#[test]
+fn a_ray_cast_on_the_bodies_picks_the_forearm_and_the_drag_grips_its_axis() {
+    // The figure's bodies, placed as the scene places them, under Bevy's mesh ray cast.
+    let mut app = app();
+    app.add_plugins(TransformPlugin);
+    app.insert_resource(Assets::<Mesh>::default());
+    let (skeleton, fk) = {
+        let e = editor(&app);
+        (e.skeleton().clone(), e.document.fk().clone())
+    };
+    for (id, j) in skeleton.joint_ids().zip(skeleton.joints()) {
+        let Some((mesh, local)) = j.shape.as_ref().and_then(shape_mesh) else {
+            continue;
+        };
+        let aabb = mesh.compute_aabb().expect("bounds");
+        let handle = app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh);
+        let frame = Transform::from_translation(vec3(&fk.joint_position(id)))
+            .with_rotation(quat(fk.joint_rotation(id)));
+        app.world_mut().spawn((
+            Mesh3d(handle),
+            frame.mul_transform(local),
+            aabb,
+            Visibility::Visible,
+            marionette_editor::scene::Body(id),
+        ));
+    }
+    app.update();
+    let elbow = joint(&app, "right elbow");
+    let wrist = joint(&app, "right wrist");
+    let mid = (vec3(&fk.joint_position(elbow)) + vec3(&fk.joint_position(wrist))) * 0.5;
+    let ray = front_ray(mid);
+    let hit = app
+        .world_mut()
+        .run_system_cached_with(
+            |In(ray): In<Ray3d>,
+             mut cast: MeshRayCast,
+             bodies: Query<&marionette_editor::scene::Body>| {
+                let settings =
+                    MeshRayCastSettings::default().with_visibility(RayCastVisibility::Any);
+                cast.cast_ray(ray, &settings)
+                    .first()
+                    .map(|(entity, hit)| (bodies.get(*entity).map(|b| b.0).ok(), hit.point))
+            },
+            ray,
+        )
+        .expect("system ran")
+        .expect("the ray hits a body");
+    assert_eq!(hit.0, Some(elbow), "the forearm is the right elbow's body");
+    assert!((hit.1.z - mid.z) > 0.0, "hit on the front surface");
+    // Starting a drag there grips the forearm's axis, not its surface.
+    let mut e = editor_mut(&mut app);
+    let hit_point =
+        nalgebra::Vector3::new(f64::from(hit.1.x), f64::from(hit.1.y), f64::from(hit.1.z));
+    e.document
+        .begin_drag(elbow, &hit_point, ChainMode::NearestBranch)
+        .expect("drag");
+    let gripped = vec3(&e.document.drag().expect("drag").effector(e.document.fk()));
+    let axis = (vec3(&fk.joint_position(wrist)) - vec3(&fk.joint_position(elbow))).normalize();
+    let from_elbow = gripped - vec3(&fk.joint_position(elbow));
+    let off_axis = (from_elbow - axis * from_elbow.dot(axis)).length();
+    assert!(
+        off_axis < 0.02,
+        "gripped {off_axis} m off the forearm's axis"
+    );
+}
