@@ -17,7 +17,8 @@ use marionette_editor::{Editor, EditorCorePlugin};
 use marionette_ik::SolverKind;
 use marionette_skeleton::builtin;
 
-fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> Vec<f64> {
+/// Per frame: the whole headless update and the drag system's IK work alone (µs).
+fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> (Vec<f64>, Vec<f64>) {
     let document = Document::new(builtin::humanoid(), None).standing();
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
@@ -47,6 +48,7 @@ fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> Ve
     });
     app.update();
     let mut times = Vec::with_capacity(frames);
+    let mut ik = Vec::with_capacity(frames);
     for k in 0..frames {
         let angle = k as f32 * 0.05;
         let through = from + Vec3::new(angle.cos() * 0.15 - 0.15, angle.sin() * 0.15, 0.0);
@@ -55,9 +57,19 @@ fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> Ve
         let start = Instant::now();
         app.update();
         times.push(start.elapsed().as_secs_f64() * 1e6);
+        let editor = app.world().resource::<Editor>();
+        ik.push(editor.ik_time.map_or(f64::NAN, |t| t.as_secs_f64() * 1e6));
     }
     assert!(app.world().resource::<Editor>().document.drag().is_some());
-    times
+    (times, ik)
+}
+
+/// Median, mean and 99th percentile.
+fn stats(mut values: Vec<f64>) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    let mean = values.iter().sum::<f64>() / n as f64;
+    (values[n / 2], mean, values[(n * 99 / 100).min(n - 1)])
 }
 
 fn main() {
@@ -67,8 +79,12 @@ fn main() {
         .unwrap_or(2000);
     println!("Editor frame, headless (systems only), humanoid drag, {frames} frames each");
     println!(
-        "{:<44} {:>10} {:>10} {:>10}",
-        "drag", "median µs", "mean µs", "p99 µs"
+        "{:<40} {:>26} {:>26}",
+        "", "whole update (µs)", "IK system (µs)"
+    );
+    println!(
+        "{:<40} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "drag", "median", "mean", "p99", "median", "mean", "p99"
     );
     let cases = [
         (
@@ -97,11 +113,9 @@ fn main() {
         ),
     ];
     for (solver, mode, site, label) in cases {
-        let mut times = measure(solver, mode, site, frames);
-        times.sort_by(f64::total_cmp);
-        let median = times[times.len() / 2];
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
-        let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
-        println!("{label:<44} {median:>10.1} {mean:>10.1} {p99:>10.1}");
+        let (times, ik) = measure(solver, mode, site, frames);
+        let (m, a, p) = stats(times);
+        let (im, ia, ip) = stats(ik);
+        println!("{label:<40} {m:>8.1} {a:>8.1} {p:>8.1} {im:>8.1} {ia:>8.1} {ip:>8.1}");
     }
 }

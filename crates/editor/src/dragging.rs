@@ -164,11 +164,13 @@ fn drag_frame(
         return;
     };
     let editor = &mut *editor;
+    let started = std::time::Instant::now();
     advance_ghosts(editor, &ray);
     if let Some(drag) = editor.document.drag() {
         editor.held_goal = Some((drag.goal(editor.document.fk(), &ray), drag.chain.clone()));
     }
     if let Some(outcome) = editor.document.drag_frame(&ray, &mut editor.runner) {
+        editor.ik_time = Some(started.elapsed());
         editor.trace(&outcome.residuals);
         editor.last_solve = Some(outcome);
         editor.pose_changed();

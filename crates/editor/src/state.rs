@@ -48,6 +48,8 @@ pub struct Editor {
     pub hovered: Option<JointId>,
     /// What the last frame of IK did: residuals for the plot, counts for the status bar.
     pub last_solve: Option<FrameOutcome>,
+    /// How long the last frame's IK took (the solver and the ghosts), for the status bar.
+    pub ik_time: Option<std::time::Duration>,
     /// The residual after every update of the current drag (or of the last "solve until
     /// satisfied"), for the plot.
     pub residual_trace: Vec<f64>,
@@ -82,6 +84,7 @@ impl Editor {
             selected: None,
             hovered: None,
             last_solve: None,
+            ik_time: None,
             residual_trace: Vec::new(),
             held_goal: None,
             compare: false,

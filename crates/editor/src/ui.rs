@@ -250,6 +250,10 @@ fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
                     report.iterations,
                     editor.residual_trace.len()
                 ));
+                if let Some(time) = editor.ik_time {
+                    ui.separator();
+                    ui.label(format!("IK: {:.0} µs", time.as_secs_f64() * 1e6));
+                }
                 ui.separator();
                 let limits = report.limits_hit.len();
                 let text = format!("Limits hit: {limits}");
