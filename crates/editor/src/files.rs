@@ -142,8 +142,8 @@ fn dropped_files(mut drops: MessageReader<FileDragAndDrop>, mut editor: ResMut<E
 /// Opens a dropped file (see [`FilesPlugin`]).
 pub fn open_dropped(editor: &mut Editor, path: &Path) {
     let skeleton_error = match marionette_editing::Document::open(path) {
-        Ok(_) => {
-            editor.open_skeleton(path);
+        Ok(document) => {
+            editor.adopt(document, path);
             return;
         }
         Err(e) => e,

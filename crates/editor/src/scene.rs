@@ -79,6 +79,7 @@ impl Plugin for ScenePlugin {
         })
         .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
         .add_systems(Startup, (setup_palette, setup_lights).chain())
+        .add_systems(Update, economise_on_software_renderer)
         .add_systems(
             PostUpdate,
             (rebuild_figure, place_figure, sync_ghosts, highlight)
@@ -148,6 +149,40 @@ fn setup_lights(mut commands: Commands) {
             ..default()
         },
         Transform::from_xyz(-3.0, 2.0, -4.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}
+
+/// On a software renderer (Mesa's llvmpipe and the like: no GPU) anti-aliasing and shadow maps
+/// cost most of the frame; they are turned off there, once, and the user is told.
+fn economise_on_software_renderer(
+    mut commands: Commands,
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    cameras: Query<Entity, With<Camera3d>>,
+    mut lights: Query<&mut DirectionalLight>,
+    mut editor: ResMut<Editor>,
+    mut done: Local<bool>,
+) {
+    let Some(adapter) = adapter.filter(|_| !*done) else {
+        return;
+    };
+    if cameras.is_empty() {
+        return;
+    }
+    *done = true;
+    if adapter.device_type != wgpu_types::DeviceType::Cpu {
+        return;
+    }
+    for camera in &cameras {
+        commands
+            .entity(camera)
+            .insert(bevy::render::view::Msaa::Off);
+    }
+    for mut light in &mut lights {
+        light.shadow_maps_enabled = false;
+    }
+    editor.inform(format!(
+        "Software renderer ({}): anti-aliasing and shadows are off",
+        adapter.name
     ));
 }
 

@@ -146,22 +146,7 @@ impl Editor {
     pub fn open_skeleton(&mut self, path: &Path) -> bool {
         match Document::open(path) {
             Ok(document) => {
-                let document = document.standing();
-                let joints = document.skeleton().joints().len();
-                let name = document.skeleton().name().to_owned();
-                self.document = document;
-                self.selected = None;
-                self.hovered = None;
-                self.last_solve = None;
-                self.held_goal = None;
-                self.ghosts.clear();
-                self.pose_path = None;
-                self.skeleton_revision = self.skeleton_revision.wrapping_add(1);
-                self.pose_changed();
-                self.inform(format!(
-                    "Opened skeleton \"{name}\" ({joints} joints) from {}",
-                    path.display()
-                ));
+                self.adopt(document, path);
                 true
             }
             Err(e) => {
@@ -169,6 +154,26 @@ impl Editor {
                 false
             }
         }
+    }
+
+    /// Edits `document` (opened from `path`) from now on, in its standing pose.
+    pub fn adopt(&mut self, document: Document, path: &Path) {
+        self.document = document.standing();
+        let joints = self.document.skeleton().joints().len();
+        let name = self.document.skeleton().name().to_owned();
+        self.selected = None;
+        self.hovered = None;
+        self.last_solve = None;
+        self.held_goal = None;
+        self.residual_trace.clear();
+        self.ghosts.clear();
+        self.pose_path = None;
+        self.skeleton_revision = self.skeleton_revision.wrapping_add(1);
+        self.pose_changed();
+        self.inform(format!(
+            "Opened skeleton \"{name}\" ({joints} joints) from {}",
+            path.display()
+        ));
     }
 
     /// Loads a pose file; on error the pose stays and the error is shown.

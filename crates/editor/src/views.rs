@@ -409,18 +409,3 @@ fn cursor_ray(
         .max_by_key(|(_, camera, _)| camera.order)
         .and_then(|(_, camera, transform)| through(camera, transform));
 }
-
-/// The window pixel where world point `p` appears in view `view`, if it is on screen.
-pub fn project(
-    view: View,
-    p: Vec3,
-    cameras: &Query<(Entity, &Camera, &GlobalTransform), With<ViewCamera>>,
-    views: &Query<&ViewCamera>,
-) -> Option<Vec2> {
-    cameras.iter().find_map(|(entity, camera, transform)| {
-        let v = views.get(entity).ok()?;
-        (v.view == view && camera.is_active)
-            .then(|| camera.world_to_viewport(transform, p).ok())
-            .flatten()
-    })
-}

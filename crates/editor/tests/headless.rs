@@ -486,3 +486,57 @@ fn a_ray_cast_on_the_bodies_picks_the_forearm_and_the_drag_grips_its_axis() {
         "gripped {off_axis} m off the forearm's axis"
     );
 }
+
+#[test]
+fn files_open_and_save_and_bad_ones_change_nothing() {
+    let mut app = app();
+    let dir =
+        std::env::temp_dir().join(format!("marionette-headless-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let skeletons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons");
+
+    // A pose saved, the figure moved, the pose dropped back onto the window.
+    let saved = editor(&app).document.pose().to_vec();
+    assert!(editor_mut(&mut app).save_pose(&dir.join("pose.ron")));
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::Y * 0.2,
+        5,
+    );
+    release(&mut app);
+    assert_ne!(editor(&app).document.pose(), saved.as_slice());
+    marionette_editor::files::open_dropped(&mut editor_mut(&mut app), &dir.join("pose.ron"));
+    assert_eq!(editor(&app).document.pose(), saved.as_slice());
+
+    // A file that is neither skeleton nor pose: an error naming both readings, nothing changes.
+    std::fs::write(dir.join("junk.ron"), "Skeleton(version: 1, name: ").expect("write");
+    let revision = editor(&app).skeleton_revision;
+    marionette_editor::files::open_dropped(&mut editor_mut(&mut app), &dir.join("junk.ron"));
+    let error = editor(&app).notices.last().expect("a notice").clone();
+    assert!(error.is_error);
+    assert!(
+        error.text.contains("As a skeleton") && error.text.contains("As a pose"),
+        "{}",
+        error.text
+    );
+    assert_eq!(editor(&app).skeleton_revision, revision);
+    assert_eq!(editor(&app).document.pose(), saved.as_slice());
+
+    // Saving where no file can be written is an error, not a crash.
+    assert!(!editor_mut(&mut app).save_pose(&dir.join("no such dir").join("pose.ron")));
+
+    // Another skeleton replaces the figure; the undo history starts afresh.
+    assert!(editor_mut(&mut app).open_skeleton(&skeletons.join("stickman.ron")));
+    assert_eq!(editor(&app).skeleton().name(), "stickman");
+    assert_eq!(editor(&app).skeleton_revision, revision + 1);
+    assert_eq!(editor(&app).document.history().next_undo(), None);
+    assert!(!editor_mut(&mut app).open_skeleton(&dir.join("missing.ron")));
+    assert_eq!(editor(&app).skeleton().name(), "stickman");
+}
