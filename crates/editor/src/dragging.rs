@@ -116,6 +116,7 @@ fn begin_drag(
 /// The comparison ghosts start from the pose the drag starts from.
 fn start_ghosts(editor: &mut Editor) {
     editor.ghosts.clear();
+    editor.ghost_generation = editor.ghost_generation.wrapping_add(1);
     if !editor.compare {
         return;
     }
@@ -138,6 +139,28 @@ fn start_ghosts(editor: &mut Editor) {
         })
         .collect();
     editor.ghosts = tracks;
+    editor.ghosted = moved_joints(editor);
+}
+
+/// Per joint: whether the drag's chain moves it (a DOF of its own or of an ancestor is in the
+/// chain, or the root's translation is).
+fn moved_joints(editor: &Editor) -> Vec<bool> {
+    let skeleton = editor.skeleton();
+    let Some(drag) = editor.document.drag() else {
+        return vec![false; skeleton.joints().len()];
+    };
+    let columns = drag.chain.columns();
+    let root_moves = columns.iter().any(|&c| skeleton.dof_at_state(c).is_none());
+    let mut moved = vec![root_moves; skeleton.joints().len()];
+    // Hierarchy order: a parent comes before its children.
+    for (id, joint) in skeleton.joint_ids().zip(skeleton.joints()) {
+        let own = skeleton
+            .joint_dofs(id)
+            .any(|d| columns.binary_search(&d.state_index()).is_ok());
+        let inherited = joint.parent.is_some_and(|p| moved[p.index()]);
+        moved[id.index()] = moved[id.index()] || own || inherited;
+    }
+    moved
 }
 
 /// Converts Bevy's ray to the core's.

@@ -33,6 +33,8 @@ pub struct SiteHandle(pub SiteId);
 pub struct GhostFrame {
     /// Which ghost.
     pub ghost: usize,
+    /// The drag it belongs to ([`Editor::ghost_generation`]).
+    pub generation: u64,
     /// Which joint.
     pub joint: JointId,
 }
@@ -373,7 +375,11 @@ fn sync_ghosts(
     let wanted = editor.ghosts.len();
     let mut have = 0;
     for (entity, ghost, mut transform) in &mut ghosts {
-        match editor.ghosts.get(ghost.ghost) {
+        match editor
+            .ghosts
+            .get(ghost.ghost)
+            .filter(|_| ghost.generation == editor.ghost_generation)
+        {
             Some(track) => {
                 transform.translation = vec3(&track.fk.joint_position(ghost.joint));
                 transform.rotation = quat(track.fk.joint_rotation(ghost.joint));
@@ -386,11 +392,15 @@ fn sync_ghosts(
         let track = &editor.ghosts[index];
         let material = palette.ghosts[index % palette.ghosts.len()].clone();
         for (body, mesh, local, _) in &bodies {
+            if !editor.ghosted.get(body.0.index()).copied().unwrap_or(false) {
+                continue;
+            }
             commands
                 .spawn((
                     FigurePart,
                     GhostFrame {
                         ghost: index,
+                        generation: editor.ghost_generation,
                         joint: body.0,
                     },
                     Transform::from_translation(vec3(&track.fk.joint_position(body.0)))

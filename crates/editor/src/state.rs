@@ -61,6 +61,10 @@ pub struct Editor {
     pub compared: Vec<SolverKind>,
     /// The ghosts of the drag in progress.
     pub ghosts: Vec<GhostTrack>,
+    /// Per joint: whether the ghosts' drag can move it (only those are drawn as ghosts).
+    pub ghosted: Vec<bool>,
+    /// Bumped whenever the ghosts start again (the scene then redraws them).
+    pub ghost_generation: u64,
     /// Draw the selected joint's axes and limit arcs.
     pub show_axes: bool,
     /// Where the pose was last saved or opened from, for Ctrl+S.
@@ -94,6 +98,8 @@ impl Editor {
                 SolverKind::CyclicCoordinateDescent,
             ],
             ghosts: Vec::new(),
+            ghosted: Vec::new(),
+            ghost_generation: 0,
             show_axes: true,
             pose_path: None,
             pose_revision: 0,

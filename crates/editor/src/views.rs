@@ -280,7 +280,7 @@ fn frame_on_request(
         |(lo, hi), &p| (lo.min(p), hi.max(p)),
     );
     let centre = (min + max) * 0.5;
-    let size = (max - min).length().max(0.2);
+    let size = (max - min).length().max(0.6);
     for mut camera in &mut cameras {
         camera.focus = centre;
         camera.distance = if camera.view == View::Perspective {
