@@ -419,6 +419,10 @@ fn comparison_ghosts_follow_the_same_drag_with_their_own_solvers() {
         );
         assert!(ghost.residual.is_finite());
     }
+    // Only what the drag can move is drawn as a ghost: the arm, not the head or the legs.
+    let ghosted = |name: &str| e.ghosted[e.skeleton().joint_by_name(name).expect("joint").index()];
+    assert!(ghosted("right wrist") && ghosted("right clavicle"));
+    assert!(!ghosted("head") && !ghosted("left knee") && !ghosted("upper spine"));
 }
 
 #[test]
