@@ -77,12 +77,26 @@ fn begin_drag(
     mut presses: MessageReader<PickRequest>,
     mut editor: ResMut<Editor>,
     mut drag_camera: ResMut<DragCamera>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    cursor: Res<CursorRay>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
     let best = presses.read().copied().min_by(|a, b| {
         let rank = |p: &PickRequest| matches!(p.target, PickTarget::Body(_));
         rank(a).cmp(&rank(b)).then(a.depth.total_cmp(&b.depth))
     });
-    let Some(press) = best else { return };
+    let Some(press) = best else {
+        // A click on empty space in a view clears the selection.
+        let over_panel = egui_input.is_some_and(|e| e.wants_any_pointer_input());
+        if mouse.just_pressed(MouseButton::Left)
+            && cursor.0.is_some()
+            && !over_panel
+            && editor.document.drag().is_none()
+        {
+            editor.selected = None;
+        }
+        return;
+    };
     if editor.document.drag().is_some() {
         return;
     }

@@ -32,7 +32,33 @@ impl Plugin for UiPlugin {
                 run_manually.after(EguiStartupSet::InitContexts),
             ),
         )
-        .add_systems(Update, editor_ui.after(crate::dragging::DragSet::End));
+        .add_systems(
+            Update,
+            (editor_ui.after(crate::dragging::DragSet::End), window_title),
+        );
+    }
+}
+
+/// The window's title names the skeleton (and its file).
+fn window_title(
+    editor: Res<Editor>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+    mut shown: Local<Option<u64>>,
+) {
+    if *shown == Some(editor.skeleton_revision) {
+        return;
+    }
+    *shown = Some(editor.skeleton_revision);
+    let title = match editor.document.source() {
+        Some(path) => format!(
+            "Marionette — {} ({})",
+            editor.skeleton().name(),
+            path.display()
+        ),
+        None => format!("Marionette — {}", editor.skeleton().name()),
+    };
+    for mut window in &mut windows {
+        window.title.clone_from(&title);
     }
 }
 

@@ -544,3 +544,21 @@ fn files_open_and_save_and_bad_ones_change_nothing() {
     assert!(!editor_mut(&mut app).open_skeleton(&dir.join("missing.ron")));
     assert_eq!(editor(&app).skeleton().name(), "stickman");
 }
+
+#[test]
+fn a_click_on_empty_space_clears_the_selection() {
+    let mut app = app();
+    let wrist = joint(&app, "right wrist");
+    editor_mut(&mut app).selected = Some(wrist);
+    // A press with the cursor in a view but on nothing (no picking hit).
+    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(Vec3::new(2.0, 2.0, 0.0)));
+    mouse(&mut app, ButtonState::Pressed);
+    app.update();
+    release(&mut app);
+    assert_eq!(editor(&app).selected, None);
+    assert_eq!(
+        editor(&app).document.history().next_undo(),
+        None,
+        "nothing was edited"
+    );
+}
