@@ -33,10 +33,12 @@ impl Ray {
 }
 
 /// The point of a body's axis nearest to a local point: a capsule's segment, or the line from the
-/// joint origin to the centre of a box, sphere or mesh (the point itself when they coincide).
+/// joint origin to the centre of a box or sphere (the centre itself when they coincide). A mesh
+/// has no axis the file states: the picked point itself is used.
 pub fn point_on_axis(shape: &Shape, local: &Vector3<f64>) -> Vector3<f64> {
     let (a, b) = match shape {
         Shape::Capsule { start, end, .. } => (*start, *end),
+        Shape::Mesh { .. } => return *local,
         other => (Vector3::zeros(), other.center()),
     };
     let ab = b - a;
@@ -119,6 +121,16 @@ mod tests {
     use super::*;
     use marionette_ik::{SolverKind, System, track};
     use marionette_skeleton::{Pose, builtin};
+
+    #[test]
+    fn a_mesh_body_is_gripped_where_it_was_picked() {
+        let shape = Shape::Mesh {
+            path: "meshes/block.gltf".into(),
+            origin: Vector3::zeros(),
+        };
+        let hit = Vector3::new(0.03, -0.1, 0.02);
+        assert_eq!(point_on_axis(&shape, &hit), hit);
+    }
 
     #[test]
     fn the_effector_sits_on_the_segment_axis() {

@@ -2,7 +2,7 @@
 //! dragging a body part poses the figure by IK; `--replay SCRIPT.ron` plays a scripted session
 //! through the window's input path (for tests and demonstrations).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bevy::prelude::*;
@@ -20,6 +20,10 @@ struct Args {
     /// Open this skeleton (RON, SKELETON_FORMAT.md) instead of the built-in humanoid.
     #[arg(long, value_name = "FILE")]
     skeleton: Option<PathBuf>,
+    /// Where meshes named by the skeleton are read from (default: `assets/` beside the
+    /// skeleton's folder, else `./assets`).
+    #[arg(long, value_name = "DIR")]
+    assets: Option<PathBuf>,
     /// Play this script (`Replay([...])`) through the window, then stay open unless it exits.
     #[arg(long, value_name = "SCRIPT.ron")]
     replay: Option<PathBuf>,
@@ -74,7 +78,7 @@ fn main() -> ExitCode {
                 ..default()
             })
             .set(AssetPlugin {
-                file_path: assets_dir(),
+                file_path: assets_dir(args.assets.as_deref(), args.skeleton.as_deref()),
                 ..default()
             }),
     )
@@ -102,13 +106,26 @@ fn main() -> ExitCode {
     }
 }
 
-/// The `assets/` directory: beside the working directory when run from the repository, else
-/// beside the executable's crate (development builds).
-fn assets_dir() -> String {
-    let here = PathBuf::from("assets");
-    if here.is_dir() {
-        return "assets".to_owned();
-    }
-    let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets");
-    repository.to_string_lossy().into_owned()
+/// The `assets/` directory meshes are read from (SKELETON_FORMAT.md: mesh paths are relative
+/// to it), as an absolute path: `--assets`, else `assets/` beside the skeleton's folder
+/// (`project/skeletons/x.ron` → `project/assets`), else `./assets`, else the repository's.
+fn assets_dir(given: Option<&Path>, skeleton: Option<&Path>) -> String {
+    let beside_skeleton = skeleton
+        .and_then(Path::parent)
+        .map(|folder| folder.join("..").join("assets"));
+    let candidates = [
+        given.map(Path::to_path_buf),
+        beside_skeleton,
+        Some(PathBuf::from("assets")),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets")),
+    ];
+    let chosen = candidates
+        .into_iter()
+        .flatten()
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| PathBuf::from("assets"));
+    let absolute = std::fs::canonicalize(&chosen)
+        .or_else(|_| std::env::current_dir().map(|here| here.join(&chosen)))
+        .unwrap_or(chosen);
+    absolute.to_string_lossy().into_owned()
 }

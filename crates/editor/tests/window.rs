@@ -122,3 +122,69 @@ fn a_broken_script_is_refused_with_its_file_and_step() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_gltf_mesh_body_is_drawn_picked_and_dragged() {
+    // The stickman with glTF hands, from the test data; its right hand's block is pressed in the
+    // front view (window pixels: the panels have fixed default widths) and dragged up and out.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let skeleton_file = data.join("mesh_stickman.ron");
+    let skeleton = marionette_skeleton::Skeleton::load(&skeleton_file).expect("test skeleton");
+    let dir = scratch_dir("mesh");
+    std::fs::write(
+        dir.join("script.ron"),
+        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(565, 395), Wait(3), Press, Wait(2), \
+         Move(555, 380), Wait(1), Move(540, 360), Wait(1), Move(520, 340), Wait(5), Release, \
+         Wait(2), SavePose(\"pose.ron\"), Exit])",
+    )
+    .expect("write script");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .arg("--skeleton")
+        .arg(&skeleton_file)
+        .arg("--assets")
+        .arg(data.join("assets"))
+        .args(["--replay", "script.ron"])
+        .current_dir(&dir)
+        .output()
+        .expect("run the editor");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the editor failed: {}\n{stderr}",
+        output.status
+    );
+    assert!(
+        !stderr.contains("Path not found"),
+        "the mesh was not found:\n{stderr}"
+    );
+    let pose = Pose::load(&skeleton, dir.join("pose.ron")).expect("the saved pose loads");
+    let rest = Pose::rest(&skeleton);
+    let arm = skeleton.joint_by_name("right arm").expect("joint");
+    let moved: Vec<usize> = (0..pose.q.len())
+        .filter(|&i| (pose.q[i] - rest.q[i]).abs() > 1e-9)
+        .collect();
+    let arm_dofs: Vec<usize> = skeleton
+        .joint_dofs(arm)
+        .chain(skeleton.joint_dofs(skeleton.joint_by_name("right hand").expect("joint")))
+        .map(|d| d.state_index())
+        .collect();
+    assert!(
+        !moved.is_empty(),
+        "the press on the mesh hand started no drag"
+    );
+    assert!(
+        moved.iter().all(|i| arm_dofs.contains(i)),
+        "only the right arm moves: {moved:?} vs {arm_dofs:?}"
+    );
+    let swing = skeleton
+        .joint_dofs(arm)
+        .map(|d| (pose.q[d.state_index()] - rest.q[d.state_index()]).abs())
+        .fold(0.0, f64::max);
+    assert!(
+        swing > 10f64.to_radians(),
+        "the arm swung {} °",
+        swing.to_degrees()
+    );
+}
