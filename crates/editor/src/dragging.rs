@@ -33,6 +33,21 @@ pub struct PickRequest {
     pub camera: Entity,
 }
 
+/// How far behind a body's surface a site handle may lie and still win the press: handles sit
+/// inside the ends of their bodies (metres).
+pub const HANDLE_PREFERENCE: f32 = 0.08;
+
+impl PickRequest {
+    /// The press goes to the hit with the smallest value: the nearest, with site handles counted
+    /// [`HANDLE_PREFERENCE`] nearer than they are.
+    pub fn preference(&self) -> f32 {
+        match self.target {
+            PickTarget::Site(_) => self.depth - HANDLE_PREFERENCE,
+            PickTarget::Body(_) => self.depth,
+        }
+    }
+}
+
 /// The cursor's ray in world space, in the view the cursor is over (or the view a drag began in);
 /// `None` when the cursor is outside every view.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
@@ -71,8 +86,8 @@ impl Plugin for DragPlugin {
     }
 }
 
-/// Turns this frame's presses into a drag: a site handle wins over a body (handles sit inside
-/// bodies), and among bodies the nearest.
+/// Turns this frame's presses into a drag: the nearest hit, site handles counted a little nearer
+/// ([`PickRequest::preference`]).
 fn begin_drag(
     mut presses: MessageReader<PickRequest>,
     mut editor: ResMut<Editor>,
@@ -81,10 +96,10 @@ fn begin_drag(
     cursor: Res<CursorRay>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
-    let best = presses.read().copied().min_by(|a, b| {
-        let rank = |p: &PickRequest| matches!(p.target, PickTarget::Body(_));
-        rank(a).cmp(&rank(b)).then(a.depth.total_cmp(&b.depth))
-    });
+    let best = presses
+        .read()
+        .copied()
+        .min_by(|a, b| a.preference().total_cmp(&b.preference()));
     let Some(press) = best else {
         // A click on empty space in a view clears the selection.
         let over_panel = egui_input.is_some_and(|e| e.wants_any_pointer_input());

@@ -88,9 +88,11 @@ impl Plugin for ScenePlugin {
                 .chain()
                 .before(TransformSystems::Propagate),
         )
-        .add_observer(on_press)
-        .add_observer(on_over)
-        .add_observer(on_out);
+        .add_systems(
+            PreUpdate,
+            update_hover.after(bevy::picking::PickingSystems::Hover),
+        )
+        .add_observer(on_press);
     }
 }
 
@@ -464,16 +466,32 @@ fn on_press(
     });
 }
 
-fn on_over(over: On<Pointer<Over>>, bodies: Query<&Body>, mut editor: ResMut<Editor>) {
-    if let Ok(body) = bodies.get(over.entity) {
-        editor.hovered = Some(body.0);
-    }
-}
-
-fn on_out(out: On<Pointer<Out>>, bodies: Query<&Body>, mut editor: ResMut<Editor>) {
-    if let Ok(body) = bodies.get(out.entity)
-        && editor.hovered == Some(body.0)
-    {
-        editor.hovered = None;
+/// The body under the mouse: the nearest body among the picking hover hits (bodies let the ray
+/// through, so several can be hovered at once; a glTF body is hit through its child meshes).
+fn update_hover(
+    hover: Res<bevy::picking::hover::HoverMap>,
+    bodies: Query<&Body>,
+    parents: Query<&ChildOf>,
+    mut editor: ResMut<Editor>,
+) {
+    let body_of = |mut entity: Entity| {
+        for _ in 0..8 {
+            if let Ok(body) = bodies.get(entity) {
+                return Some(body.0);
+            }
+            entity = parents.get(entity).ok()?.parent();
+        }
+        None
+    };
+    let nearest = hover
+        .get(&bevy::picking::pointer::PointerId::Mouse)
+        .and_then(|hits| {
+            hits.iter()
+                .filter_map(|(&entity, hit)| body_of(entity).map(|joint| (joint, hit.depth)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+        })
+        .map(|(joint, _)| joint);
+    if editor.hovered != nearest {
+        editor.hovered = nearest;
     }
 }

@@ -562,3 +562,61 @@ fn a_click_on_empty_space_clears_the_selection() {
         "nothing was edited"
     );
 }
+
+#[test]
+fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
+    // The right fingertips' handle just behind the hand's surface wins over the hand…
+    let mut app = app();
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let hand = joint(&app, "right wrist");
+    let torso = joint(&app, "upper spine");
+    let at = site_position(&app, "right fingertips");
+    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(at));
+    for (target, depth) in [
+        (PickTarget::Body(hand), 2.95),
+        (PickTarget::Site(site), 3.0),
+    ] {
+        app.world_mut().write_message(PickRequest {
+            target,
+            hit: at,
+            depth,
+            camera: Entity::PLACEHOLDER,
+        });
+    }
+    mouse(&mut app, ButtonState::Pressed);
+    app.update();
+    let drag = editor(&app).document.drag().cloned().expect("a drag");
+    let s = editor(&app).skeleton();
+    assert_eq!(
+        drag.local_point,
+        s.site(site).offset,
+        "the site is the dragged point"
+    );
+    release(&mut app);
+
+    // …but a handle far behind a nearer body (seen through the torso) does not.
+    let mut app = self::app();
+    let left = editor(&app)
+        .skeleton()
+        .site_by_name("left fingertips")
+        .expect("site");
+    let chest = vec3(&editor(&app).document.fk().joint_position(torso));
+    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(chest));
+    for (target, depth) in [
+        (PickTarget::Body(torso), 2.9),
+        (PickTarget::Site(left), 3.3),
+    ] {
+        app.world_mut().write_message(PickRequest {
+            target,
+            hit: chest,
+            depth,
+            camera: Entity::PLACEHOLDER,
+        });
+    }
+    mouse(&mut app, ButtonState::Pressed);
+    app.update();
+    assert_eq!(editor(&app).document.drag().expect("a drag").joint, torso);
+}
