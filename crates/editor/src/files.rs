@@ -153,6 +153,7 @@ pub fn open_dropped(editor: &mut Editor, path: &Path) {
         Ok(()) => {
             editor.pose_path = Some(path.to_path_buf());
             editor.pose_changed();
+            editor.saved_revision = editor.pose_revision;
             editor.inform(format!("Opened pose {}", path.display()));
         }
         Err(pose_error) => editor.fail(format!(

@@ -11,6 +11,7 @@
 pub mod dragging;
 pub mod files;
 pub mod overlays;
+pub mod quit;
 pub mod replay;
 pub mod scene;
 pub mod shortcuts;
@@ -56,6 +57,7 @@ impl Plugin for EditorCorePlugin {
                 dragging::DragPlugin,
                 shortcuts::ShortcutsPlugin,
                 files::FilesPlugin,
+                quit::QuitPlugin,
             ))
             .init_resource::<overlays::SelectedLimb>()
             .add_systems(

@@ -75,6 +75,8 @@ fn main() -> ExitCode {
                     resolution: WindowResolution::new(1280, 800),
                     ..default()
                 }),
+                // Closing asks first when the pose is unsaved (quit.rs).
+                close_when_requested: false,
                 ..default()
             })
             .set(AssetPlugin {

@@ -71,6 +71,10 @@ pub struct Editor {
     pub pose_path: Option<PathBuf>,
     /// Bumped on every pose change, so the scene redraws only then.
     pub pose_revision: u64,
+    /// `pose_revision` when the pose was last saved or opened (the pose is unsaved otherwise).
+    pub saved_revision: u64,
+    /// Quitting was asked for while the pose is unsaved: the panels ask what to do.
+    pub confirm_quit: bool,
     /// Bumped when another skeleton is opened, so the scene is rebuilt.
     pub skeleton_revision: u64,
     /// Messages, newest last.
@@ -103,6 +107,8 @@ impl Editor {
             show_axes: true,
             pose_path: None,
             pose_revision: 0,
+            saved_revision: 0,
+            confirm_quit: false,
             skeleton_revision: 0,
             notices: Vec::new(),
         }
@@ -126,6 +132,11 @@ impl Editor {
     /// Marks the pose as changed (the scene redraws).
     pub fn pose_changed(&mut self) {
         self.pose_revision = self.pose_revision.wrapping_add(1);
+    }
+
+    /// Whether the pose changed since it was last saved or opened.
+    pub fn unsaved(&self) -> bool {
+        self.pose_revision != self.saved_revision
     }
 
     /// Adds an information message.
@@ -176,6 +187,7 @@ impl Editor {
         self.pose_path = None;
         self.skeleton_revision = self.skeleton_revision.wrapping_add(1);
         self.pose_changed();
+        self.saved_revision = self.pose_revision;
         self.inform(format!(
             "Opened skeleton \"{name}\" ({joints} joints) from {}",
             path.display()
@@ -189,6 +201,7 @@ impl Editor {
             Ok(()) => {
                 self.pose_path = Some(path.to_path_buf());
                 self.pose_changed();
+                self.saved_revision = self.pose_revision;
                 self.inform(format!("Opened pose {}", path.display()));
                 true
             }
@@ -204,6 +217,7 @@ impl Editor {
         match self.document.save_pose(path) {
             Ok(()) => {
                 self.pose_path = Some(path.to_path_buf());
+                self.saved_revision = self.pose_revision;
                 self.inform(format!("Saved pose to {}", path.display()));
                 true
             }

@@ -99,8 +99,10 @@ pub struct UiRequests {
     pub files: Vec<FileAction>,
     /// Frame the selection.
     pub frame: bool,
-    /// Quit.
-    pub exit: bool,
+    /// Quit (asking first if the pose is unsaved).
+    pub quit: bool,
+    /// Quit, discarding an unsaved pose.
+    pub discard: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -115,7 +117,7 @@ fn editor_ui(
     limb: Res<SelectedLimb>,
     mut files: MessageWriter<FileRequest>,
     mut frames: MessageWriter<FrameRequest>,
-    mut exit: MessageWriter<AppExit>,
+    mut quit: MessageWriter<crate::quit::QuitRequest>,
 ) {
     let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
         return;
@@ -144,6 +146,7 @@ fn editor_ui(
             });
         free = Some(ui.available_rect_before_wrap());
         errors_window(ui, &mut editor);
+        quit_question(ui, &mut editor, &mut requests);
     });
     **output = Some(full);
     for action in requests.files {
@@ -152,8 +155,10 @@ fn editor_ui(
     if requests.frame {
         frames.write(FrameRequest);
     }
-    if requests.exit {
-        exit.write(AppExit::Success);
+    if requests.quit || requests.discard {
+        quit.write(crate::quit::QuitRequest {
+            discard: requests.discard,
+        });
     }
     // The views keep their place while a drag is in progress, whatever the panels do.
     if let Some(r) = free.filter(|_| editor.document.drag().is_none()) {
@@ -189,7 +194,7 @@ fn menu_bar(
             }
             ui.separator();
             if ui.button("Quit").clicked() {
-                requests.exit = true;
+                requests.quit = true;
             }
         });
         ui.menu_button("Edit", |ui| {
@@ -313,6 +318,31 @@ fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
             ui.colored_label(colour, notice.text.lines().next().unwrap_or_default());
         }
     });
+}
+
+/// Quitting with an unsaved pose: save it, discard it, or stay.
+fn quit_question(ui: &mut egui::Ui, editor: &mut Editor, requests: &mut UiRequests) {
+    if !editor.confirm_quit {
+        return;
+    }
+    egui::Window::new("Unsaved pose")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ui.ctx(), |ui| {
+            ui.label("The pose has changed since it was last saved.");
+            ui.horizontal(|ui| {
+                if ui.button("Save pose…").clicked() {
+                    requests.files.push(FileAction::SavePose);
+                }
+                if ui.button("Quit without saving").clicked() {
+                    requests.discard = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    editor.confirm_quit = false;
+                }
+            });
+        });
 }
 
 /// Errors stay on screen until dismissed.

@@ -620,3 +620,48 @@ fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
     app.update();
     assert_eq!(editor(&app).document.drag().expect("a drag").joint, torso);
 }
+
+#[test]
+fn closing_with_an_unsaved_pose_asks_first_and_quits_once_saved() {
+    let mut app = app();
+    // Nothing changed: closing quits at once.
+    app.world_mut()
+        .write_message(bevy::window::WindowCloseRequested {
+            window: Entity::PLACEHOLDER,
+        });
+    app.update();
+    assert!(app.should_exit().is_some());
+
+    let mut app = self::app();
+    let site = editor(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+    drag(
+        &mut app,
+        PickTarget::Site(site),
+        from,
+        from + Vec3::Y * 0.1,
+        3,
+    );
+    release(&mut app);
+    assert!(editor(&app).unsaved());
+    app.world_mut()
+        .write_message(bevy::window::WindowCloseRequested {
+            window: Entity::PLACEHOLDER,
+        });
+    app.update();
+    assert!(
+        app.should_exit().is_none(),
+        "an unsaved pose is not thrown away"
+    );
+    assert!(editor(&app).confirm_quit);
+    let file = std::env::temp_dir().join(format!("marionette-quit-{}.ron", std::process::id()));
+    assert!(editor_mut(&mut app).save_pose(&file));
+    app.update();
+    assert!(
+        app.should_exit().is_some(),
+        "saved from the question: the editor quits"
+    );
+}
