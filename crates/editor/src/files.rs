@@ -148,18 +148,11 @@ pub fn open_dropped(editor: &mut Editor, path: &Path) {
         }
         Err(e) => e,
     };
-    editor.document.end_drag();
-    match editor.document.load_pose(path) {
-        Ok(()) => {
-            editor.pose_path = Some(path.to_path_buf());
-            editor.pose_changed();
-            editor.saved_revision = editor.pose_revision;
-            editor.inform(format!("Opened pose {}", path.display()));
-        }
-        Err(pose_error) => editor.fail(format!(
+    if let Err(pose_error) = editor.try_open_pose(path) {
+        editor.fail(format!(
             "{} is neither a skeleton nor a pose of this skeleton.\nAs a skeleton: \
              {skeleton_error}\nAs a pose: {pose_error}",
             path.display()
-        )),
+        ));
     }
 }

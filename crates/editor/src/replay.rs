@@ -48,17 +48,23 @@ enum Phase {
     Waiting(u32),
     /// Release the keys of a chord pressed last frame.
     KeyUp(KeyChord),
-    /// A site drag: settle on the handle, press, move, hold, release.
-    Drag {
-        site: String,
-        from: Vec2,
-        to: Vec2,
-        frames: u32,
-        frame: u32,
-        stage: DragStage,
-    },
+    /// A site drag in progress.
+    Drag(SiteDrag),
     /// Exit once every screenshot is on disk.
     Exiting,
+}
+
+/// A `DragSite` step: settle on the handle, press, move in a straight line, hold, release.
+#[derive(Debug, Clone, PartialEq)]
+struct SiteDrag {
+    site: String,
+    /// Window pixels of the handle and of the target.
+    from: Vec2,
+    to: Vec2,
+    /// Frames of the move, and how many have passed.
+    frames: u32,
+    frame: u32,
+    stage: DragStage,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,8 +315,11 @@ fn play(world: &mut World) {
                 world.resource_mut::<Replay>().phase = Phase::Ready;
                 return;
             }
-            Phase::Drag { .. } => {
-                drag_frame(world, window, phase);
+            Phase::Drag(drag) => {
+                let next = drag_frame(world, window, drag);
+                if let Some(next) = next {
+                    world.resource_mut::<Replay>().phase = next;
+                }
                 return;
             }
             Phase::Exiting => {
@@ -402,14 +411,14 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
                 return true;
             };
             move_cursor(world, window, from);
-            world.resource_mut::<Replay>().phase = Phase::Drag {
+            world.resource_mut::<Replay>().phase = Phase::Drag(SiteDrag {
                 site,
                 from,
                 to: to_px,
                 frames: frames.max(1),
                 frame: 0,
                 stage: DragStage::Settle(SETTLE_FRAMES),
-            };
+            });
             true
         }
         Step::Screenshot(path) => {
@@ -433,31 +442,14 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
     }
 }
 
-fn drag_frame(world: &mut World, window: Entity, phase: Phase) {
-    let Phase::Drag {
-        site,
-        from,
-        to,
-        frames,
-        frame,
-        stage,
-    } = phase
-    else {
-        return;
-    };
-    let mut next = Phase::Drag {
-        site: site.clone(),
-        from,
-        to,
-        frames,
-        frame,
-        stage,
-    };
-    match stage {
-        DragStage::Settle(n) if n > 1 => set_stage(&mut next, DragStage::Settle(n - 1)),
+/// One frame of a site drag; the phase that follows (`None` when the replay failed and already
+/// moved on).
+fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) -> Option<Phase> {
+    match drag.stage {
+        DragStage::Settle(n) if n > 1 => drag.stage = DragStage::Settle(n - 1),
         DragStage::Settle(_) => {
             mouse(world, window, ButtonState::Pressed);
-            set_stage(&mut next, DragStage::Press);
+            drag.stage = DragStage::Press;
         }
         DragStage::Press => {
             if world.resource::<Editor>().document.drag().is_none() {
@@ -465,49 +457,33 @@ fn drag_frame(world: &mut World, window: Entity, phase: Phase) {
                 fail(
                     world,
                     format!(
-                        "the press at ({:.1}, {:.1}) did not start a drag on site \"{site}\" \
+                        "the press at ({:.1}, {:.1}) did not start a drag on site \"{}\" \
                          (is its handle hidden behind a panel or another body?)",
-                        from.x, from.y
+                        drag.from.x, drag.from.y, drag.site
                     ),
                 );
-                return;
+                return None;
             }
-            set_stage(&mut next, DragStage::Move);
-            drag_move(world, window, &mut next);
+            drag.stage = DragStage::Move;
+            drag_move(world, window, &mut drag);
         }
-        DragStage::Move => drag_move(world, window, &mut next),
-        DragStage::Hold(n) if n > 1 => set_stage(&mut next, DragStage::Hold(n - 1)),
+        DragStage::Move => drag_move(world, window, &mut drag),
+        DragStage::Hold(n) if n > 1 => drag.stage = DragStage::Hold(n - 1),
         DragStage::Hold(_) => {
             mouse(world, window, ButtonState::Released);
-            next = Phase::Ready;
+            return Some(Phase::Ready);
         }
     }
-    world.resource_mut::<Replay>().phase = next;
+    Some(Phase::Drag(drag))
 }
 
-fn set_stage(phase: &mut Phase, new: DragStage) {
-    if let Phase::Drag { stage, .. } = phase {
-        *stage = new;
-    }
-}
-
-fn drag_move(world: &mut World, window: Entity, phase: &mut Phase) {
-    let Phase::Drag {
-        from,
-        to,
-        frames,
-        frame,
-        stage,
-        ..
-    } = phase
-    else {
-        return;
-    };
-    *frame += 1;
-    let t = *frame as f32 / *frames as f32;
-    move_cursor(world, window, from.lerp(*to, t.min(1.0)));
-    if *frame >= *frames {
-        *stage = DragStage::Hold(HOLD_FRAMES);
+/// Moves the cursor one step along the drag's line; after the last, the drag holds.
+fn drag_move(world: &mut World, window: Entity, drag: &mut SiteDrag) {
+    drag.frame += 1;
+    let t = drag.frame as f32 / drag.frames as f32;
+    move_cursor(world, window, drag.from.lerp(drag.to, t.min(1.0)));
+    if drag.frame >= drag.frames {
+        drag.stage = DragStage::Hold(HOLD_FRAMES);
     }
 }
 

@@ -196,20 +196,24 @@ impl Editor {
 
     /// Loads a pose file; on error the pose stays and the error is shown.
     pub fn open_pose(&mut self, path: &Path) -> bool {
-        self.document.end_drag();
-        match self.document.load_pose(path) {
-            Ok(()) => {
-                self.pose_path = Some(path.to_path_buf());
-                self.pose_changed();
-                self.saved_revision = self.pose_revision;
-                self.inform(format!("Opened pose {}", path.display()));
-                true
-            }
+        match self.try_open_pose(path) {
+            Ok(()) => true,
             Err(e) => {
                 self.fail(format!("Could not open the pose: {e}"));
                 false
             }
         }
+    }
+
+    /// Loads a pose file (one undo step), or says why not and changes nothing.
+    pub fn try_open_pose(&mut self, path: &Path) -> Result<(), marionette_skeleton::PoseError> {
+        self.document.end_drag();
+        self.document.load_pose(path)?;
+        self.pose_path = Some(path.to_path_buf());
+        self.pose_changed();
+        self.saved_revision = self.pose_revision;
+        self.inform(format!("Opened pose {}", path.display()));
+        Ok(())
     }
 
     /// Saves the pose; on error the error is shown.

@@ -119,6 +119,13 @@ fn drag(app: &mut App, target: PickTarget, hit: Vec3, to: Vec3, frames: usize) {
     }
 }
 
+/// Presses on site `name`'s handle and moves the cursor ray by `offset` over `frames` frames.
+fn drag_site(app: &mut App, name: &str, offset: Vec3, frames: usize) {
+    let site = editor(app).skeleton().site_by_name(name).expect("site");
+    let from = site_position(app, name);
+    drag(app, PickTarget::Site(site), from, from + offset, frames);
+}
+
 fn release(app: &mut App) {
     mouse(app, ButtonState::Released);
     app.update();
@@ -175,18 +182,7 @@ fn dragging_a_hand_pulls_it_onto_the_cursor_ray_and_is_one_undo_step() {
 fn escape_cancels_a_drag_without_an_undo_step() {
     let mut app = app();
     let start_pose = editor(&app).document.pose().to_vec();
-    let site = editor(&app)
-        .skeleton()
-        .site_by_name("left fingertips")
-        .expect("site");
-    let from = site_position(&app, "left fingertips");
-    drag(
-        &mut app,
-        PickTarget::Site(site),
-        from,
-        from + Vec3::Y * 0.2,
-        10,
-    );
+    drag_site(&mut app, "left fingertips", Vec3::Y * 0.2, 10);
     assert_ne!(editor(&app).document.pose(), start_pose.as_slice());
     key(&mut app, KeyCode::Escape, Key::Escape, ButtonState::Pressed);
     app.update();
@@ -237,18 +233,7 @@ fn chain_modes_choose_what_a_drag_moves() {
     // Nearest branch (the default): from the clavicle down, never the spine.
     let mut app = self::app();
     let start = editor(&app).document.pose().to_vec();
-    let site = editor(&app)
-        .skeleton()
-        .site_by_name("right fingertips")
-        .expect("site");
-    let from = site_position(&app, "right fingertips");
-    drag(
-        &mut app,
-        PickTarget::Site(site),
-        from,
-        from + Vec3::new(0.1, 0.3, 0.0),
-        10,
-    );
+    drag_site(&mut app, "right fingertips", Vec3::new(0.1, 0.3, 0.0), 10);
     let moved = changed(&start, editor(&app).document.pose());
     let arm: Vec<usize> = [
         "right clavicle",
@@ -352,19 +337,8 @@ fn switching_solvers_changes_what_runs_and_a_non_limb_falls_back_with_a_reason()
 fn solve_until_satisfied_meets_the_last_goal_as_one_step() {
     let mut app = app();
     editor_mut(&mut app).set_solver(SolverKind::JacobianTranspose);
-    let site = editor(&app)
-        .skeleton()
-        .site_by_name("right fingertips")
-        .expect("site");
-    let from = site_position(&app, "right fingertips");
     // One frame of Jacobian transpose gets part of the way only.
-    drag(
-        &mut app,
-        PickTarget::Site(site),
-        from,
-        from + Vec3::new(0.0, 0.2, 0.0),
-        1,
-    );
+    drag_site(&mut app, "right fingertips", Vec3::new(0.0, 0.2, 0.0), 1);
     release(&mut app);
     let after_drag = editor(&app)
         .last_solve
@@ -396,18 +370,7 @@ fn comparison_ghosts_follow_the_same_drag_with_their_own_solvers() {
         SolverKind::JacobianTranspose,
         SolverKind::CyclicCoordinateDescent,
     ];
-    let site = editor(&app)
-        .skeleton()
-        .site_by_name("right fingertips")
-        .expect("site");
-    let from = site_position(&app, "right fingertips");
-    drag(
-        &mut app,
-        PickTarget::Site(site),
-        from,
-        from + Vec3::new(-0.1, 0.2, 0.0),
-        10,
-    );
+    drag_site(&mut app, "right fingertips", Vec3::new(-0.1, 0.2, 0.0), 10);
     let e = editor(&app);
     assert_eq!(e.ghosts.len(), 2);
     for ghost in &e.ghosts {
@@ -502,18 +465,7 @@ fn files_open_and_save_and_bad_ones_change_nothing() {
     // A pose saved, the figure moved, the pose dropped back onto the window.
     let saved = editor(&app).document.pose().to_vec();
     assert!(editor_mut(&mut app).save_pose(&dir.join("pose.ron")));
-    let site = editor(&app)
-        .skeleton()
-        .site_by_name("right fingertips")
-        .expect("site");
-    let from = site_position(&app, "right fingertips");
-    drag(
-        &mut app,
-        PickTarget::Site(site),
-        from,
-        from + Vec3::Y * 0.2,
-        5,
-    );
+    drag_site(&mut app, "right fingertips", Vec3::Y * 0.2, 5);
     release(&mut app);
     assert_ne!(editor(&app).document.pose(), saved.as_slice());
     marionette_editor::files::open_dropped(&mut editor_mut(&mut app), &dir.join("pose.ron"));
@@ -563,6 +515,21 @@ fn a_click_on_empty_space_clears_the_selection() {
     );
 }
 
+/// One press at `at` that picking reports as several hits (target, depth).
+fn press_hits(app: &mut App, at: Vec3, hits: &[(PickTarget, f32)]) {
+    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(at));
+    for &(target, depth) in hits {
+        app.world_mut().write_message(PickRequest {
+            target,
+            hit: at,
+            depth,
+            camera: Entity::PLACEHOLDER,
+        });
+    }
+    mouse(app, ButtonState::Pressed);
+    app.update();
+}
+
 #[test]
 fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
     // The right fingertips' handle just behind the hand's surface wins over the hand…
@@ -574,20 +541,14 @@ fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
     let hand = joint(&app, "right wrist");
     let torso = joint(&app, "upper spine");
     let at = site_position(&app, "right fingertips");
-    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(at));
-    for (target, depth) in [
-        (PickTarget::Body(hand), 2.95),
-        (PickTarget::Site(site), 3.0),
-    ] {
-        app.world_mut().write_message(PickRequest {
-            target,
-            hit: at,
-            depth,
-            camera: Entity::PLACEHOLDER,
-        });
-    }
-    mouse(&mut app, ButtonState::Pressed);
-    app.update();
+    press_hits(
+        &mut app,
+        at,
+        &[
+            (PickTarget::Body(hand), 2.95),
+            (PickTarget::Site(site), 3.0),
+        ],
+    );
     let drag = editor(&app).document.drag().cloned().expect("a drag");
     let s = editor(&app).skeleton();
     assert_eq!(
@@ -604,20 +565,14 @@ fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
         .site_by_name("left fingertips")
         .expect("site");
     let chest = vec3(&editor(&app).document.fk().joint_position(torso));
-    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(chest));
-    for (target, depth) in [
-        (PickTarget::Body(torso), 2.9),
-        (PickTarget::Site(left), 3.3),
-    ] {
-        app.world_mut().write_message(PickRequest {
-            target,
-            hit: chest,
-            depth,
-            camera: Entity::PLACEHOLDER,
-        });
-    }
-    mouse(&mut app, ButtonState::Pressed);
-    app.update();
+    press_hits(
+        &mut app,
+        chest,
+        &[
+            (PickTarget::Body(torso), 2.9),
+            (PickTarget::Site(left), 3.3),
+        ],
+    );
     assert_eq!(editor(&app).document.drag().expect("a drag").joint, torso);
 }
 
@@ -633,18 +588,7 @@ fn closing_with_an_unsaved_pose_asks_first_and_quits_once_saved() {
     assert!(app.should_exit().is_some());
 
     let mut app = self::app();
-    let site = editor(&app)
-        .skeleton()
-        .site_by_name("right fingertips")
-        .expect("site");
-    let from = site_position(&app, "right fingertips");
-    drag(
-        &mut app,
-        PickTarget::Site(site),
-        from,
-        from + Vec3::Y * 0.1,
-        3,
-    );
+    drag_site(&mut app, "right fingertips", Vec3::Y * 0.1, 3);
     release(&mut app);
     assert!(editor(&app).unsaved());
     app.world_mut()
