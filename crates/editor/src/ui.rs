@@ -145,6 +145,7 @@ fn editor_ui(
                 crate::ui_ik::ik_panel(ui, &mut editor, &limb);
             });
         free = Some(ui.available_rect_before_wrap());
+        view_labels(ui, &mut layout, area.0);
         errors_window(ui, &mut editor);
         quit_question(ui, &mut editor, &mut requests);
     });
@@ -255,6 +256,30 @@ fn menu_bar(
         ui.separator();
         ui.toggle_value(&mut layout.four, "Four views");
     });
+}
+
+/// Each view's name in its top-left corner; in the four-view layout a click on a small view's
+/// name puts that view in the large viewport.
+fn view_labels(ui: &mut egui::Ui, layout: &mut Layout, area: Rect) {
+    let views = crate::views::viewports(layout, area);
+    for (index, (view, rect)) in views.into_iter().enumerate() {
+        let at = egui::pos2(rect.min.x + 6.0, rect.min.y + 4.0);
+        egui::Area::new(egui::Id::new(("view label", view.name())))
+            .fixed_pos(at)
+            .order(egui::Order::Foreground)
+            .show(ui.ctx(), |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                if index == 0 {
+                    ui.label(egui::RichText::new(view_title(view)).strong());
+                } else if ui
+                    .small_button(view_title(view))
+                    .on_hover_text("Show this view in the large viewport")
+                    .clicked()
+                {
+                    layout.large = view;
+                }
+            });
+    }
 }
 
 /// A view's title in the interface.

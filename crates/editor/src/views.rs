@@ -409,3 +409,39 @@ fn cursor_ray(
         .max_by_key(|(_, camera, _)| camera.order)
         .and_then(|(_, camera, transform)| through(camera, transform));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_tile_the_free_area() {
+        let area = Rect::new(300.0, 23.0, 970.0, 777.0);
+        let single = Layout {
+            four: false,
+            large: View::Side,
+        };
+        assert_eq!(viewports(&single, area), vec![(View::Side, area)]);
+        let four = Layout {
+            four: true,
+            large: View::Top,
+        };
+        let rects = viewports(&four, area);
+        assert_eq!(rects.len(), 4);
+        assert_eq!(rects[0].0, View::Top, "the large view comes first");
+        let mut views: Vec<&str> = rects.iter().map(|(v, _)| v.name()).collect();
+        views.sort_unstable();
+        assert_eq!(views, ["front", "perspective", "side", "top"]);
+        let total: f32 = rects.iter().map(|(_, r)| r.width() * r.height()).sum();
+        assert!(
+            (total - area.width() * area.height()).abs() < 1.0,
+            "no gap, no overlap"
+        );
+        for (i, (_, a)) in rects.iter().enumerate() {
+            assert!(area.contains(a.min) && area.contains(a.max));
+            for (_, b) in &rects[i + 1..] {
+                assert!(a.intersect(*b).is_empty() || a.intersect(*b).area() < 1e-3);
+            }
+        }
+    }
+}
