@@ -66,8 +66,46 @@ pub const GHOST_COLOURS: [Color; 6] = [
     Color::srgba(0.3, 0.85, 0.9, 0.35),
 ];
 
-/// The radius of a site handle (metres).
-pub const SITE_HANDLE_RADIUS: f32 = 0.022;
+/// The radius of a site handle, as a fraction of the figure's size (0.022 m on the humanoid).
+pub const SITE_HANDLE_SIZE: f32 = 0.012;
+
+/// The size of the figure at the pose `fk` holds: the diagonal of its joints' and sites' box
+/// (at least 1 cm), which scales the markers, handles and bodiless bones.
+pub fn figure_size(skeleton: &Skeleton, fk: &Fk) -> f32 {
+    let points = skeleton
+        .joint_ids()
+        .map(|j| vec3(&fk.joint_position(j)))
+        .chain(skeleton.site_ids().map(|s| vec3(&fk.site_position(s))));
+    let (min, max) = points.fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    (max - min).length().max(0.01)
+}
+
+/// A joint without a body gets a slim pickable bone to each child and each of its sites, so
+/// every figure can be seen and grabbed (Buss's trees, say, have no bodies).
+fn bones(skeleton: &Skeleton, joint: JointId, radius: f64) -> Vec<Shape> {
+    let children = skeleton
+        .joint(joint)
+        .children
+        .iter()
+        .map(|&child| skeleton.joint(child).offset);
+    let sites = skeleton
+        .sites()
+        .iter()
+        .filter(|site| site.joint == joint)
+        .map(|site| site.offset);
+    children
+        .chain(sites)
+        .filter(|offset| offset.norm() > 1e-9)
+        .map(|end| Shape::Capsule {
+            radius,
+            start: Vector3::zeros(),
+            end,
+        })
+        .collect()
+}
 
 /// Draws the figure and routes picking to the drag.
 pub struct ScenePlugin;
@@ -267,8 +305,10 @@ fn rebuild_figure(
     }
     let skeleton = editor.skeleton();
     let fk = editor.document.fk();
-    let site_mesh = meshes.add(Sphere::new(SITE_HANDLE_RADIUS).mesh().uv(16, 10));
-    let joint_mesh = meshes.add(Sphere::new(0.012).mesh().uv(10, 6));
+    let size = figure_size(skeleton, fk);
+    let site_mesh = meshes.add(Sphere::new(SITE_HANDLE_SIZE * size).mesh().uv(16, 10));
+    let joint_mesh = meshes.add(Sphere::new(0.006 * size).mesh().uv(10, 6));
+    let bone_radius = f64::from(0.008 * size);
     let ground_y = ground_height(skeleton, fk);
     commands.spawn((
         FigurePart,
@@ -316,7 +356,19 @@ fn rebuild_figure(
                         ));
                     }
                 }
-                None => {}
+                None => {
+                    for bone in bones(skeleton, id, bone_radius) {
+                        if let Some((mesh, placement)) = shape_mesh(&bone) {
+                            children.spawn((
+                                Body(id),
+                                Mesh3d(meshes.add(mesh)),
+                                MeshMaterial3d(palette.body.clone()),
+                                placement,
+                                non_blocking(),
+                            ));
+                        }
+                    }
+                }
             }
             for (site_id, site) in skeleton.site_ids().zip(skeleton.sites()) {
                 if site.joint == id {
@@ -493,5 +545,40 @@ fn update_hover(
         .map(|(joint, _)| joint);
     if editor.hovered != nearest {
         editor.hovered = nearest;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodiless_joints_get_bones_to_their_children_and_sites() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/buss_y.ron");
+        let skeleton = Skeleton::load(&path).expect("buss_y");
+        let mut fk = Fk::new(&skeleton);
+        fk.update(&skeleton, &marionette_skeleton::Pose::rest(&skeleton).q);
+        let size = figure_size(&skeleton, &fk);
+        assert!(size > 0.5, "Buss's Y is a few units tall: {size}");
+        let mut ends = 0;
+        for joint in skeleton.joint_ids() {
+            assert!(skeleton.joint(joint).shape.is_none());
+            let sites = skeleton.sites().iter().filter(|s| s.joint == joint).count();
+            let wanted = skeleton.joint(joint).children.len() + sites;
+            let bones = bones(&skeleton, joint, 0.01);
+            assert_eq!(bones.len(), wanted, "{}", skeleton.joint(joint).name);
+            for bone in &bones {
+                let (mesh, placement) = shape_mesh(bone).expect("a capsule mesh");
+                assert!(mesh.count_vertices() > 0);
+                assert!(placement.translation.is_finite());
+            }
+            ends += sites;
+        }
+        assert_eq!(
+            ends,
+            skeleton.sites().len(),
+            "every effector is reached by a bone"
+        );
     }
 }
