@@ -23,12 +23,28 @@ pub struct SelectedLimb {
     measured_for: Option<(u64, u64, usize)>,
 }
 
+/// The overlays that must show through the bodies (axes, limit arcs, the drag line, the swivel
+/// gizmo): drawn in front of the geometry, a little thicker than the grid.
+#[derive(Default, Reflect, GizmoConfigGroup)]
+pub struct OnTop;
+
 /// Gizmo overlays.
 pub struct OverlaysPlugin;
 
 impl Plugin for OverlaysPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
+        app.insert_gizmo_config(
+            OnTop,
+            GizmoConfig {
+                depth_bias: -1.0,
+                line: GizmoLineConfig {
+                    width: 2.5,
+                    ..default()
+                },
+                ..default()
+            },
+        )
+        .add_systems(
             PostUpdate,
             (draw_ground, draw_joint_axes, draw_drag, draw_swivel),
         );
@@ -71,7 +87,7 @@ fn draw_ground(mut gizmos: Gizmos, ground: Query<&GlobalTransform, With<Ground>>
 
 /// The selected joint's DOF axes (X red, Y green, Z blue by the axis' main direction) and, for
 /// limited hinges, the arc of the range with a tick at the current angle.
-fn draw_joint_axes(mut gizmos: Gizmos, editor: Res<Editor>) {
+fn draw_joint_axes(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>) {
     let Some(joint) = editor.selected.filter(|_| editor.show_axes) else {
         return;
     };
@@ -129,7 +145,7 @@ fn perpendicular_to(axis: &Vector3<f64>) -> Option<Vector3<f64>> {
 }
 
 /// The dragged point and its goal on the cursor ray.
-fn draw_drag(mut gizmos: Gizmos, editor: Res<Editor>) {
+fn draw_drag(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>) {
     let Some(drag) = editor.document.drag() else {
         return;
     };
@@ -149,7 +165,7 @@ fn draw_drag(mut gizmos: Gizmos, editor: Res<Editor>) {
 }
 
 /// The swivel gizmo of the selected limb.
-fn draw_swivel(mut gizmos: Gizmos, editor: Res<Editor>, limb: Res<SelectedLimb>) {
+fn draw_swivel(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>, limb: Res<SelectedLimb>) {
     let Some(Ok(measured)) = &limb.measured else {
         return;
     };
