@@ -54,6 +54,7 @@ pub struct Document {
     stiffness: Vec<f64>,
     history: History,
     drag: Option<Drag>,
+    last_goal: Option<(Goal, Chain)>,
     fk: Fk,
 }
 
@@ -72,6 +73,7 @@ impl Document {
             stiffness,
             history: History::default(),
             drag: None,
+            last_goal: None,
             fk,
         }
     }
@@ -127,6 +129,12 @@ impl Document {
     /// The drag in progress.
     pub fn drag(&self) -> Option<&Drag> {
         self.drag.as_ref()
+    }
+
+    /// The goal and chain of the last drag frame (kept after the drag ends, for "solve until
+    /// satisfied" and the drag line).
+    pub fn last_goal(&self) -> Option<&(Goal, Chain)> {
+        self.last_goal.as_ref()
     }
 
     /// Sets one DOF (a slider or numeric entry), clamped to its limits (hinges without limits
@@ -295,9 +303,10 @@ impl Document {
         };
         let mut pose = std::mem::take(&mut self.pose);
         let outcome = {
-            let mut system = self.system(vec![goal], chain);
+            let mut system = self.system(vec![goal.clone()], chain.clone());
             runner.frame(&mut system, &mut pose)
         };
+        self.last_goal = Some((goal, chain));
         self.pose = pose;
         self.fk.update(&self.skeleton, &self.pose);
         Some(outcome)

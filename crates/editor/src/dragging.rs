@@ -218,9 +218,6 @@ fn drag_frame(
     let editor = &mut *editor;
     let started = std::time::Instant::now();
     advance_ghosts(editor, &ray);
-    if let Some(drag) = editor.document.drag() {
-        editor.held_goal = Some((drag.goal(editor.document.fk(), &ray), drag.chain.clone()));
-    }
     if let Some(outcome) = editor.document.drag_frame(&ray, &mut editor.runner) {
         editor.ik_time = Some(started.elapsed());
         editor.trace(&outcome.residuals);
@@ -231,10 +228,10 @@ fn drag_frame(
 
 /// Each ghost takes one frame of its own solver from its own pose towards the same cursor ray.
 fn advance_ghosts(editor: &mut Editor, ray: &Ray) {
-    let Some(drag) = editor.document.drag().cloned() else {
+    let document = &editor.document;
+    let Some(drag) = document.drag() else {
         return;
     };
-    let document = &editor.document;
     let runner = &mut editor.runner;
     for ghost in &mut editor.ghosts {
         let goal = drag.goal(&ghost.fk, ray);

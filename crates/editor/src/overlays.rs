@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use marionette_editing::swivel::{LimbSwivel, limb_of, measure};
 use marionette_editing::swivel_gizmo::swivel_gizmo;
 use marionette_ik::GoalKind;
+use marionette_ik::analytic::limb::Limb;
 use marionette_skeleton::DofKind;
 use nalgebra::{Rotation3, Unit, Vector3};
 
@@ -21,6 +22,9 @@ pub struct SelectedLimb {
     /// The measurement, or why it failed.
     pub measured: Option<Result<LimbSwivel, String>>,
     measured_for: Option<(u64, u64, usize)>,
+    /// The limb of the selected joint, found once per skeleton and selection.
+    limb: Option<Limb>,
+    limb_for: Option<(u64, usize)>,
 }
 
 /// The overlays that must show through the bodies (axes, limit arcs, the drag line, the swivel
@@ -67,7 +71,13 @@ pub fn measure_selected_limb(editor: Res<Editor>, mut limb: ResMut<SelectedLimb>
         return;
     }
     limb.measured_for = Some(key);
-    limb.measured = limb_of(editor.skeleton(), joint).map(|l| measure(&editor.document, &l));
+    // Detection depends on the skeleton and the joint only; the swivel on the pose.
+    let limb_key = (editor.skeleton_revision, joint.index());
+    if limb.limb_for != Some(limb_key) {
+        limb.limb_for = Some(limb_key);
+        limb.limb = limb_of(editor.skeleton(), joint);
+    }
+    limb.measured = limb.limb.as_ref().map(|l| measure(&editor.document, l));
 }
 
 fn draw_ground(mut gizmos: Gizmos, ground: Query<&GlobalTransform, With<Ground>>) {
@@ -155,7 +165,7 @@ fn draw_drag(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>) {
         0.015,
         Color::srgb(1.0, 0.9, 0.2),
     );
-    if let Some((goal, _)) = &editor.held_goal
+    if let Some((goal, _)) = editor.document.last_goal()
         && let GoalKind::Point { target, .. } = &goal.kind
     {
         let target = vec3(target);

@@ -69,18 +69,35 @@ pub const GHOST_COLOURS: [Color; 6] = [
 /// The radius of a site handle, as a fraction of the figure's size (0.022 m on the humanoid).
 pub const SITE_HANDLE_SIZE: f32 = 0.012;
 
+/// Where the joints in `joints` and their sites are, at the pose `fk` holds.
+pub fn points_of(skeleton: &Skeleton, fk: &Fk, joints: impl Fn(JointId) -> bool) -> Vec<Vec3> {
+    let joint_points = skeleton
+        .joint_ids()
+        .filter(|&j| joints(j))
+        .map(|j| vec3(&fk.joint_position(j)));
+    let site_points = skeleton
+        .site_ids()
+        .filter(|&s| joints(skeleton.site(s).joint))
+        .map(|s| vec3(&fk.site_position(s)));
+    joint_points.chain(site_points).collect()
+}
+
+/// The smallest and largest corner of the box around `points` (`None` when there are none).
+pub fn bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
+    let first = *points.first()?;
+    Some(
+        points
+            .iter()
+            .fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p))),
+    )
+}
+
 /// The size of the figure at the pose `fk` holds: the diagonal of its joints' and sites' box
 /// (at least 1 cm), which scales the markers, handles and bodiless bones.
 pub fn figure_size(skeleton: &Skeleton, fk: &Fk) -> f32 {
-    let points = skeleton
-        .joint_ids()
-        .map(|j| vec3(&fk.joint_position(j)))
-        .chain(skeleton.site_ids().map(|s| vec3(&fk.site_position(s))));
-    let (min, max) = points.fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(p), hi.max(p)),
-    );
-    (max - min).length().max(0.01)
+    bounds(&points_of(skeleton, fk, |_| true))
+        .map_or(0.0, |(min, max)| (max - min).length())
+        .max(0.01)
 }
 
 /// A joint without a body gets a slim pickable bone to each child and each of its sites, so
@@ -279,11 +296,10 @@ pub fn shape_mesh(shape: &Shape) -> Option<(Mesh, Transform)> {
     }
 }
 
-/// The height of the ground under the figure's standing pose: its lowest joint or site.
+/// The height of the ground under the figure's standing pose: its lowest joint or site (never
+/// above 0).
 pub fn ground_height(skeleton: &Skeleton, fk: &Fk) -> f32 {
-    let joints = skeleton.joint_ids().map(|j| fk.joint_position(j).y);
-    let sites = skeleton.site_ids().map(|s| fk.site_position(s).y);
-    joints.chain(sites).fold(f64::INFINITY, f64::min).min(0.0) as f32
+    bounds(&points_of(skeleton, fk, |_| true)).map_or(0.0, |(min, _)| min.y.min(0.0))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -345,8 +361,12 @@ fn rebuild_figure(
                         non_blocking(),
                     ));
                 }
-                Some(shape) => {
-                    if let Some((mesh, placement)) = shape_mesh(shape) {
+                other => {
+                    let shapes = match other {
+                        Some(shape) => vec![shape.clone()],
+                        None => bones(skeleton, id, bone_radius),
+                    };
+                    for (mesh, placement) in shapes.iter().filter_map(shape_mesh) {
                         children.spawn((
                             Body(id),
                             Mesh3d(meshes.add(mesh)),
@@ -354,19 +374,6 @@ fn rebuild_figure(
                             placement,
                             non_blocking(),
                         ));
-                    }
-                }
-                None => {
-                    for bone in bones(skeleton, id, bone_radius) {
-                        if let Some((mesh, placement)) = shape_mesh(&bone) {
-                            children.spawn((
-                                Body(id),
-                                Mesh3d(meshes.add(mesh)),
-                                MeshMaterial3d(palette.body.clone()),
-                                placement,
-                                non_blocking(),
-                            ));
-                        }
                     }
                 }
             }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use marionette_editing::{ChainMode, Document, FrameOutcome, IkRunner, IkSettings};
-use marionette_ik::{Goal, SolverKind};
-use marionette_skeleton::{Chain, Fk, JointId, Skeleton};
+use marionette_ik::SolverKind;
+use marionette_skeleton::{Fk, JointId, Skeleton};
 
 /// One message for the user: what happened, and whether it went wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,8 +53,6 @@ pub struct Editor {
     /// The residual after every update of the current drag (or of the last "solve until
     /// satisfied"), for the plot.
     pub residual_trace: Vec<f64>,
-    /// The last drag's goal and chain, for "solve until satisfied".
-    pub held_goal: Option<(Goal, Chain)>,
     /// Whether comparison ghosts are shown while dragging.
     pub compare: bool,
     /// The solvers compared against (when `compare` is on).
@@ -94,7 +92,6 @@ impl Editor {
             last_solve: None,
             ik_time: None,
             residual_trace: Vec::new(),
-            held_goal: None,
             compare: false,
             compared: vec![
                 SolverKind::JacobianTranspose,
@@ -181,7 +178,6 @@ impl Editor {
         self.selected = None;
         self.hovered = None;
         self.last_solve = None;
-        self.held_goal = None;
         self.residual_trace.clear();
         self.ghosts.clear();
         self.pose_path = None;
@@ -259,7 +255,7 @@ impl Editor {
     /// Runs the chosen solver on the last drag's goal until it is met, the solver stops moving or
     /// `max_iterations` updates; one undo step.
     pub fn solve_until_satisfied(&mut self, max_iterations: usize) {
-        let Some((goal, chain)) = self.held_goal.clone() else {
+        let Some((goal, chain)) = self.document.last_goal().cloned() else {
             self.inform("Nothing to solve yet: drag a body or a handle first");
             return;
         };

@@ -13,7 +13,7 @@ use marionette_editing::View;
 use marionette_skeleton::Fk;
 
 use crate::dragging::{CursorRay, DragCamera};
-use crate::scene::vec3;
+use crate::scene::{bounds, points_of, vec3};
 use crate::state::Editor;
 
 /// A view's camera and how it is looked through.
@@ -257,28 +257,16 @@ fn frame_on_request(
         return;
     }
     let skeleton = editor.skeleton();
-    let fk = editor.document.fk();
-    let joints: Vec<_> = match editor.selected {
-        Some(joint) => skeleton.subtree(joint).collect(),
-        None => skeleton.joint_ids().collect(),
+    let points = match editor.selected {
+        Some(top) => {
+            let subtree: Vec<_> = skeleton.subtree(top).collect();
+            points_of(skeleton, editor.document.fk(), |j| subtree.contains(&j))
+        }
+        None => points_of(skeleton, editor.document.fk(), |_| true),
     };
-    let points: Vec<Vec3> = joints
-        .iter()
-        .map(|&j| vec3(&fk.joint_position(j)))
-        .chain(
-            skeleton
-                .site_ids()
-                .filter(|&s| joints.contains(&skeleton.site(s).joint))
-                .map(|s| vec3(&fk.site_position(s))),
-        )
-        .collect();
-    if points.is_empty() {
+    let Some((min, max)) = bounds(&points) else {
         return;
-    }
-    let (min, max) = points.iter().fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), &p| (lo.min(p), hi.max(p)),
-    );
+    };
     let centre = (min + max) * 0.5;
     let size = (max - min).length().max(0.6);
     for mut camera in &mut cameras {
