@@ -96,17 +96,22 @@ fn k_run(
         ok += usize::from(position_ok && rotation_ok);
     }
     table.row(vec![
-        if with_orientation {
-            "position + orientation"
-        } else {
-            "position"
-        }
-        .to_owned(),
+        goal_label(with_orientation),
         label.to_owned(),
         format!("{:.1} %", 100.0 * ok as f64 / targets.len() as f64),
         format!("{:.2}", median(&mut micros.clone())),
         format!("{:.2}", mean(&micros)),
     ]);
+}
+
+/// The table's name for the goal kind.
+fn goal_label(with_orientation: bool) -> String {
+    if with_orientation {
+        "position + orientation"
+    } else {
+        "position"
+    }
+    .to_owned()
 }
 
 fn main() {
@@ -148,12 +153,7 @@ fn main() {
         ] {
             let o = peer::arm_protocol(&arm, &targets, kind, with_orientation);
             table.row(vec![
-                if with_orientation {
-                    "position + orientation"
-                } else {
-                    "position"
-                }
-                .to_owned(),
+                goal_label(with_orientation),
                 format!("marionette {}", kind.name()),
                 format!("{:.1} %", 100.0 * o.success),
                 format!("{:.2}", o.median_micros),

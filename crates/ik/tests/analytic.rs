@@ -55,6 +55,20 @@ fn solve_from(
     (q, p_err, r_err)
 }
 
+/// A pose with every DOF at `offset + span·u` of its range, u drawn from `next` DOF by DOF.
+fn random_in_limits(
+    arm: &Skeleton,
+    offset: f64,
+    span: f64,
+    next: &mut impl FnMut() -> f64,
+) -> Vec<f64> {
+    let mut q = Pose::rest(arm).q;
+    for (k, d) in arm.dofs().iter().enumerate() {
+        q[3 + k] = d.min + (d.max - d.min) * (offset + span * next());
+    }
+    q
+}
+
 fn q_from(u: &[f64]) -> Vec<f64> {
     let mut q = vec![0.0; 3];
     q.extend(u.iter().copied());
@@ -234,10 +248,7 @@ fn swivel_arcs_agree_with_a_brute_force_scan() {
     let mut scratch = Vec::new();
     let mut all: [Vec<marionette_ik::analytic::intervals::Arc>; 4] = Default::default();
     for case in 0..12 {
-        let mut q = Pose::rest(&arm).q;
-        for (k, d) in arm.dofs().iter().enumerate() {
-            q[3 + k] = d.min + (d.max - d.min) * (0.05 + 0.9 * next());
-        }
+        let q = random_in_limits(&arm, 0.05, 0.9, &mut next);
         fk.update(&arm, &q);
         let with_orientation = case % 2 == 0;
         let goal = LimbGoal {
@@ -304,10 +315,7 @@ fn limited_arm_goals_are_solved_exactly_within_limits() {
     let mut next = || rng.next_unit();
     let (mut worst_p, mut worst_r) = (0.0f64, 0.0f64);
     for case in 0..2000 {
-        let mut target = Pose::rest(&arm).q;
-        for (k, d) in arm.dofs().iter().enumerate() {
-            target[3 + k] = d.min + (d.max - d.min) * next();
-        }
+        let target = random_in_limits(&arm, 0.0, 1.0, &mut next);
         fk.update(&arm, &target);
         let (position, rotation) = (fk.site_position(tip), *fk.joint_rotation(wrist));
         let goals = vec![
@@ -482,10 +490,7 @@ fn position_and_one_held_axis_are_met_exactly() {
     let mut missed = 0;
     let cases = 300;
     for case in 0..cases {
-        let mut target = Pose::rest(&arm).q;
-        for (k, d) in arm.dofs().iter().enumerate() {
-            target[3 + k] = d.min + (d.max - d.min) * (0.1 + 0.8 * next());
-        }
+        let target = random_in_limits(&arm, 0.1, 0.8, &mut next);
         fk.update(&arm, &target);
         let axis = case % 3;
         let mut axes = [false; 3];
