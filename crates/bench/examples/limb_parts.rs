@@ -3,7 +3,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use marionette_ik::analytic::limb::{Limb, LimbGoal, Swivel};
-use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
+use marionette_ik::{Goal, GoalKind, Report, Settings, SolverKind, System, solve_into};
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 
 fn main() {
@@ -67,6 +67,14 @@ fn main() {
         qq.copy_from_slice(&q);
         solver.step(&mut system, black_box(&mut qq));
     });
+    if std::env::args().nth(1).is_some_and(|a| a == "step") {
+        // `limb_parts step`: only the step, for profiling it.
+        for _ in 0..20_000_000 {
+            qq.copy_from_slice(&q);
+            solver.step(&mut system, black_box(&mut qq));
+        }
+        return;
+    }
     time("evaluate_errors", &mut || {
         system.evaluate_errors(black_box(&q));
     });
@@ -77,9 +85,18 @@ fn main() {
         tolerance: 1e-10,
         max_iterations: 200,
     };
+    let mut report = Report::default();
     time("solve", &mut || {
         qq.copy_from_slice(&q);
-        black_box(solve(solver.as_mut(), &mut system, &mut qq, settings));
+        solve_into(
+            solver.as_mut(),
+            &mut system,
+            &mut qq,
+            settings,
+            &mut report,
+            |_| {},
+        );
+        black_box(&report);
     });
     // Random reachable goals back to back (no per-call timer), to compare with the per-call
     // median of `marionette bench`: the difference is what varying goals cost (branches, the
@@ -102,7 +119,15 @@ fn main() {
             *t = *target;
         }
         qq.copy_from_slice(&q);
-        black_box(solve(solver.as_mut(), &mut system, &mut qq, settings));
+        solve_into(
+            solver.as_mut(),
+            &mut system,
+            &mut qq,
+            settings,
+            &mut report,
+            |_| {},
+        );
+        black_box(&report);
     }
     println!(
         "solve, random goals back to back: {:.1} ns",

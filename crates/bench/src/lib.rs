@@ -47,17 +47,38 @@ pub fn skeletons_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons")
 }
 
+/// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
+pub const PROTOCOLS: [&str; 8] = [
+    "tracking",
+    "planar",
+    "convergence",
+    "arm-peers",
+    "tree-peers",
+    "limb",
+    "frame",
+    "drag",
+];
+
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
 pub fn run(skeletons: &Path, quick: bool) -> Vec<Table> {
+    run_only(skeletons, quick, &PROTOCOLS)
+}
+
+/// Runs the named protocols of [`PROTOCOLS`] (others are ignored), in the suite's order.
+pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
     let targets = if quick { 50 } else { 1000 };
-    vec![
-        tracking::table(skeletons),
-        planar::table(skeletons),
-        convergence::table(skeletons),
-        peer::arm_table(skeletons, targets),
-        peer::tree_table(skeletons, targets),
-        limb::table(skeletons, if quick { 2_000 } else { 100_000 }),
-        frame::table(if quick { 60 } else { 600 }),
-        drag::table(if quick { 60 } else { 600 }),
-    ]
+    let mut tables = Vec::new();
+    for name in PROTOCOLS.into_iter().filter(|p| names.contains(p)) {
+        tables.push(match name {
+            "tracking" => tracking::table(skeletons),
+            "planar" => planar::table(skeletons),
+            "convergence" => convergence::table(skeletons),
+            "arm-peers" => peer::arm_table(skeletons, targets),
+            "tree-peers" => peer::tree_table(skeletons, targets),
+            "limb" => limb::table(skeletons, if quick { 2_000 } else { 100_000 }),
+            "frame" => frame::table(if quick { 60 } else { 600 }),
+            _ => drag::table(if quick { 60 } else { 600 }),
+        });
+    }
+    tables
 }

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use marionette_ik::{
-    Report, Settings, Solver, SolverKind, SolverOptions, System, solve, solve_observed,
+    Report, Settings, Solver, SolverKind, SolverOptions, System, solve, solve_into,
 };
 
 /// What the IK panel sets.
@@ -177,7 +177,8 @@ impl IkRunner {
         let ran = if fallback.is_some() { FALLBACK } else { chosen };
         let settings = self.driver_settings(budget);
         let mut residuals = Vec::with_capacity(budget.min(1024));
-        let report = solve_observed(self.solver(ran), system, q, settings, |r| {
+        let mut report = Report::default();
+        solve_into(self.solver(ran), system, q, settings, &mut report, |r| {
             residuals.push(r);
         });
         FrameOutcome {

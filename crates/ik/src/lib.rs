@@ -32,7 +32,7 @@ pub mod system;
 pub use goal::{Goal, GoalKind};
 pub use problem::{Problem, ProblemDefect, ProblemError, ProblemFile};
 pub use solver::{
-    Needs, Reach, Report, Settings, Solver, StepInfo, SwivelReport, solve, solve_observed, track,
+    Needs, Reach, Report, Settings, Solver, StepInfo, SwivelReport, solve, solve_into, track,
 };
 pub use solvers::{SolverKind, SolverOptions, UnknownSolver};
 pub use system::System;

@@ -86,9 +86,10 @@ pub trait Solver: Send + Sync {
         Ok(())
     }
 
-    /// The swivel of the last update, for the analytic limb solver.
-    fn swivel_report(&self) -> Option<SwivelReport> {
-        None
+    /// Writes the swivel of the last update into `out` (the analytic limb solver; `None` for
+    /// every other method), reusing its buffers.
+    fn swivel_report(&self, out: &mut Option<SwivelReport>) {
+        *out = None;
     }
 
     /// What `step` reads of the evaluated system; the driver evaluates no more than that.
@@ -120,8 +121,9 @@ impl Default for Settings {
     }
 }
 
-/// The outcome of a solve or a tracking update.
-#[derive(Debug, Clone, PartialEq)]
+/// The outcome of a solve or a tracking update. One report can be filled again and again
+/// ([`solve_into`]) without allocating.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Report {
     /// The solver's name.
     pub solver: &'static str,
@@ -148,23 +150,22 @@ fn evaluate(solver: &dyn Solver, system: &mut System<'_>, q: &[f64]) {
     }
 }
 
-fn report(
+/// Fills `report` in place (its vectors keep their capacity).
+fn fill_report(
     solver: &dyn Solver,
     system: &System<'_>,
-    iterations: usize,
-    converged: bool,
-    info: StepInfo,
-) -> Report {
-    Report {
-        solver: solver.name(),
-        converged,
-        iterations,
-        residual: system.max_error(),
-        goal_errors: system.goal_errors().to_vec(),
-        min_singular_value: info.min_singular_value,
-        limits_hit: system.limit_hits(),
-        swivel: solver.swivel_report(),
-    }
+    (iterations, converged, info): (usize, bool, StepInfo),
+    report: &mut Report,
+) {
+    report.solver = solver.name();
+    report.converged = converged;
+    report.iterations = iterations;
+    report.residual = system.max_error();
+    report.goal_errors.clear();
+    report.goal_errors.extend_from_slice(system.goal_errors());
+    report.min_singular_value = info.min_singular_value;
+    system.limit_hits_into(&mut report.limits_hit);
+    solver.swivel_report(&mut report.swivel);
 }
 
 /// Iterates until every goal is within `settings.tolerance` or `max_iterations` updates are made.
@@ -176,36 +177,41 @@ pub fn solve(
     q: &mut [f64],
     settings: Settings,
 ) -> Report {
-    solve_observed(solver, system, q, settings, |_| {})
+    let mut report = Report::default();
+    solve_into(solver, system, q, settings, &mut report, |_| {});
+    report
 }
 
-/// [`solve`], calling `observe` with the largest goal error after each update (the editor's
-/// residual-per-iteration plot); `solve` is this with an observer that does nothing.
-pub fn solve_observed(
+/// [`solve`] into an existing report (no allocation once its vectors have grown), calling
+/// `observe` with the largest goal error after each update (the editor's
+/// residual-per-iteration plot).
+pub fn solve_into(
     solver: &mut dyn Solver,
     system: &mut System<'_>,
     q: &mut [f64],
     settings: Settings,
+    report: &mut Report,
     mut observe: impl FnMut(f64),
-) -> Report {
+) {
     let (m, n) = system.shape();
     solver.prepare(m, n);
     system.clear_limit_hits();
-    let unsupported = |solver: &dyn Solver, system: &mut System<'_>, q: &[f64]| {
-        evaluate(solver, system, q);
-        let converged = system.max_error() <= settings.tolerance;
-        report(solver, system, 0, converged, StepInfo::default())
-    };
+    let unsupported =
+        |solver: &dyn Solver, system: &mut System<'_>, q: &[f64], report: &mut Report| {
+            evaluate(solver, system, q);
+            let converged = system.max_error() <= settings.tolerance;
+            fill_report(solver, system, (0, converged, StepInfo::default()), report);
+        };
     let direct = solver.needs() == Needs::Goals && settings.max_iterations > 0;
     if !direct && solver.supports(system).is_err() {
-        return unsupported(solver, system, q);
+        return unsupported(solver, system, q, report);
     }
     let mut info = StepInfo::default();
     let mut iterations = 0;
     if direct {
         info = solver.step(system, q);
         if info.unsupported {
-            return unsupported(solver, system, q);
+            return unsupported(solver, system, q, report);
         }
         iterations = 1;
     }
@@ -227,7 +233,7 @@ pub fn solve_observed(
         }
     }
     let converged = system.max_error() <= settings.tolerance;
-    report(solver, system, iterations, converged, info)
+    fill_report(solver, system, (iterations, converged, info), report);
 }
 
 /// A 64-bit fingerprint of a pose's bits (FNV-1a over the words): equal poses give equal
@@ -263,5 +269,7 @@ pub fn track(
     evaluate(solver, system, q);
     let converged = system.max_error() <= tolerance;
     let updates = usize::from(!info.unsupported);
-    report(solver, system, updates, converged, info)
+    let mut report = Report::default();
+    fill_report(solver, system, (updates, converged, info), &mut report);
+    report
 }

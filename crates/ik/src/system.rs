@@ -275,13 +275,22 @@ impl<'s> System<'s> {
 
     /// The DOFs that hit a limit since the record was last cleared, in chain order.
     pub fn limit_hits(&self) -> Vec<DofId> {
-        self.chain
-            .columns()
-            .iter()
-            .zip(&self.limit_hits)
-            .filter(|(_, hit)| **hit)
-            .filter_map(|(&state, _)| self.skeleton.dof_at_state(state))
-            .collect()
+        let mut hits = Vec::new();
+        self.limit_hits_into(&mut hits);
+        hits
+    }
+
+    /// [`System::limit_hits`] into `out` (cleared first; no allocation once it has grown).
+    pub fn limit_hits_into(&self, out: &mut Vec<DofId>) {
+        out.clear();
+        out.extend(
+            self.chain
+                .columns()
+                .iter()
+                .zip(&self.limit_hits)
+                .filter(|(_, hit)| **hit)
+                .filter_map(|(&state, _)| self.skeleton.dof_at_state(state)),
+        );
     }
 }
 

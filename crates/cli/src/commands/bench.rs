@@ -1,4 +1,4 @@
-//! `marionette bench [--quick] [--json]`: runs the benchmark suite and prints its tables.
+//! `marionette bench [--quick] [--json] [--only NAME...]`: runs the benchmark suite and prints its tables.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,6 +16,10 @@ pub struct BenchArgs {
     /// Print the tables as one JSON array.
     #[arg(long)]
     json: bool,
+    /// Run only these protocols (repeatable): tracking, planar, convergence, arm-peers,
+    /// tree-peers, limb, frame, drag.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(marionette_bench::PROTOCOLS))]
+    only: Vec<String>,
     /// Where the reference skeletons are (default: the repository's `skeletons/`).
     #[arg(long)]
     skeletons: Option<PathBuf>,
@@ -36,7 +40,12 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
     ] {
         marionette_skeleton::Skeleton::load(dir.join(file)).map_err(|e| e.to_string())?;
     }
-    let tables = marionette_bench::run(&dir, args.quick);
+    let tables = if args.only.is_empty() {
+        marionette_bench::run(&dir, args.quick)
+    } else {
+        let names: Vec<&str> = args.only.iter().map(String::as_str).collect();
+        marionette_bench::run_only(&dir, args.quick, &names)
+    };
     if args.json {
         outln!(
             "{}",

@@ -10,6 +10,8 @@
 
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
 
+use super::ranges::AngleRange;
+
 /// Three unit axes with a₁ ⊥ a₂ and a₂ ⊥ a₃.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AxisTriple {
@@ -21,6 +23,8 @@ pub struct AxisTriple {
     b_rev: Vector3<f64>,
     /// ψ: the angle of a₃ in the (a₁, b) plane.
     psi: f64,
+    /// (sin ψ, cos ψ) = (a₃·b, a₃·a₁).
+    psi_sin_cos: (f64, f64),
 }
 
 /// Why three axes cannot be decomposed this way.
@@ -39,6 +43,7 @@ impl AxisTriple {
             b,
             b_rev: axes[2].cross(&axes[1]),
             psi: axes[2].dot(&b).atan2(axes[2].dot(&axes[0])),
+            psi_sin_cos: (axes[2].dot(&b), axes[2].dot(&axes[0])),
         })
     }
 
@@ -88,14 +93,60 @@ impl AxisTriple {
     /// θ₃ = −atan2(−σ v·a₂, σ v·b').
     pub fn from_vectors(&self, u: &Vector3<f64>, v: &Vector3<f64>, sigma: f64) -> Option<[f64; 3]> {
         let [a1, a2, _] = self.axes;
-        let spread = u.dot(&a1).clamp(-1.0, 1.0).acos();
-        if spread.sin() <= 1e-9 {
+        let (sin, cos) = sin_cos_of_acos(u.dot(&a1));
+        if sin <= 1e-9 {
             return None;
         }
+        let spread = sin.atan2(cos);
         let theta1 = (sigma * u.dot(&a2)).atan2(-sigma * u.dot(&self.b));
         let theta3 = -(-sigma * v.dot(&a2)).atan2(sigma * v.dot(&self.b_rev));
         Some([wrap(theta1), wrap(self.psi + sigma * spread), wrap(theta3)])
     }
+}
+
+impl AxisTriple {
+    /// Whether the angles of family σ that [`AxisTriple::from_vectors`] gives for u and v lie
+    /// within `ranges`, without computing them: each angle is known by its sine and cosine
+    /// (θ₂ = ψ + σ·spread by the angle-sum formulas) and compared as a pseudo-angle
+    /// ([`super::ranges`]). `None` at a gimbal lock, as there.
+    pub fn within(
+        &self,
+        u: &Vector3<f64>,
+        v: &Vector3<f64>,
+        sigma: f64,
+        ranges: &[AngleRange],
+    ) -> Option<bool> {
+        let [a1, a2, _] = self.axes;
+        let (sin, cos) = sin_cos_of_acos(u.dot(&a1));
+        if sin <= 1e-9 {
+            return None;
+        }
+        let (sin_psi, cos_psi) = self.psi_sin_cos;
+        let sin = sigma * sin;
+        Some(
+            ranges[1].contains(sin_psi * cos + cos_psi * sin, cos_psi * cos - sin_psi * sin)
+                && ranges[0].contains(sigma * u.dot(&a2), -sigma * u.dot(&self.b))
+                // θ₃ = −atan2(y, x) = atan2(−y, x), both wrapped to π at ±π.
+                && ranges[2].contains(sigma * v.dot(&a2), sigma * v.dot(&self.b_rev)),
+        )
+    }
+}
+
+/// (sin, cos) of acos(c), with c clamped to [−1, 1]: (√((1 − c)(1 + c)), c), accurate near ±1
+/// (1 − c is exact there). `atan2` of the pair is acos(c) at the price of one `atan2`, cheaper
+/// than the C library's `acos`, and the sine comes free.
+pub fn sin_cos_of_acos(c: f64) -> (f64, f64) {
+    let c = c.clamp(-1.0, 1.0);
+    (((1.0 - c) * (1.0 + c)).sqrt(), c)
+}
+
+/// The rotation about unit `axis` by the angle whose cosine and sine are given (Rodrigues:
+/// cos·I + sin·[a]× + (1 − cos)·a aᵀ).
+pub fn axis_rotation(axis: &Vector3<f64>, cos: f64, sin: f64) -> Matrix3<f64> {
+    let a = axis * sin;
+    Matrix3::from_diagonal_element(cos)
+        + Matrix3::new(0.0, -a.z, a.y, a.z, 0.0, -a.x, -a.y, a.x, 0.0)
+        + axis * axis.transpose() * (1.0 - cos)
 }
 
 /// The angle turning `from` towards `to` about unit `axis` (0 when either lies along the axis).
@@ -150,6 +201,55 @@ mod tests {
             let v = Vector3::from(v);
             for t in triples() {
                 prop_assert!((t.rotate(angles, &v) - t.compose(angles) * v).norm() < 1e-14);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn axis_rotation_is_the_rotation_by_that_angle(angle in -3.2..3.2f64, axis in [-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64]) {
+            let Some(axis) = Vector3::from(axis).try_normalize(1e-3) else { return Ok(()) };
+            let expected = Rotation3::from_axis_angle(&Unit::new_unchecked(axis), angle).into_inner();
+            prop_assert!((axis_rotation(&axis, angle.cos(), angle.sin()) - expected).abs().max() < 1e-15);
+        }
+
+        #[test]
+        fn atan2_of_sin_cos_of_acos_is_acos(c in -1.5..1.5f64) {
+            let (sin, cos) = sin_cos_of_acos(c);
+            let expected = c.clamp(-1.0, 1.0).acos();
+            prop_assert!((sin.atan2(cos) - expected).abs() <= 4.0 * f64::EPSILON * expected.max(1.0));
+            prop_assert!((sin - expected.sin()).abs() <= 4.0 * f64::EPSILON);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn within_agrees_with_the_angles(
+            angles in [-3.1..3.1f64, -3.1..3.1f64, -3.1..3.1f64],
+            lo in [-3.2..3.2f64, -3.2..3.2f64, -3.2..3.2f64],
+            width in [0.0..6.3f64, 0.0..6.3f64, 0.0..6.3f64],
+        ) {
+            let limits: [Option<(f64, f64)>; 3] = std::array::from_fn(|k| Some((lo[k], lo[k] + width[k])));
+            let ranges = limits.map(AngleRange::new);
+            for t in triples() {
+                let r = t.compose(angles);
+                let (u, v) = (r * t.axes[2], r.transpose() * t.axes[0]);
+                for sigma in [1.0, -1.0] {
+                    let (Some(found), Some(inside)) = (t.from_vectors(&u, &v, sigma), t.within(&u, &v, sigma, &ranges)) else {
+                        continue;
+                    };
+                    let clear = found.iter().zip(&limits).all(|(a, l)| {
+                        let (lo, hi) = l.expect("limited");
+                        (a - lo).abs() > 1e-9 && (a - hi).abs() > 1e-9
+                    });
+                    let expected = found.iter().zip(&limits).all(|(a, l)| {
+                        let (lo, hi) = l.expect("limited");
+                        lo <= *a && *a <= hi
+                    });
+                    if clear {
+                        prop_assert_eq!(inside, expected, "{:?} σ {} angles {:?}", t.axes, sigma, found);
+                    }
+                }
             }
         }
     }

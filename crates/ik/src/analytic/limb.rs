@@ -18,6 +18,7 @@ use marionette_skeleton::{DofKind, Fk, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
 
 use super::euler::AxisTriple;
+use super::ranges::AngleRange;
 
 /// The limb found in a chain.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +34,12 @@ pub struct Limb {
     r_a: Matrix3<f64>,
     t_b: Vector3<f64>,
     r_b: Matrix3<f64>,
+    /// ‖t_a‖, the upper arm's length.
+    la: f64,
+    /// R_aᵀ t_a: the upper arm seen from the elbow's frame (the law of cosines for θ4).
+    ta_elbow: Vector3<f64>,
+    /// The rest triangle's frame when the limb is straight: the upper arm and R_a (a₄ × t_a).
+    rest_fallback: Vector3<f64>,
 }
 
 /// What a limb solve aims at.
@@ -102,6 +109,47 @@ impl Geometry {
     }
 }
 
+/// A goal placed in the shoulder's frame: everything of a solution that the elbow family does
+/// not change ([`Limb::place`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    shoulder: Vector3<f64>,
+    r_pre: Matrix3<f64>,
+    /// Shoulder to target, in the shoulder's frame before its DOFs.
+    d: Vector3<f64>,
+    t_b: Vector3<f64>,
+    wrist_now: [f64; 3],
+    orientation: Option<Matrix3<f64>>,
+}
+
+/// The wrist-frame point of a position goal moved by the kept wrist angles, remembered by the
+/// bits of both: while a hand is dragged its wrist angles stay as they are, so every frame after
+/// the first reuses the three sines and cosines. Same inputs, same result.
+#[derive(Debug, Clone, Default)]
+pub struct KeptWrist {
+    key: Option<[u64; 6]>,
+    moved: Vector3<f64>,
+}
+
+impl KeptWrist {
+    /// R(a₁,θ₁)·R(a₂,θ₂)·R(a₃,θ₃)·point for the wrist's axes.
+    fn moved(&mut self, axes: &AxisTriple, angles: [f64; 3], point: &Vector3<f64>) -> Vector3<f64> {
+        let key = [
+            angles[0].to_bits(),
+            angles[1].to_bits(),
+            angles[2].to_bits(),
+            point.x.to_bits(),
+            point.y.to_bits(),
+            point.z.to_bits(),
+        ];
+        if self.key != Some(key) {
+            self.moved = axes.rotate(angles, point);
+            self.key = Some(key);
+        }
+        self.moved
+    }
+}
+
 /// One analytic solution.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LimbSolution {
@@ -134,9 +182,17 @@ fn circle_reference(
 ) -> Vector3<f64> {
     [*reference, Vector3::z(), Vector3::x()]
         .into_iter()
-        .map(|a| r_pre.transpose() * a)
-        .find_map(|a| (a - n * a.dot(n)).try_normalize(1e-6))
+        .map(|a| r_pre.tr_mul(&a))
+        .find_map(|a| unit(&(a - n * a.dot(n)), 1e-6))
         .unwrap_or_else(|| n.cross(&Vector3::y()).normalize())
+}
+
+/// `v` scaled to unit length, or `None` when its length is at most `min` (one division, where
+/// `try_normalize` makes three: this runs several times in every limb solve).
+#[inline]
+fn unit(v: &Vector3<f64>, min: f64) -> Option<Vector3<f64>> {
+    let length = v.norm();
+    (length > min).then(|| v * (1.0 / length))
 }
 
 impl Limb {
@@ -189,6 +245,9 @@ impl Limb {
             wrist_axes,
             t_a: elbow.offset,
             r_a: elbow.orientation,
+            la: elbow.offset.norm(),
+            ta_elbow: elbow.orientation.transpose() * elbow.offset,
+            rest_fallback: elbow.orientation * axes[3].cross(&elbow.offset),
             t_b: wrist.offset,
             r_b: wrist.orientation,
         })
@@ -234,7 +293,7 @@ impl Limb {
     }
 
     /// The parts of a solution that do not depend on the swivel angle nor on the shoulder and
-    /// wrist families, for elbow family `elbow`.
+    /// wrist families, for elbow family `elbow` ([`Limb::place`] then [`Limb::geometry_of`]).
     pub fn geometry(
         &self,
         skeleton: &Skeleton,
@@ -243,21 +302,57 @@ impl Limb {
         goal: &LimbGoal,
         elbow: usize,
     ) -> Geometry {
+        let placement = self.place(skeleton, fk, q, goal, &mut KeptWrist::default());
+        self.geometry_of(&placement, elbow)
+    }
+
+    /// What a goal fixes before the elbow family is chosen: the shoulder frame, the point the
+    /// 4-DOF problem places and where it must go. A position goal keeps the wrist angles of `q`;
+    /// `kept` remembers the point they move, for the next goal with the same wrist angles.
+    pub fn place(
+        &self,
+        skeleton: &Skeleton,
+        fk: &Fk,
+        q: &[f64],
+        goal: &LimbGoal,
+        kept: &mut KeptWrist,
+    ) -> Placement {
         let (s, r_pre) = self.base_frame(skeleton, fk, q);
         let wrist_now = [q[self.columns[4]], q[self.columns[5]], q[self.columns[6]]];
         // The point the 4-DOF problem places, and where it must go (shoulder-before-DOFs frame).
         let (t_b, target) = match goal.orientation {
             None => (
-                self.t_b + self.r_b * self.wrist_axes.rotate(wrist_now, &goal.point),
+                self.t_b + self.r_b * kept.moved(&self.wrist_axes, wrist_now, &goal.point),
                 goal.position,
             ),
             Some(r_g) => (self.t_b, goal.position - r_g * goal.point),
         };
-        let mut d = r_pre.transpose() * (target - s);
-        let (la, lb) = (self.t_a.norm(), t_b.norm());
+        Placement {
+            shoulder: s,
+            r_pre,
+            d: r_pre.transpose() * (target - s),
+            t_b,
+            wrist_now,
+            orientation: goal.orientation,
+        }
+    }
+
+    /// The geometry of a placed goal for elbow family `elbow` (0 or 1): θ4 from the law of
+    /// cosines for any elbow axis (Tolani §3.2.1); out of reach, the limb stretched or folded
+    /// towards the target.
+    pub fn geometry_of(&self, placement: &Placement, elbow: usize) -> Geometry {
+        let Placement {
+            shoulder: s,
+            r_pre,
+            mut d,
+            t_b,
+            wrist_now,
+            orientation,
+        } = *placement;
+        let (la, lb) = (self.la, t_b.norm());
         // θ4: t_a'ᵀ R(a,θ4) t_b = K with t_a' = R_aᵀ t_a, expanded by Rodrigues.
         let a = self.elbow_axis;
-        let ta = self.r_a.transpose() * self.t_a;
+        let ta = self.ta_elbow;
         let k = 0.5 * (d.norm_squared() - la * la - lb * lb);
         let big_a = ta.dot(&t_b) - a.dot(&ta) * a.dot(&t_b);
         let big_b = ta.dot(&a.cross(&t_b));
@@ -271,18 +366,26 @@ impl Limb {
             let reach = (la * la + lb * lb + 2.0 * (big_d + r * c)).max(0.0).sqrt();
             d = d.try_normalize(0.0).unwrap_or_else(Vector3::x) * reach;
         }
-        let spread = c.clamp(-1.0, 1.0).acos();
-        let theta4 = big_b.atan2(big_a) + if elbow == 0 { spread } else { -spread };
-        let r4 = Rotation3::from_axis_angle(&Unit::new_unchecked(a), theta4).into_inner();
+        // θ4 = β ± acos(c) with (cos β, sin β) = (A, B)/r, taken by its cosine and sine (no
+        // acos, and R4 needs no second sine and cosine).
+        let (sin_spread, cos_spread) = super::euler::sin_cos_of_acos(c);
+        let sin_spread = if elbow == 0 { sin_spread } else { -sin_spread };
+        let (cos_beta, sin_beta) = if r > 0.0 {
+            (big_a / r, big_b / r)
+        } else {
+            (1.0, 0.0)
+        };
+        let cos4 = cos_beta * cos_spread - sin_beta * sin_spread;
+        let sin4 = sin_beta * cos_spread + cos_beta * sin_spread;
         Geometry {
             shoulder: s,
             r_pre,
             d,
             t_b,
-            theta4: super::euler::wrap(theta4),
-            r4,
+            theta4: sin4.atan2(cos4),
+            r4: super::euler::axis_rotation(&a, cos4, sin4),
             wrist_now,
-            orientation: goal.orientation,
+            orientation,
             reachable,
         }
     }
@@ -360,8 +463,8 @@ impl Limb {
 
     /// R1 at swivel `swivel` for a goal geometry.
     pub fn shoulder_rotation(&self, g: &Geometry, swivel: &Swivel) -> Matrix3<f64> {
-        let w = self.t_a + self.r_a * g.r4 * g.t_b;
-        self.triangle_rotation(&w, &g.d, self.t_a.norm(), g.t_b.norm(), g.r_pre, swivel)
+        let w = self.t_a + self.r_a * (g.r4 * g.t_b);
+        self.triangle_rotation(&w, &g.d, self.la, g.t_b.norm(), g.r_pre, swivel)
     }
 
     /// The seven angles for a goal geometry at a swivel angle, with shoulder and wrist families.
@@ -512,6 +615,12 @@ impl Limb {
             n,
             reference: *reference,
             limits: *limits,
+            ranges: limits.map(AngleRange::new),
+            kept_wrist_ok: g
+                .wrist_now
+                .iter()
+                .zip(&limits[4..])
+                .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi)),
             shoulder: self.shoulder_axes,
             wrist: self.wrist_axes,
             shoulder_u: m * a3,
@@ -533,7 +642,7 @@ impl Limb {
     ) -> Matrix3<f64> {
         let length = d.norm();
         let n = if length > 1e-12 {
-            d / length
+            d * (1.0 / length)
         } else {
             Vector3::x()
         };
@@ -552,21 +661,27 @@ impl Limb {
         // unit vector towards E(φ) = L_a (cos α n + sin α radial); a straight limb uses the
         // circle direction instead.
         let frame = |x: Vector3<f64>, w: &Vector3<f64>, fallback: Vector3<f64>| {
-            let y = (w - x * w.dot(&x)).try_normalize(1e-9).unwrap_or_else(|| {
-                (fallback - x * fallback.dot(&x))
-                    .try_normalize(1e-12)
+            let y = unit(&(w - x * w.dot(&x)), 1e-9).unwrap_or_else(|| {
+                unit(&(fallback - x * fallback.dot(&x)), 1e-12)
                     .unwrap_or_else(|| x.cross(&Vector3::z()))
             });
             Matrix3::from_columns(&[x, y, x.cross(&y)])
         };
-        let upper_arm = if la > 1e-12 { self.t_a / la } else { n };
-        let rest = frame(upper_arm, w, self.r_a * self.elbow_axis.cross(&self.t_a));
+        let upper_arm = if la > 1e-12 { self.t_a * (1.0 / la) } else { n };
+        let rest = frame(upper_arm, w, self.rest_fallback);
         let towards_elbow = if la > 1e-12 {
             n * cos_alpha + radial * sin_alpha
         } else {
             n
         };
-        let goal = frame(towards_elbow, d, -radial);
+        // The goal frame's y axis: d − x(d·x) normalised, which for x = cos α n + sin α radial
+        // is sin α n − cos α radial (already unit: n ⊥ radial), so no square root is needed.
+        let goal = if la > 1e-12 && sin_alpha > 1e-9 {
+            let y = n * sin_alpha - radial * cos_alpha;
+            Matrix3::from_columns(&[towards_elbow, y, towards_elbow.cross(&y)])
+        } else {
+            frame(towards_elbow, d, -radial)
+        };
         goal * rest.transpose()
     }
 
@@ -654,6 +769,10 @@ struct Classifier {
     n: Vector3<f64>,
     reference: Vector3<f64>,
     limits: [Option<(f64, f64)>; 7],
+    /// The limits as pseudo-angle ranges ([`super::ranges`]).
+    ranges: [AngleRange; 7],
+    /// Whether the kept wrist angles of a position goal are within their limits.
+    kept_wrist_ok: bool,
     shoulder: AxisTriple,
     wrist: AxisTriple,
     shoulder_u: Vector3<f64>,
@@ -670,12 +789,6 @@ impl Classifier {
         let n = self.n;
         let rotate =
             |v: &Vector3<f64>, s: f64| v * cos + n.cross(v) * s + n * (n.dot(v) * (1.0 - cos));
-        let within = |angles: &[f64], limits: &[Option<(f64, f64)>]| {
-            angles
-                .iter()
-                .zip(limits)
-                .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi))
-        };
         let u = rotate(&self.shoulder_u, sin);
         let v = self.shoulder_v_frame * rotate(&self.shoulder_v, -sin);
         let wrist_uv = self
@@ -683,24 +796,26 @@ impl Classifier {
             .map(|(cm, gc3, gt, mcc1)| (cm * rotate(&gc3, -sin), gt * rotate(&mcc1, sin)));
         let mut mask = 0;
         for (s_index, sigma) in [(0, 1.0), (1, -1.0)] {
-            let Some(shoulder) = self.shoulder.from_vectors(&u, &v, sigma) else {
+            let Some(shoulder_ok) = self.shoulder.within(&u, &v, sigma, &self.ranges[..3]) else {
                 return self.exact_mask(phi, limb, g);
             };
-            if !within(&shoulder, &self.limits[..3]) {
+            if !shoulder_ok {
                 continue;
             }
             match wrist_uv {
                 None => {
-                    if within(&g.wrist_now, &self.limits[4..]) {
+                    if self.kept_wrist_ok {
                         mask |= 1 << (2 * s_index);
                     }
                 }
                 Some((u2, v2)) => {
                     for (w_index, w_sigma) in [(0, 1.0), (1, -1.0)] {
-                        let Some(wrist) = self.wrist.from_vectors(&u2, &v2, w_sigma) else {
+                        let Some(wrist_ok) =
+                            self.wrist.within(&u2, &v2, w_sigma, &self.ranges[4..])
+                        else {
                             return self.exact_mask(phi, limb, g);
                         };
-                        if within(&wrist, &self.limits[4..]) {
+                        if wrist_ok {
                             mask |= 1 << (2 * s_index + w_index);
                         }
                     }

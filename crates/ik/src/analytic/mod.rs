@@ -15,6 +15,7 @@
 pub mod euler;
 pub mod intervals;
 pub mod limb;
+pub mod ranges;
 mod refine;
 
 use marionette_skeleton::Skeleton;
@@ -23,7 +24,7 @@ use nalgebra::{Matrix3, Vector3};
 use crate::goal::GoalKind;
 use crate::solver::{Needs, Reach, Solver, StepInfo, SwivelReport};
 use crate::system::System;
-use limb::{AimGoal, Geometry, Limb, LimbGoal, Swivel};
+use limb::{AimGoal, Geometry, KeptWrist, Limb, LimbGoal, Placement, Swivel};
 
 /// How the swivel angle is chosen among the valid ones (Tolani §3.2.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -77,6 +78,8 @@ struct Workspace {
     last_arcs: Vec<intervals::Arc>,
     last_swivel: Option<f64>,
     last_reach: Option<Reach>,
+    /// The kept wrist angles' work, reused while they stay (reset with the limb).
+    kept: KeptWrist,
 }
 
 impl AnalyticLimb {
@@ -84,11 +87,14 @@ impl AnalyticLimb {
     fn detect(&mut self, system: &System<'_>) -> &Result<Limb, String> {
         let key = std::ptr::from_ref(system.skeleton()) as usize;
         let columns = system.chain().columns();
-        if self.detection.is_none()
-            || self.detected_for.0 != key
-            || self.detected_for.1[..] != columns[..]
-        {
+        // The limb's own columns compare as an array (inline, no call); anything else as slices.
+        let same_columns = match &self.detection {
+            Some(Ok(limb)) => <[usize; 7]>::try_from(columns).is_ok_and(|c| c == limb.columns),
+            _ => self.detected_for.1[..] == columns[..],
+        };
+        if self.detection.is_none() || self.detected_for.0 != key || !same_columns {
             self.detection = Some(Limb::detect(system.skeleton(), columns));
+            self.work.kept = KeptWrist::default();
             self.detected_for.0 = key;
             self.detected_for.1.clear();
             self.detected_for.1.extend_from_slice(columns);
@@ -259,18 +265,22 @@ impl Solver for AnalyticLimb {
         StepInfo::default()
     }
 
-    fn swivel_report(&self) -> Option<SwivelReport> {
-        let reach = self.work.last_reach?;
-        self.work.last_swivel.map(|angle| SwivelReport {
+    fn swivel_report(&self, out: &mut Option<SwivelReport>) {
+        let (Some(reach), Some(angle)) = (self.work.last_reach, self.work.last_swivel) else {
+            *out = None;
+            return;
+        };
+        let report = out.get_or_insert_with(|| SwivelReport {
             angle,
             reach,
-            intervals: self
-                .work
-                .last_arcs
-                .iter()
-                .map(|a| (a.start, a.end))
-                .collect(),
-        })
+            intervals: Vec::new(),
+        });
+        report.angle = angle;
+        report.reach = reach;
+        report.intervals.clear();
+        report
+            .intervals
+            .extend(self.work.last_arcs.iter().map(|a| (a.start, a.end)));
     }
 }
 
@@ -303,6 +313,7 @@ impl Workspace {
         let dofs = skeleton.dofs();
         let attempts = if goal.orientation.is_none() { 3 } else { 1 };
         let mut fallback: Option<(Geometry, Swivel)> = None;
+        let mut first: Option<Placement> = None;
         self.last_arcs.clear();
         self.last_swivel = None;
         let mut buffer = std::mem::take(&mut self.start);
@@ -321,9 +332,13 @@ impl Workspace {
                 }
             }
             let start: &[f64] = if attempt == 0 { q } else { &buffer };
+            let placement = limb.place(skeleton, system.fk(), start, goal, &mut self.kept);
+            if attempt == 0 {
+                first = Some(placement);
+            }
             let (swivel, policy) = match choice.elbow_target {
                 Some(point) => {
-                    let g = limb.geometry(skeleton, system.fk(), start, goal, 0);
+                    let g = limb.geometry_of(&placement, 0);
                     let angle = limb.swivel_toward(&g, &choice.swivel.reference, &point);
                     (
                         Swivel {
@@ -337,9 +352,7 @@ impl Workspace {
             };
             chosen = self.choose(
                 limb,
-                system,
-                start,
-                goal,
+                &placement,
                 (&choice.limits, swivel, policy),
                 &mut fallback,
             );
@@ -353,8 +366,10 @@ impl Workspace {
             return Some((angles, true));
         }
         // Not within the limits: reachable at all? Then the solution nearest to the limits.
+        let first =
+            first.unwrap_or_else(|| limb.place(skeleton, system.fk(), q, goal, &mut self.kept));
         let geometries = [0, 1].map(|elbow| {
-            let g = limb.geometry(skeleton, system.fk(), q, goal, elbow);
+            let g = limb.geometry_of(&first, elbow);
             g.reachable.then_some(g)
         });
         if geometries.iter().any(Option::is_some) {
@@ -415,30 +430,28 @@ impl Workspace {
         Some(angles)
     }
 
-    /// The solution for one start (wrist angles), or `None` when it is out of reach or has no
+    /// The solution for one placed goal (a start's wrist angles), or `None` when it is out of reach or has no
     /// valid swivel; `fallback` keeps the best clamped candidate seen.
     fn choose(
         &mut self,
         limb: &Limb,
-        system: &System<'_>,
-        start: &[f64],
-        goal: &LimbGoal,
+        placement: &Placement,
         (limits, swivel, policy): (&[Option<(f64, f64)>; 7], Swivel, SwivelPolicy),
         fallback: &mut Option<(Geometry, Swivel)>,
     ) -> Option<[f64; 7]> {
-        let skeleton = system.skeleton();
         let unlimited = limits.iter().all(Option::is_none);
         let mut geometries = [None, None];
         for (elbow, slot) in geometries.iter_mut().enumerate() {
-            let g = limb.geometry(skeleton, system.fk(), start, goal, elbow);
+            let g = limb.geometry_of(placement, elbow);
+            if g.reachable && unlimited {
+                // Every swivel is valid: the first family at the requested one (no fallback
+                // needed, so none is kept).
+                return self.choose_among(limb, &[Some(g)], limits, swivel, policy);
+            }
             if fallback.is_none() || g.reachable {
                 *fallback = Some((g, swivel));
             }
             if g.reachable {
-                if unlimited {
-                    // Every swivel is valid: the first family at the requested one.
-                    return self.choose_among(limb, &[Some(g)], limits, swivel, policy);
-                }
                 *slot = Some(g);
             }
         }
