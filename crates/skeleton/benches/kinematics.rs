@@ -24,8 +24,29 @@ fn bench_skeleton(c: &mut Criterion, label: &str, s: &Skeleton) {
     let mut fk = Fk::new(s);
     let all = Chain::whole(s, true);
     let sites: Vec<_> = s.site_ids().collect();
+    // Forward kinematics reuses the sine and cosine of every DOF whose value did not change, so
+    // timing one pose over and over would time only that reuse: alternate between two poses
+    // that differ in every DOF (the cost of a whole new pose) or in one (a dragged joint).
+    let mut moved = pose.clone();
+    for v in &mut moved.q[3..] {
+        *v += 0.01;
+    }
+    let mut one_moved = pose.clone();
+    one_moved.q[3] += 0.01;
     let mut group = c.benchmark_group(label);
-    group.bench_function("fk", |b| b.iter(|| fk.update(s, black_box(&pose.q))));
+    let mut flip = false;
+    group.bench_function("fk (every DOF changed)", |b| {
+        b.iter(|| {
+            flip = !flip;
+            fk.update(s, black_box(if flip { &moved.q } else { &pose.q }));
+        })
+    });
+    group.bench_function("fk (one DOF changed)", |b| {
+        b.iter(|| {
+            flip = !flip;
+            fk.update(s, black_box(if flip { &one_moved.q } else { &pose.q }));
+        })
+    });
     fk.update(s, &pose.q);
     // Every site's position Jacobian, stacked, over the whole state: what a multi-effector
     // solver builds each iteration.
@@ -52,9 +73,10 @@ fn bench_skeleton(c: &mut Criterion, label: &str, s: &Skeleton) {
     group.bench_function("com jacobian (whole state)", |b| {
         b.iter(|| fk.com_jacobian(s, all.columns(), &mut jo, 0))
     });
-    group.bench_function("fk + all site jacobians", |b| {
+    group.bench_function("fk + all site jacobians (every DOF changed)", |b| {
         b.iter(|| {
-            fk.update(s, black_box(&pose.q));
+            flip = !flip;
+            fk.update(s, black_box(if flip { &moved.q } else { &pose.q }));
             for (i, &site) in sites.iter().enumerate() {
                 fk.site_jacobian(s, site, all.columns(), &mut j, 3 * i);
             }

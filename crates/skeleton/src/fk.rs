@@ -27,34 +27,37 @@ pub struct Fk {
     /// (a dragged chain, a limb whose wrist is kept), and the others reuse their trigonometry,
     /// which dominates the cost of a pass. The cached values are the same function of the same
     /// bits, so results are identical.
-    trig: Vec<(u64, f64, f64)>,
+    trig: TrigMemo,
 }
 
-/// Right-multiplies `r` by a rotation of `angle` about a coordinate axis or a general unit axis.
+/// The last angle of each DOF (its bits) with its sine and cosine, in separate arrays: the C
+/// library's `sincos` stores each result on its own, and reading both back as one 16-byte load
+/// (what a tuple array becomes) cannot be forwarded from those stores and stalls.
+#[derive(Debug, Clone, PartialEq)]
+struct TrigMemo {
+    bits: Vec<u64>,
+    sin: Vec<f64>,
+    cos: Vec<f64>,
+}
+
+/// Right-multiplies `r` by a rotation about a coordinate axis or a general unit axis: of the
+/// angle whose (sine, cosine) is `sin_cos` for a coordinate axis, of `angle` for a general one.
 #[inline]
 fn rotate_local(
     r: &mut Matrix3<f64>,
     kind: AxisKind,
     axis: &Vector3<f64>,
     angle: f64,
-    trig: &mut (u64, f64, f64),
+    (s, c): (f64, f64),
 ) {
-    let mut sin_cos = || {
-        if trig.0 != angle.to_bits() {
-            let (s, c) = angle.sin_cos();
-            *trig = (angle.to_bits(), s, c);
-        }
-        (trig.1, trig.2)
-    };
     // A rotation about −k by θ is the rotation about +k by −θ (sin(−θ) = −sin θ exactly).
-    let negated = |(s, c): (f64, f64)| (-s, c);
     match kind {
-        AxisKind::X => rotate_columns::<1, 2>(r, sin_cos()),
-        AxisKind::Y => rotate_columns::<2, 0>(r, sin_cos()),
-        AxisKind::Z => rotate_columns::<0, 1>(r, sin_cos()),
-        AxisKind::NegX => rotate_columns::<1, 2>(r, negated(sin_cos())),
-        AxisKind::NegY => rotate_columns::<2, 0>(r, negated(sin_cos())),
-        AxisKind::NegZ => rotate_columns::<0, 1>(r, negated(sin_cos())),
+        AxisKind::X => rotate_columns::<1, 2>(r, (s, c)),
+        AxisKind::Y => rotate_columns::<2, 0>(r, (s, c)),
+        AxisKind::Z => rotate_columns::<0, 1>(r, (s, c)),
+        AxisKind::NegX => rotate_columns::<1, 2>(r, (-s, c)),
+        AxisKind::NegY => rotate_columns::<2, 0>(r, (-s, c)),
+        AxisKind::NegZ => rotate_columns::<0, 1>(r, (-s, c)),
         AxisKind::General => {
             let rot = Rotation3::from_axis_angle(&Unit::new_unchecked(*axis), angle);
             *r *= rot.matrix();
@@ -88,6 +91,21 @@ fn world_axis(r: &Matrix3<f64>, kind: AxisKind, axis: &Vector3<f64>) -> Vector3<
     }
 }
 
+impl TrigMemo {
+    /// (sin, cos) of `value`, the value of DOF `k`: remembered when its bits are unchanged.
+    #[inline]
+    fn sin_cos(&mut self, k: usize, value: f64) -> (f64, f64) {
+        if self.bits[k] == value.to_bits() {
+            return (self.sin[k], self.cos[k]);
+        }
+        let (s, c) = value.sin_cos();
+        self.bits[k] = value.to_bits();
+        self.sin[k] = s;
+        self.cos[k] = c;
+        (s, c)
+    }
+}
+
 impl Fk {
     /// Buffers sized for `skeleton`, holding its rest pose.
     pub fn new(skeleton: &Skeleton) -> Fk {
@@ -101,7 +119,11 @@ impl Fk {
             site_position: vec![Vector3::zeros(); skeleton.sites().len()],
             subtree_moment: vec![Vector3::zeros(); n],
             com: Vector3::zeros(),
-            trig: vec![(0.0f64.to_bits(), 0.0, 1.0); d],
+            trig: TrigMemo {
+                bits: vec![0.0f64.to_bits(); d],
+                sin: vec![0.0; d],
+                cos: vec![1.0; d],
+            },
         };
         fk.update(skeleton, &crate::Pose::rest(skeleton).q);
         fk
@@ -171,7 +193,12 @@ impl Fk {
             self.dof_pivot[k] = p;
             match dof.kind {
                 DofKind::Hinge => {
-                    rotate_local(&mut r, dof.axis_kind, &dof.axis, value, &mut self.trig[k]);
+                    let sin_cos = if dof.axis_kind == AxisKind::General {
+                        (f64::NAN, f64::NAN)
+                    } else {
+                        self.trig.sin_cos(k, value)
+                    };
+                    rotate_local(&mut r, dof.axis_kind, &dof.axis, value, sin_cos);
                 }
                 DofKind::Slide => p += world_axis * value,
             }
@@ -271,11 +298,16 @@ mod tests {
             (AxisKind::NegY, -Vector3::y()),
             (AxisKind::NegZ, -Vector3::z()),
         ] {
-            let mut memo = (0.0f64.to_bits(), 0.0, 1.0);
             let mut fast = base;
-            rotate_local(&mut fast, kind, &axis, 0.83, &mut memo);
+            rotate_local(&mut fast, kind, &axis, 0.83, 0.83f64.sin_cos());
             let mut general = base;
-            rotate_local(&mut general, AxisKind::General, &axis, 0.83, &mut memo);
+            rotate_local(
+                &mut general,
+                AxisKind::General,
+                &axis,
+                0.83,
+                (f64::NAN, f64::NAN),
+            );
             assert!((fast - general).abs().max() < 1e-14, "{kind:?}");
             assert_eq!(world_axis(&base, kind, &axis), base * axis, "{kind:?}");
         }
@@ -295,7 +327,9 @@ mod tests {
         pose.q[10] += 0.3;
         reused.update(&s, &pose.q);
         let mut fresh = Fk::new(&s);
-        fresh.trig.fill((f64::NAN.to_bits(), f64::NAN, f64::NAN));
+        fresh.trig.bits.fill(f64::NAN.to_bits());
+        fresh.trig.sin.fill(f64::NAN);
+        fresh.trig.cos.fill(f64::NAN);
         fresh.update(&s, &pose.q);
         assert_eq!(reused.joint_rotation, fresh.joint_rotation);
         assert_eq!(reused.site_position, fresh.site_position);

@@ -141,7 +141,7 @@ pub fn sin_cos_of_acos(c: f64) -> (f64, f64) {
 }
 
 /// The rotation about unit `axis` by the angle whose cosine and sine are given (Rodrigues:
-/// cos·I + sin·[a]× + (1 − cos)·a aᵀ).
+/// cos·I + sin·\[a\]× + (1 − cos)·a aᵀ).
 pub fn axis_rotation(axis: &Vector3<f64>, cos: f64, sin: f64) -> Matrix3<f64> {
     let a = axis * sin;
     Matrix3::from_diagonal_element(cos)
