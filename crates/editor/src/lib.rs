@@ -16,6 +16,7 @@ pub mod replay;
 pub mod scene;
 pub mod shortcuts;
 pub mod state;
+pub mod tint;
 pub mod ui;
 pub mod ui_ik;
 pub mod ui_outliner;

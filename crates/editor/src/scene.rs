@@ -147,7 +147,8 @@ impl Plugin for ScenePlugin {
             PreUpdate,
             update_hover.after(bevy::picking::PickingSystems::Hover),
         )
-        .add_observer(on_press);
+        .add_observer(on_press)
+        .add_plugins(crate::tint::TintPlugin);
     }
 }
 
@@ -480,7 +481,8 @@ fn sync_ghosts(
     }
 }
 
-/// The selected body in orange, the hovered one lighter.
+/// The selected body in orange, the hovered one lighter (glTF bodies keep their own materials:
+/// [`crate::tint`]).
 fn highlight(
     editor: Res<Editor>,
     palette: Res<Palette>,

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use bevy::color::Srgba;
 use marionette_skeleton::{Fk, Pose, builtin};
 
 fn scratch_dir(name: &str) -> PathBuf {
@@ -186,5 +187,72 @@ fn a_gltf_mesh_body_is_drawn_picked_and_dragged() {
         swing > 10f64.to_radians(),
         "the arm swung {} °",
         swing.to_degrees()
+    );
+}
+
+/// The colour of a screenshot's pixel (sRGB, 0–1).
+fn pixel(png: &Path, x: u32, y: u32) -> Srgba {
+    let bytes = std::fs::read(png).expect("the screenshot was written");
+    let image = bevy::image::Image::from_buffer(
+        &bytes,
+        bevy::image::ImageType::Extension("png"),
+        bevy::image::CompressedImageFormats::NONE,
+        true,
+        bevy::image::ImageSampler::Default,
+        bevy::asset::RenderAssetUsages::default(),
+    )
+    .expect("the screenshot decodes");
+    image
+        .get_color_at(x, y)
+        .expect("inside the image")
+        .to_srgba()
+}
+
+#[test]
+fn a_gltf_body_is_tinted_when_hovered_and_selected() {
+    // The stickman's glTF hands are light blue blocks; in the front view the right one is at
+    // (565, 395) and the left one at (704, 395). Hover the right one, then click it.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = scratch_dir("tint");
+    std::fs::write(
+        dir.join("script.ron"),
+        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(565, 395), Wait(5), \
+         Screenshot(\"hover.png\"), Wait(3), Press, Wait(2), Release, Wait(3), Move(700, 600), \
+         Wait(5), Screenshot(\"selected.png\"), Wait(3), Exit])",
+    )
+    .expect("write script");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .arg("--skeleton")
+        .arg(data.join("mesh_stickman.ron"))
+        .arg("--assets")
+        .arg(data.join("assets"))
+        .args(["--replay", "script.ron"])
+        .current_dir(&dir)
+        .output()
+        .expect("run the editor");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let (tinted, plain) = ((560, 400), (704, 400));
+    let untouched = pixel(&dir.join("hover.png"), plain.0, plain.1);
+    assert!(
+        untouched.blue > untouched.red + 0.05,
+        "the other hand keeps its own light blue: {untouched:?}"
+    );
+    let hovered = pixel(&dir.join("hover.png"), tinted.0, tinted.1);
+    assert!(
+        hovered.red > untouched.red + 0.05 && hovered.blue < untouched.blue,
+        "the hovered hand turns towards the hover cream: {hovered:?} vs {untouched:?}"
+    );
+    let selected = pixel(&dir.join("selected.png"), tinted.0, tinted.1);
+    assert!(
+        selected.red > selected.green + 0.1 && selected.green > selected.blue,
+        "the selected hand is orange: {selected:?}"
+    );
+    let after = pixel(&dir.join("selected.png"), plain.0, plain.1);
+    assert!(
+        (after.blue - untouched.blue).abs() < 0.02,
+        "the other hand is unchanged: {after:?}"
     );
 }
