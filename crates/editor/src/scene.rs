@@ -425,13 +425,27 @@ fn place_figure(
     }
 }
 
-/// Spawns, places and removes the comparison ghosts: translucent, unpickable copies of the bodies.
+/// A glTF body's copy in a ghost: its meshes get the ghost's material when they appear
+/// ([`crate::tint`]).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct GhostMeshBody(pub usize);
+
+/// Spawns, places and removes the comparison ghosts: translucent, unpickable copies of the bodies
+/// (a glTF body's scene is instanced again for each ghost).
 #[allow(clippy::type_complexity)]
 fn sync_ghosts(
     mut commands: Commands,
     editor: Res<Editor>,
     palette: Res<Palette>,
     bodies: Query<(&Body, &Mesh3d, &Transform, &ChildOf), Without<GhostFrame>>,
+    mesh_bodies: Query<
+        (
+            &Body,
+            &bevy::world_serialization::WorldAssetRoot,
+            &Transform,
+        ),
+        (Without<GhostFrame>, Without<Mesh3d>),
+    >,
     mut ghosts: Query<(Entity, &GhostFrame, &mut Transform), Without<Body>>,
 ) {
     let wanted = editor.ghosts.len();
@@ -476,6 +490,26 @@ fn sync_ghosts(
                         *local,
                         Pickable::IGNORE,
                     ));
+                });
+        }
+        for (body, scene, local) in &mesh_bodies {
+            if !editor.ghosted.get(body.0.index()).copied().unwrap_or(false) {
+                continue;
+            }
+            commands
+                .spawn((
+                    FigurePart,
+                    GhostFrame {
+                        ghost: index,
+                        generation: editor.ghost_generation,
+                        joint: body.0,
+                    },
+                    Transform::from_translation(vec3(&track.fk.joint_position(body.0)))
+                        .with_rotation(quat(track.fk.joint_rotation(body.0))),
+                    Visibility::default(),
+                ))
+                .with_children(|children| {
+                    children.spawn((GhostMeshBody(index), scene.clone(), *local));
                 });
         }
     }

@@ -1,12 +1,14 @@
 //! Hover and selection tints for bodies drawn with their own materials: a glTF body's meshes
 //! keep their textures and colours, so instead of the palette's body materials each mesh gets two
-//! tinted copies of its own material (the palette's hover and selection colours mixed in, textures kept),
-//! made once when the mesh appears, and shows the one the body's state asks for.
+//! tinted copies of its own material (the palette's hover and selection colours mixed in,
+//! textures kept), made once when the mesh appears, and shows the one the body's state asks for.
+//! A glTF body's copy in a comparison ghost gets the ghost's translucent material instead, and is
+//! not pickable.
 
 use bevy::prelude::*;
 use marionette_skeleton::JointId;
 
-use crate::scene::Body;
+use crate::scene::{Body, GhostMeshBody, Palette};
 use crate::state::Editor;
 
 /// A mesh inside a joint's glTF body, with its own material and the tinted copies.
@@ -21,6 +23,10 @@ pub struct MeshBodyPart {
     /// Its material tinted in the selection colour.
     pub selected: Handle<StandardMaterial>,
 }
+
+/// A mesh of a ghost's copy of a glTF body (drawn in the ghost's material).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct GhostMeshPart;
 
 /// A hovered body's tint: the palette's hover colour, half mixed into the file's colour (a
 /// texture is multiplied by it, so it shows through), and a faint glow.
@@ -79,8 +85,25 @@ fn tinted(
     tinted
 }
 
-/// Gives every newly appeared mesh under a glTF body its tinted materials.
-#[allow(clippy::type_complexity)]
+/// The ghost a mesh belongs to: the nearest ancestor with a [`GhostMeshBody`].
+fn ghost_above(
+    entity: Entity,
+    ghosts: &Query<&GhostMeshBody>,
+    parents: &Query<&ChildOf>,
+) -> Option<usize> {
+    let mut current = parents.get(entity).ok()?.parent();
+    for _ in 0..16 {
+        if let Ok(ghost) = ghosts.get(current) {
+            return Some(ghost.0);
+        }
+        current = parents.get(current).ok()?.parent();
+    }
+    None
+}
+
+/// Gives every newly appeared mesh under a glTF body its tinted materials, and every one under
+/// a ghost's copy of a glTF body the ghost's material.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn adopt_mesh_body_parts(
     mut commands: Commands,
     added: Query<
@@ -89,13 +112,25 @@ pub fn adopt_mesh_body_parts(
             Added<MeshMaterial3d<StandardMaterial>>,
             Without<Body>,
             Without<MeshBodyPart>,
+            Without<GhostMeshPart>,
         ),
     >,
     bodies: Query<&Body>,
+    ghosts: Query<&GhostMeshBody>,
     parents: Query<&ChildOf>,
+    palette: Option<Res<Palette>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     for (entity, material) in &added {
+        if let (Some(ghost), Some(palette)) = (ghost_above(entity, &ghosts, &parents), &palette) {
+            let translucent = palette.ghosts[ghost % palette.ghosts.len()].clone();
+            commands.entity(entity).insert((
+                MeshMaterial3d(translucent),
+                Pickable::IGNORE,
+                GhostMeshPart,
+            ));
+            continue;
+        }
         let Some(joint) = body_above(entity, &bodies, &parents) else {
             continue;
         };
@@ -215,5 +250,49 @@ mod tests {
         app.update();
         assert_eq!(shown(&app, mesh), textured_red, "back to its own material");
         assert_eq!(shown(&app, stray), textured_red);
+    }
+
+    #[test]
+    fn a_ghost_s_copy_of_a_gltf_body_is_drawn_in_the_ghost_s_material_and_not_picked() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, AssetPlugin::default()))
+            .init_asset::<StandardMaterial>()
+            .insert_resource(Editor::new(Document::new(builtin::humanoid(), None)))
+            .add_systems(
+                Update,
+                (adopt_mesh_body_parts, tint_mesh_body_parts).chain(),
+            );
+        let mut materials = app.world_mut().resource_mut::<Assets<StandardMaterial>>();
+        let own = materials.add(StandardMaterial::default());
+        let ghosts: Vec<_> = (0..3)
+            .map(|_| materials.add(StandardMaterial::default()))
+            .collect();
+        let plain = materials.add(StandardMaterial::default());
+        app.insert_resource(Palette {
+            body: plain.clone(),
+            hovered: plain.clone(),
+            selected: plain.clone(),
+            site: plain.clone(),
+            joint: plain,
+            ghosts: ghosts.clone(),
+        });
+        let copy = app.world_mut().spawn(GhostMeshBody(1)).id();
+        let node = app.world_mut().spawn(ChildOf(copy)).id();
+        let mesh = app
+            .world_mut()
+            .spawn((MeshMaterial3d(own), ChildOf(node)))
+            .id();
+        app.update();
+        app.update();
+        let world = app.world();
+        assert_eq!(
+            world
+                .get::<MeshMaterial3d<StandardMaterial>>(mesh)
+                .expect("material")
+                .0,
+            ghosts[1]
+        );
+        assert_eq!(world.get::<Pickable>(mesh), Some(&Pickable::IGNORE));
+        assert!(world.get::<MeshBodyPart>(mesh).is_none());
     }
 }
