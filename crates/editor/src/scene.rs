@@ -467,52 +467,45 @@ fn sync_ghosts(
     for index in have..wanted {
         let track = &editor.ghosts[index];
         let material = palette.ghosts[index % palette.ghosts.len()].clone();
-        for (body, mesh, local, _) in &bodies {
-            if !editor.ghosted.get(body.0.index()).copied().unwrap_or(false) {
-                continue;
-            }
-            commands
-                .spawn((
-                    FigurePart,
-                    GhostFrame {
-                        ghost: index,
-                        generation: editor.ghost_generation,
-                        joint: body.0,
-                    },
-                    Transform::from_translation(vec3(&track.fk.joint_position(body.0)))
-                        .with_rotation(quat(track.fk.joint_rotation(body.0))),
-                    Visibility::default(),
-                ))
-                .with_children(|children| {
-                    children.spawn((
-                        Mesh3d(mesh.0.clone()),
-                        MeshMaterial3d(material.clone()),
-                        *local,
-                        Pickable::IGNORE,
-                    ));
-                });
+        let ghosted = |joint: JointId| editor.ghosted.get(joint.index()).copied().unwrap_or(false);
+        let generation = editor.ghost_generation;
+        for (body, mesh, local, _) in bodies.iter().filter(|b| ghosted(b.0.0)) {
+            let frame = ghost_frame(&mut commands, (index, generation), body.0, &track.fk);
+            commands.spawn((
+                Mesh3d(mesh.0.clone()),
+                MeshMaterial3d(material.clone()),
+                *local,
+                Pickable::IGNORE,
+                ChildOf(frame),
+            ));
         }
-        for (body, scene, local) in &mesh_bodies {
-            if !editor.ghosted.get(body.0.index()).copied().unwrap_or(false) {
-                continue;
-            }
-            commands
-                .spawn((
-                    FigurePart,
-                    GhostFrame {
-                        ghost: index,
-                        generation: editor.ghost_generation,
-                        joint: body.0,
-                    },
-                    Transform::from_translation(vec3(&track.fk.joint_position(body.0)))
-                        .with_rotation(quat(track.fk.joint_rotation(body.0))),
-                    Visibility::default(),
-                ))
-                .with_children(|children| {
-                    children.spawn((GhostMeshBody(index), scene.clone(), *local));
-                });
+        for (body, scene, local) in mesh_bodies.iter().filter(|b| ghosted(b.0.0)) {
+            let frame = ghost_frame(&mut commands, (index, generation), body.0, &track.fk);
+            commands.spawn((GhostMeshBody(index), scene.clone(), *local, ChildOf(frame)));
         }
     }
+}
+
+/// Spawns ghost `ghost` (of drag `generation`)'s frame of `joint`, placed as `fk` has it.
+fn ghost_frame(
+    commands: &mut Commands,
+    (ghost, generation): (usize, u64),
+    joint: JointId,
+    fk: &Fk,
+) -> Entity {
+    commands
+        .spawn((
+            FigurePart,
+            GhostFrame {
+                ghost,
+                generation,
+                joint,
+            },
+            Transform::from_translation(vec3(&fk.joint_position(joint)))
+                .with_rotation(quat(fk.joint_rotation(joint))),
+            Visibility::default(),
+        ))
+        .id()
 }
 
 /// The selected body in orange, the hovered one lighter (glTF bodies keep their own materials:

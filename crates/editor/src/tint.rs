@@ -56,13 +56,16 @@ impl Plugin for TintPlugin {
     }
 }
 
-/// The body a mesh belongs to: the nearest ancestor (within a glTF scene's depth) with a
-/// [`Body`].
-fn body_above(entity: Entity, bodies: &Query<&Body>, parents: &Query<&ChildOf>) -> Option<JointId> {
+/// The nearest ancestor of `entity` (within a glTF scene's depth) with a `C`, as that `C`.
+fn ancestor_with<'a, C: Component>(
+    entity: Entity,
+    with: &'a Query<&C>,
+    parents: &Query<&ChildOf>,
+) -> Option<&'a C> {
     let mut current = parents.get(entity).ok()?.parent();
     for _ in 0..16 {
-        if let Ok(body) = bodies.get(current) {
-            return Some(body.0);
+        if let Ok(found) = with.get(current) {
+            return Some(found);
         }
         current = parents.get(current).ok()?.parent();
     }
@@ -83,22 +86,6 @@ fn tinted(
         tinted.emissive.blue + glow.blue,
     );
     tinted
-}
-
-/// The ghost a mesh belongs to: the nearest ancestor with a [`GhostMeshBody`].
-fn ghost_above(
-    entity: Entity,
-    ghosts: &Query<&GhostMeshBody>,
-    parents: &Query<&ChildOf>,
-) -> Option<usize> {
-    let mut current = parents.get(entity).ok()?.parent();
-    for _ in 0..16 {
-        if let Ok(ghost) = ghosts.get(current) {
-            return Some(ghost.0);
-        }
-        current = parents.get(current).ok()?.parent();
-    }
-    None
 }
 
 /// Gives every newly appeared mesh under a glTF body its tinted materials, and every one under
@@ -122,8 +109,8 @@ pub fn adopt_mesh_body_parts(
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     for (entity, material) in &added {
-        if let (Some(ghost), Some(palette)) = (ghost_above(entity, &ghosts, &parents), &palette) {
-            let translucent = palette.ghosts[ghost % palette.ghosts.len()].clone();
+        if let (Some(ghost), Some(palette)) = (ancestor_with(entity, &ghosts, &parents), &palette) {
+            let translucent = palette.ghosts[ghost.0 % palette.ghosts.len()].clone();
             commands.entity(entity).insert((
                 MeshMaterial3d(translucent),
                 Pickable::IGNORE,
@@ -131,7 +118,7 @@ pub fn adopt_mesh_body_parts(
             ));
             continue;
         }
-        let Some(joint) = body_above(entity, &bodies, &parents) else {
+        let Some(&Body(joint)) = ancestor_with(entity, &bodies, &parents) else {
             continue;
         };
         let Some(own) = materials.get(&material.0).cloned() else {
@@ -173,8 +160,8 @@ mod tests {
     use marionette_editing::Document;
     use marionette_skeleton::builtin;
 
-    #[test]
-    fn a_gltf_body_s_meshes_show_hover_and_selection_in_their_own_material() {
+    /// An app with the editor's state, materials and the two systems, nothing else.
+    fn test_app() -> App {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, AssetPlugin::default()))
             .init_asset::<StandardMaterial>()
@@ -183,6 +170,12 @@ mod tests {
                 Update,
                 (adopt_mesh_body_parts, tint_mesh_body_parts).chain(),
             );
+        app
+    }
+
+    #[test]
+    fn a_gltf_body_s_meshes_show_hover_and_selection_in_their_own_material() {
+        let mut app = test_app();
         let hand = app
             .world()
             .resource::<Editor>()
@@ -254,14 +247,7 @@ mod tests {
 
     #[test]
     fn a_ghost_s_copy_of_a_gltf_body_is_drawn_in_the_ghost_s_material_and_not_picked() {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, AssetPlugin::default()))
-            .init_asset::<StandardMaterial>()
-            .insert_resource(Editor::new(Document::new(builtin::humanoid(), None)))
-            .add_systems(
-                Update,
-                (adopt_mesh_body_parts, tint_mesh_body_parts).chain(),
-            );
+        let mut app = test_app();
         let mut materials = app.world_mut().resource_mut::<Assets<StandardMaterial>>();
         let own = materials.add(StandardMaterial::default());
         let ghosts: Vec<_> = (0..3)

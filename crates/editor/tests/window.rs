@@ -35,6 +35,24 @@ fn run_editor(dir: &Path, script: &str) -> std::process::Output {
         .expect("run the editor")
 }
 
+/// The stickman with glTF hands from the test data (`tests/data/mesh_stickman.ron`, its meshes
+/// under `tests/data/assets`), in the editor under Xvfb, playing `script`.
+fn run_mesh_stickman(dir: &Path, script: &str) -> std::process::Output {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    std::fs::write(dir.join("script.ron"), script).expect("write script");
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .arg("--skeleton")
+        .arg(data.join("mesh_stickman.ron"))
+        .arg("--assets")
+        .arg(data.join("assets"))
+        .args(["--replay", "script.ron"])
+        .current_dir(dir)
+        .output()
+        .expect("run the editor")
+}
+
 #[test]
 fn dragging_the_right_hand_in_the_window_puts_it_at_the_target() {
     let skeleton = builtin::humanoid();
@@ -132,24 +150,12 @@ fn a_gltf_mesh_body_is_drawn_picked_and_dragged() {
     let skeleton_file = data.join("mesh_stickman.ron");
     let skeleton = marionette_skeleton::Skeleton::load(&skeleton_file).expect("test skeleton");
     let dir = scratch_dir("mesh");
-    std::fs::write(
-        dir.join("script.ron"),
+    let output = run_mesh_stickman(
+        &dir,
         "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(565, 395), Wait(3), Press, Wait(2), \
          Move(555, 380), Wait(1), Move(540, 360), Wait(1), Move(520, 340), Wait(5), Release, \
          Wait(2), SavePose(\"pose.ron\"), Exit])",
-    )
-    .expect("write script");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
-        .arg("--skeleton")
-        .arg(&skeleton_file)
-        .arg("--assets")
-        .arg(data.join("assets"))
-        .args(["--replay", "script.ron"])
-        .current_dir(&dir)
-        .output()
-        .expect("run the editor");
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
@@ -212,26 +218,13 @@ fn pixel(png: &Path, x: u32, y: u32) -> Srgba {
 fn a_gltf_body_is_tinted_when_hovered_and_selected() {
     // The stickman's glTF hands are light blue blocks; in the front view the right one is at
     // (565, 395) and the left one at (704, 395). Hover the right one, then click it.
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let dir = scratch_dir("tint");
-    std::fs::write(
-        dir.join("script.ron"),
+    let output = run_mesh_stickman(
+        &dir,
         "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(565, 395), Wait(5), \
          Screenshot(\"hover.png\"), Wait(3), Press, Wait(2), Release, Wait(3), Move(700, 600), \
          Wait(5), Screenshot(\"selected.png\"), Wait(3), Exit])",
-    )
-    .expect("write script");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
-        .arg("--skeleton")
-        .arg(data.join("mesh_stickman.ron"))
-        .arg("--assets")
-        .arg(data.join("assets"))
-        .args(["--replay", "script.ron"])
-        .current_dir(&dir)
-        .output()
-        .expect("run the editor");
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
     let (tinted, plain) = ((560, 400), (704, 400));
