@@ -493,3 +493,27 @@ fn solver_options_apply_to_their_solver_only() {
     );
     assert!(stdout(&o).is_empty());
 }
+
+#[test]
+fn bench_runs_only_the_protocols_asked_for_and_refuses_unknown_ones() {
+    let o = marionette(&[
+        "bench", "--quick", "--json", "--only", "planar", "--only", "limb",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tables: Value = serde_json::from_str(&stdout(&o)).expect("one JSON array");
+    let titles: Vec<String> = tables
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|t| t["title"].as_str().expect("title").to_owned())
+        .collect();
+    assert_eq!(titles.len(), 2, "{titles:?}");
+    assert!(titles[0].contains("planar chain"), "{titles:?}");
+    assert!(titles[1].contains("Analytic limb"), "{titles:?}");
+
+    let o = marionette(&["bench", "--only", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("nope") && err.contains("limb"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
