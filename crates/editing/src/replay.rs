@@ -192,6 +192,8 @@ pub enum Step {
     Release,
     /// Press and release a key chord.
     Key(KeyChord),
+    /// Type text into the focused text field (each character pressed and released).
+    Type(String),
     /// Put a view in the large viewport.
     SetView(View),
     /// Choose the IK solver.
@@ -251,6 +253,7 @@ enum RawStep {
     Press,
     Release,
     Key(String),
+    Type(String),
     SetView(String),
     SetSolver(String),
     DragSite {
@@ -337,6 +340,14 @@ fn check_step(raw: RawStep) -> Result<Step, String> {
         RawStep::Press => Step::Press,
         RawStep::Release => Step::Release,
         RawStep::Key(text) => Step::Key(text.parse()?),
+        RawStep::Type(text) => {
+            if text.chars().any(char::is_control) {
+                return Err(format!(
+                    "Type({text:?}): only printable characters can be typed (use Key for others)"
+                ));
+            }
+            Step::Type(text)
+        }
         RawStep::SetView(name) => Step::SetView(name.parse()?),
         RawStep::SetSolver(name) => Step::SetSolver(name.parse().map_err(|_| {
             let known: Vec<&str> = SolverKind::ALL.iter().map(|k| k.name()).collect();
@@ -384,12 +395,14 @@ mod tests {
         Screenshot("out.png"),
         SavePose("pose.ron"),
         Exit,
+        Type("poses/a b.ron"),
     ])"#;
 
     #[test]
     fn the_issue_example_reads_into_steps() {
         let script = Script::parse(EXAMPLE, "example.ron").expect("valid script");
-        assert_eq!(script.steps.len(), 13);
+        assert_eq!(script.steps.len(), 14);
+        assert_eq!(script.steps[13], Step::Type("poses/a b.ron".into()));
         assert_eq!(script.steps[1], Step::SetView(View::Front));
         assert_eq!(
             script.steps[2],
@@ -429,11 +442,13 @@ mod tests {
             Key("ctrl+"),
             DragSite(site: "hand", to: (0.0, 1.0, 0.0), frames: 0),
             Screenshot(""),
+            Type("a\tb"),
             Exit,
         ])"#;
         let err = Script::parse(text, "bad.ron").expect_err("invalid script");
         let lines = err.lines();
-        assert_eq!(lines.len(), 6, "{lines:#?}");
+        assert_eq!(lines.len(), 7, "{lines:#?}");
+        assert!(lines[6].contains("step 7: Type(\"a\\tb\"): only printable characters"));
         assert!(lines[0].starts_with("bad.ron: step 1: unknown view \"diagonal\""));
         assert!(lines[1].contains("step 2: unknown solver \"magic\" (one of jt, pinv, dls"));
         assert!(lines[2].contains("step 3: key \"hyper+z\": unknown modifier \"hyper\""));

@@ -1,10 +1,14 @@
 //! Opening and saving files: native dialogs (rfd) run on their own thread so the window keeps
 //! drawing while one is open, files dropped onto the window, and the requests the menus and
-//! shortcuts make. Every failure is shown in the window and changes nothing.
+//! shortcuts make. Where no native dialog can be shown (no desktop portal and no zenity: rfd
+//! then answers "nothing chosen" at once), the editor asks for the path in a window of its own
+//! ([`PathPrompt`]), so saving never silently fails. Every failure is shown in the window and
+//! changes nothing.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
@@ -28,14 +32,24 @@ pub enum FileAction {
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileRequest(pub FileAction);
 
+/// A dialog's answer: the action, the path chosen (`None`: nothing) and how long the dialog was
+/// open.
+type Answer = (FileAction, Option<PathBuf>, Duration);
+
 /// The answers of dialogs running on other threads.
 #[derive(Resource)]
 pub struct DialogAnswers {
-    sender: Sender<(FileAction, Option<PathBuf>)>,
-    receiver: Mutex<Receiver<(FileAction, Option<PathBuf>)>>,
+    sender: Sender<Answer>,
+    receiver: Mutex<Receiver<Answer>>,
     /// A dialog is open (further requests wait).
     pub open: bool,
+    /// Native dialogs are tried; when false (`MARIONETTE_NO_NATIVE_DIALOGS` set), paths are
+    /// always typed in the editor's own window.
+    pub native: bool,
 }
+
+/// Set (to anything) to type file paths in the editor's own window instead of native dialogs.
+pub const NO_NATIVE_DIALOGS: &str = "MARIONETTE_NO_NATIVE_DIALOGS";
 
 impl Default for DialogAnswers {
     fn default() -> Self {
@@ -44,9 +58,27 @@ impl Default for DialogAnswers {
             sender,
             receiver: Mutex::new(receiver),
             open: false,
+            native: std::env::var_os(NO_NATIVE_DIALOGS).is_none(),
         }
     }
 }
+
+/// A path being typed because no native dialog could be shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypedPath {
+    /// What the path is for.
+    pub action: FileAction,
+    /// The text so far (starts as a suggestion).
+    pub text: String,
+}
+
+/// The typed-path window's state: `Some` while it is open.
+#[derive(Resource, Debug, Default)]
+pub struct PathPrompt(pub Option<TypedPath>);
+
+/// A dialog that answers "nothing chosen" sooner than this never reached the screen: nobody
+/// cancels a file dialog that fast.
+pub const DIALOG_UNAVAILABLE_WITHIN: Duration = Duration::from_millis(400);
 
 /// File dialogs, drag-and-drop and the file requests.
 pub struct FilesPlugin;
@@ -55,6 +87,7 @@ impl Plugin for FilesPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<FileRequest>()
             .init_resource::<DialogAnswers>()
+            .init_resource::<PathPrompt>()
             .add_systems(Update, (handle_requests, receive_answers, dropped_files));
     }
 }
@@ -63,12 +96,20 @@ fn handle_requests(
     mut requests: MessageReader<FileRequest>,
     mut editor: ResMut<Editor>,
     mut answers: ResMut<DialogAnswers>,
+    mut prompt: ResMut<PathPrompt>,
 ) {
     for &FileRequest(action) in requests.read() {
         if action == FileAction::SavePose
             && let Some(path) = editor.pose_path.clone()
         {
             editor.save_pose(&path);
+            continue;
+        }
+        if !answers.native {
+            prompt.0 = Some(TypedPath {
+                action,
+                text: suggested_path(&editor, action),
+            });
             continue;
         }
         if answers.open {
@@ -85,6 +126,7 @@ fn handle_requests(
         let spawned = std::thread::Builder::new()
             .name("file dialog".into())
             .spawn(move || {
+                let began = Instant::now();
                 let mut dialog = rfd::FileDialog::new().add_filter("RON", &["ron"]);
                 if let Some(directory) = directory {
                     dialog = dialog.set_directory(directory);
@@ -98,7 +140,7 @@ fn handle_requests(
                         .save_file(),
                 };
                 // The editor may have closed meanwhile; nobody is left to tell.
-                let _ = sender.send((action, path));
+                let _ = sender.send((action, path, began.elapsed()));
             });
         if let Err(e) = spawned {
             answers.open = false;
@@ -107,25 +149,90 @@ fn handle_requests(
     }
 }
 
-fn receive_answers(mut answers: ResMut<DialogAnswers>, mut editor: ResMut<Editor>) {
+fn receive_answers(
+    mut answers: ResMut<DialogAnswers>,
+    mut editor: ResMut<Editor>,
+    mut prompt: ResMut<PathPrompt>,
+) {
     let received: Vec<_> = match answers.receiver.lock() {
         Ok(receiver) => receiver.try_iter().collect(),
         Err(_) => return,
     };
-    for (action, path) in received {
+    for (action, path, open_for) in received {
         answers.open = false;
-        let Some(path) = path else { continue };
-        match action {
-            FileAction::OpenSkeleton => {
-                editor.open_skeleton(&path);
-            }
-            FileAction::OpenPose => {
-                editor.open_pose(&path);
-            }
-            FileAction::SavePose | FileAction::SavePoseAs => {
-                editor.save_pose(&path);
-            }
+        answered(&mut editor, &mut prompt, action, path, open_for);
+    }
+}
+
+/// What a dialog's answer does: a chosen path is used; "nothing chosen" after the dialog was
+/// on screen is a cancel; "nothing chosen" at once means no dialog could be shown, and the path
+/// is asked for in the editor's own window instead.
+pub fn answered(
+    editor: &mut Editor,
+    prompt: &mut PathPrompt,
+    action: FileAction,
+    path: Option<PathBuf>,
+    open_for: Duration,
+) {
+    match path {
+        Some(path) => carry_out(editor, action, &path),
+        None if open_for < DIALOG_UNAVAILABLE_WITHIN => {
+            editor.inform(
+                "No file dialog could be shown here (it needs xdg-desktop-portal or zenity): \
+                 type the path",
+            );
+            prompt.0 = Some(TypedPath {
+                action,
+                text: suggested_path(editor, action),
+            });
         }
+        None => {}
+    }
+}
+
+/// Opens or saves `path` as `action` says.
+pub fn carry_out(editor: &mut Editor, action: FileAction, path: &Path) {
+    match action {
+        FileAction::OpenSkeleton => {
+            editor.open_skeleton(path);
+        }
+        FileAction::OpenPose => {
+            editor.open_pose(path);
+        }
+        FileAction::SavePose | FileAction::SavePoseAs => {
+            editor.save_pose(path);
+        }
+    }
+}
+
+/// Where the typed path starts: the pose's file when saving, else a file beside the
+/// skeleton's, else in the working directory.
+fn suggested_path(editor: &Editor, action: FileAction) -> String {
+    let folder = editor
+        .document
+        .source()
+        .and_then(Path::parent)
+        .filter(|p| !p.as_os_str().is_empty());
+    let saving = matches!(action, FileAction::SavePose | FileAction::SavePoseAs);
+    match (saving, &editor.pose_path, folder) {
+        (true, Some(path), _) => path.display().to_string(),
+        (true, None, Some(folder)) => folder.join("pose.ron").display().to_string(),
+        (true, None, None) => "pose.ron".into(),
+        (false, _, Some(folder)) => format!("{}/", folder.display()),
+        (false, _, None) => String::new(),
+    }
+}
+
+/// A typed path as a file path: surrounding blanks dropped, a leading `~/` meaning the home
+/// folder; `None` when nothing is left.
+pub fn typed_path(text: &str) -> Option<PathBuf> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    match (text.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => Some(PathBuf::from(home).join(rest)),
+        _ => Some(PathBuf::from(text)),
     }
 }
 
@@ -154,5 +261,85 @@ pub fn open_dropped(editor: &mut Editor, path: &Path) {
              {skeleton_error}\nAs a pose: {pose_error}",
             path.display()
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marionette_editing::Document;
+    use marionette_skeleton::builtin;
+
+    fn editor() -> Editor {
+        Editor::new(Document::new(builtin::humanoid(), None))
+    }
+
+    #[test]
+    fn a_dialog_that_could_not_be_shown_asks_for_the_path_in_the_editor() {
+        let (mut editor, mut prompt) = (editor(), PathPrompt::default());
+        answered(
+            &mut editor,
+            &mut prompt,
+            FileAction::SavePoseAs,
+            None,
+            Duration::from_millis(3),
+        );
+        assert_eq!(
+            prompt.0,
+            Some(TypedPath {
+                action: FileAction::SavePoseAs,
+                text: "pose.ron".into()
+            })
+        );
+        assert!(
+            editor
+                .notices
+                .iter()
+                .any(|n| n.text.contains("type the path"))
+        );
+    }
+
+    #[test]
+    fn a_cancelled_dialog_does_nothing_and_a_chosen_path_is_used() {
+        let (mut editor, mut prompt) = (editor(), PathPrompt::default());
+        answered(
+            &mut editor,
+            &mut prompt,
+            FileAction::SavePose,
+            None,
+            Duration::from_secs(4),
+        );
+        assert_eq!(prompt.0, None);
+        let dir = std::env::temp_dir().join(format!("marionette-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        let path = dir.join("chosen.ron");
+        answered(
+            &mut editor,
+            &mut prompt,
+            FileAction::SavePose,
+            Some(path.clone()),
+            Duration::from_secs(4),
+        );
+        assert!(path.exists(), "the pose was saved");
+        assert_eq!(editor.pose_path.as_deref(), Some(path.as_path()));
+        // Saving again suggests the pose's own file.
+        assert_eq!(
+            suggested_path(&editor, FileAction::SavePoseAs),
+            path.display().to_string()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn typed_paths_are_trimmed_and_know_home() {
+        assert_eq!(typed_path("   "), None);
+        assert_eq!(typed_path(" a/b.ron \n"), Some(PathBuf::from("a/b.ron")));
+        if let Some(home) = std::env::var_os("HOME") {
+            assert_eq!(
+                typed_path("~/poses/x.ron"),
+                Some(PathBuf::from(home).join("poses/x.ron"))
+            );
+        }
+        assert_eq!(typed_path("/abs/x.ron"), Some(PathBuf::from("/abs/x.ron")));
     }
 }

@@ -238,6 +238,27 @@ fn function_key(n: u8) -> (KeyCode, Key) {
         .unwrap_or((KeyCode::F1, Key::F1))
 }
 
+/// Each character of `text` pressed (carrying its text, as winit reports typing) and released.
+fn type_text(world: &mut World, window: Entity, text: &str) {
+    for c in text.chars() {
+        for state in [ButtonState::Pressed, ButtonState::Released] {
+            inject(
+                world,
+                KeyboardInput {
+                    key_code: KeyCode::Unidentified(
+                        bevy::input::keyboard::NativeKeyCode::Unidentified,
+                    ),
+                    logical_key: Key::Character(c.to_string().into()),
+                    state,
+                    text: (state == ButtonState::Pressed).then(|| c.to_string().into()),
+                    repeat: false,
+                    window,
+                },
+            );
+        }
+    }
+}
+
 fn keys(world: &mut World, window: Entity, chord: &KeyChord, state: ButtonState) {
     let mut codes = key_codes(chord);
     if state == ButtonState::Released {
@@ -382,6 +403,10 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
         Step::Key(chord) => {
             keys(world, window, &chord, ButtonState::Pressed);
             world.resource_mut::<Replay>().phase = Phase::KeyUp(chord);
+            true
+        }
+        Step::Type(text) => {
+            type_text(world, window, &text);
             true
         }
         Step::SetView(view) => {

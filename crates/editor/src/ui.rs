@@ -14,7 +14,7 @@ use bevy_egui::{
 };
 use marionette_editing::View;
 
-use crate::files::{FileAction, FileRequest};
+use crate::files::{FileAction, FileRequest, PathPrompt};
 use crate::overlays::SelectedLimb;
 use crate::state::Editor;
 use crate::views::{FrameRequest, Layout, ViewArea};
@@ -118,6 +118,7 @@ fn editor_ui(
     mut files: MessageWriter<FileRequest>,
     mut frames: MessageWriter<FrameRequest>,
     mut quit: MessageWriter<crate::quit::QuitRequest>,
+    mut prompt: ResMut<PathPrompt>,
 ) {
     let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
         return;
@@ -125,6 +126,7 @@ fn editor_ui(
     let ctx = context.get_mut().clone();
     let mut requests = UiRequests::default();
     let mut free = None;
+    let mut typed_path = None;
     let full = ctx.run_ui(input.take(), |ui| {
         egui::Panel::top("menu bar").show(ui, |ui| {
             menu_bar(ui, &mut editor, &mut layout, &mut requests);
@@ -148,8 +150,12 @@ fn editor_ui(
         view_labels(ui, &mut layout, area.0);
         errors_window(ui, &mut editor);
         quit_question(ui, &mut editor, &mut requests);
+        typed_path = path_prompt(ui, &mut prompt);
     });
     **output = Some(full);
+    if let Some((action, path)) = typed_path {
+        crate::files::carry_out(&mut editor, action, &path);
+    }
     for action in requests.files {
         files.write(FileRequest(action));
     }
@@ -368,6 +374,47 @@ fn quit_question(ui: &mut egui::Ui, editor: &mut Editor, requests: &mut UiReques
                 }
             });
         });
+}
+
+/// The path typed where no native file dialog could be shown ([`PathPrompt`]): Enter or the
+/// button uses it, Escape or Cancel closes the window.
+fn path_prompt(
+    ui: &mut egui::Ui,
+    prompt: &mut PathPrompt,
+) -> Option<(FileAction, std::path::PathBuf)> {
+    let typed = prompt.0.as_mut()?;
+    let (title, verb) = match typed.action {
+        FileAction::OpenSkeleton => ("Open skeleton", "Open"),
+        FileAction::OpenPose => ("Open pose", "Open"),
+        FileAction::SavePose | FileAction::SavePoseAs => ("Save pose", "Save"),
+    };
+    let (mut chosen, mut closed) = (false, false);
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ui.ctx(), |ui| {
+            ui.label("File path (absolute, relative to the working folder, or ~/…):");
+            let field = ui.add(egui::TextEdit::singleline(&mut typed.text).desired_width(420.0));
+            if !field.has_focus() && !field.lost_focus() {
+                field.request_focus();
+            }
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            closed = ui.input(|i| i.key_pressed(egui::Key::Escape));
+            ui.horizontal(|ui| {
+                chosen = ui.button(verb).clicked() || enter;
+                closed |= ui.button("Cancel").clicked();
+            });
+        });
+    let action = typed.action;
+    let path = crate::files::typed_path(&typed.text);
+    if closed || (chosen && path.is_some()) {
+        prompt.0 = None;
+    }
+    if closed {
+        return None;
+    }
+    path.filter(|_| chosen).map(|path| (action, path))
 }
 
 /// Errors stay on screen until dismissed.

@@ -31,6 +31,7 @@ fn run_editor(dir: &Path, script: &str) -> std::process::Output {
         .args(["--replay", "script.ron"])
         .current_dir(dir)
         .env("WGPU_BACKEND", "vulkan")
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
         .output()
         .expect("run the editor")
 }
@@ -49,6 +50,7 @@ fn run_mesh_stickman(dir: &Path, script: &str) -> std::process::Output {
         .arg(data.join("assets"))
         .args(["--replay", "script.ron"])
         .current_dir(dir)
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
         .output()
         .expect("run the editor")
 }
@@ -248,4 +250,22 @@ fn a_gltf_body_is_tinted_when_hovered_and_selected() {
         (after.blue - untouched.blue).abs() < 0.02,
         "the other hand is unchanged: {after:?}"
     );
+}
+
+#[test]
+fn save_as_takes_a_typed_path_where_no_native_dialog_is_shown() {
+    // With native dialogs off (as on a desktop without a portal or zenity), Save as opens the
+    // editor's own path window: select the suggestion, type a name, Enter.
+    let dir = scratch_dir("typed");
+    let output = run_editor(
+        &dir,
+        "Replay([Wait(20), Key(\"ctrl+shift+s\"), Wait(5), Key(\"ctrl+a\"), Wait(2), \
+         Type(\"typed pose.ron\"), Wait(2), Key(\"enter\"), Wait(5), Exit])",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let skeleton = builtin::humanoid();
+    let saved =
+        Pose::load(&skeleton, dir.join("typed pose.ron")).expect("the typed path was saved");
+    assert_eq!(saved.q, builtin::standing(&skeleton).q);
 }
