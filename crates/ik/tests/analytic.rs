@@ -55,6 +55,26 @@ fn solve_from(
     (q, p_err, r_err)
 }
 
+/// A position goal on `site` and a full orientation goal on `joint` (the limb's wrist).
+fn pose_goals(
+    site: marionette_skeleton::SiteId,
+    joint: marionette_skeleton::JointId,
+    position: nalgebra::Vector3<f64>,
+    rotation: nalgebra::Matrix3<f64>,
+) -> Vec<Goal> {
+    vec![
+        Goal::new(GoalKind::Position {
+            site,
+            target: position,
+        }),
+        Goal::new(GoalKind::Orientation {
+            joint,
+            target: rotation,
+            axes: [true; 3],
+        }),
+    ]
+}
+
 /// A pose with every DOF at `offset + span·u` of its range, u drawn from `next` DOF by DOF.
 fn random_in_limits(
     arm: &Skeleton,
@@ -237,10 +257,7 @@ fn swivel_arcs_agree_with_a_brute_force_scan() {
     let limb = Limb::detect(&arm, chain.columns()).expect("limb");
     let tip = arm.site_by_name("fingertips").expect("tip");
     let wrist = arm.site(tip).joint;
-    let limits: [Option<(f64, f64)>; 7] = std::array::from_fn(|k| {
-        let d = &arm.dofs()[chain.columns()[k] - 3];
-        (!d.unlimited).then_some((d.min, d.max))
-    });
+    let limits = marionette_ik::analytic::ranges::LimbLimits::of(&arm, &limb.columns);
     let reference = -nalgebra::Vector3::y();
     let mut fk = Fk::new(&arm);
     let mut rng = marionette_skeleton::testing::UnitRng::new(0x2545_f491_4f6c_dd1du64);
@@ -284,7 +301,7 @@ fn swivel_arcs_agree_with_a_brute_force_scan() {
                         );
                         let valid = angles
                             .iter()
-                            .zip(&limits)
+                            .zip(&limits.bounds)
                             .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi));
                         let in_arcs = arcs.iter().any(|a| a.contains(phi));
                         assert!(
@@ -318,17 +335,7 @@ fn limited_arm_goals_are_solved_exactly_within_limits() {
         let target = random_in_limits(&arm, 0.0, 1.0, &mut next);
         fk.update(&arm, &target);
         let (position, rotation) = (fk.site_position(tip), *fk.joint_rotation(wrist));
-        let goals = vec![
-            Goal::new(GoalKind::Position {
-                site: tip,
-                target: position,
-            }),
-            Goal::new(GoalKind::Orientation {
-                joint: wrist,
-                target: rotation,
-                axes: [true; 3],
-            }),
-        ];
+        let goals = pose_goals(tip, wrist, position, rotation);
         let mut system = System::new(&arm, goals, Chain::whole(&arm, false));
         let mut q = Pose::rest(&arm).q;
         let mut solver = SolverKind::AnalyticLimb.build();
@@ -373,17 +380,7 @@ fn a_closed_path_of_goals_gives_a_closed_path_of_joints() {
     }
     fk.update(&arm, &centre_pose);
     let (centre, rotation) = (fk.site_position(tip), *fk.joint_rotation(wrist));
-    let goals = vec![
-        Goal::new(GoalKind::Position {
-            site: tip,
-            target: centre,
-        }),
-        Goal::new(GoalKind::Orientation {
-            joint: wrist,
-            target: rotation,
-            axes: [true; 3],
-        }),
-    ];
+    let goals = pose_goals(tip, wrist, centre, rotation);
     let mut system = System::new(&arm, goals, Chain::whole(&arm, false));
     let mut solver = SolverKind::AnalyticLimb.build();
     let mut q = Pose::rest(&arm).q;
@@ -427,17 +424,12 @@ fn a_desired_elbow_position_picks_the_nearest_swivel() {
     let mut fk = Fk::new(&arm);
     let target_q = q_from(&[0.4, 0.9, -0.3, 1.1, 0.2, -0.5, 0.3]);
     fk.update(&arm, &target_q);
-    let goals = vec![
-        Goal::new(GoalKind::Position {
-            site: hand,
-            target: fk.site_position(hand),
-        }),
-        Goal::new(GoalKind::Orientation {
-            joint: wrist,
-            target: *fk.joint_rotation(wrist),
-            axes: [true; 3],
-        }),
-    ];
+    let goals = pose_goals(
+        hand,
+        wrist,
+        fk.site_position(hand),
+        *fk.joint_rotation(wrist),
+    );
     for desired in [
         nalgebra::Vector3::new(0.3, 0.2, 0.1),
         nalgebra::Vector3::new(-0.2, -0.1, 0.25),
@@ -625,17 +617,7 @@ fn outside_limits_is_reported_exactly() {
         }
         fk.update(&arm, &made);
         let (position, rotation) = (fk.site_position(tip), *fk.joint_rotation(wrist));
-        let goals = vec![
-            Goal::new(GoalKind::Position {
-                site: tip,
-                target: position,
-            }),
-            Goal::new(GoalKind::Orientation {
-                joint: wrist,
-                target: rotation,
-                axes: [true; 3],
-            }),
-        ];
+        let goals = pose_goals(tip, wrist, position, rotation);
         let mut system = System::new(&arm, goals, chain.clone());
         let mut q = Pose::rest(&arm).q;
         let mut solver = SolverKind::AnalyticLimb.build();
@@ -751,17 +733,7 @@ fn goals_beyond_the_limits_are_refined_within_them() {
             let shoulder = fk.joint_position(chain_joint(&arm, &chain, 0));
             shoulder + 2.0 * (fk.site_position(tip) - shoulder)
         };
-        let goals = vec![
-            Goal::new(GoalKind::Position {
-                site: tip,
-                target: position,
-            }),
-            Goal::new(GoalKind::Orientation {
-                joint: wrist,
-                target: *fk.joint_rotation(wrist),
-                axes: [true; 3],
-            }),
-        ];
+        let goals = pose_goals(tip, wrist, position, *fk.joint_rotation(wrist));
         let mut system = System::new(&arm, goals, chain.clone());
         let run = |start: &[f64], updates: usize, system: &mut System<'_>| {
             let mut q = start.to_vec();

@@ -92,11 +92,8 @@ impl AxisTriple {
     /// (|sin(θ₂ − ψ)| ≤ 1e-9): θ₂ = ψ + σ acos(u·a₁), θ₁ = atan2(σ u·a₂, −σ u·b),
     /// θ₃ = −atan2(−σ v·a₂, σ v·b').
     pub fn from_vectors(&self, u: &Vector3<f64>, v: &Vector3<f64>, sigma: f64) -> Option<[f64; 3]> {
-        let [a1, a2, _] = self.axes;
-        let (sin, cos) = sin_cos_of_acos(u.dot(&a1));
-        if sin <= 1e-9 {
-            return None;
-        }
+        let a2 = self.axes[1];
+        let (sin, cos) = self.spread(u)?;
         let spread = sin.atan2(cos);
         let theta1 = (sigma * u.dot(&a2)).atan2(-sigma * u.dot(&self.b));
         let theta3 = -(-sigma * v.dot(&a2)).atan2(sigma * v.dot(&self.b_rev));
@@ -105,6 +102,13 @@ impl AxisTriple {
 }
 
 impl AxisTriple {
+    /// (sin, cos) of the spread acos(u·a₁) = |θ₂ − ψ|, or `None` at a gimbal lock
+    /// (sin ≤ 1e-9).
+    fn spread(&self, u: &Vector3<f64>) -> Option<(f64, f64)> {
+        let (sin, cos) = sin_cos_of_acos(u.dot(&self.axes[0]));
+        (sin > 1e-9).then_some((sin, cos))
+    }
+
     /// Whether the angles of family σ that [`AxisTriple::from_vectors`] gives for u and v lie
     /// within `ranges`, without computing them: each angle is known by its sine and cosine
     /// (θ₂ = ψ + σ·spread by the angle-sum formulas) and compared as a pseudo-angle
@@ -116,11 +120,8 @@ impl AxisTriple {
         sigma: f64,
         ranges: &[AngleRange],
     ) -> Option<bool> {
-        let [a1, a2, _] = self.axes;
-        let (sin, cos) = sin_cos_of_acos(u.dot(&a1));
-        if sin <= 1e-9 {
-            return None;
-        }
+        let a2 = self.axes[1];
+        let (sin, cos) = self.spread(u)?;
         let (sin_psi, cos_psi) = self.psi_sin_cos;
         let sin = sigma * sin;
         Some(

@@ -146,11 +146,7 @@ impl KeptWrist {
             point.y.to_bits(),
             point.z.to_bits(),
         ];
-        // Compared word by word (an array comparison becomes a call to memcmp).
-        let same = self
-            .key
-            .is_some_and(|k| k.iter().zip(&key).fold(0, |acc, (a, b)| acc | (a ^ b)) == 0);
-        if !same {
+        if !self.key.is_some_and(|k| super::same_words(&k, &key)) {
             self.moved = axes.rotate(angles, point);
             self.key = Some(key);
         }

@@ -25,6 +25,7 @@ use crate::goal::GoalKind;
 use crate::solver::{Needs, Reach, Solver, StepInfo, SwivelReport};
 use crate::system::System;
 use limb::{AimGoal, Geometry, KeptWrist, Limb, LimbGoal, Placement, Swivel};
+use ranges::LimbLimits;
 
 /// How the swivel angle is chosen among the valid ones (Tolani §3.2.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -66,6 +67,8 @@ pub struct AnalyticLimb {
     /// made for, so `supports` and `step` detect once per system.
     detection: Option<Result<Limb, String>>,
     detected_for: (usize, Vec<usize>),
+    /// The detected limb's joint limits (made with the detection).
+    limits: LimbLimits,
     refinement: refine::Refinement,
 }
 
@@ -87,28 +90,32 @@ impl AnalyticLimb {
     fn detect(&mut self, system: &System<'_>) -> &Result<Limb, String> {
         let key = std::ptr::from_ref(system.skeleton()) as usize;
         let columns = system.chain().columns();
-        // The limb's own columns compare word by word (a slice or array comparison becomes a
-        // call to memcmp, a noticeable part of a 0.3 µs solve); anything else as slices.
-        let same_columns = match &self.detection {
-            Some(Ok(limb)) => {
-                columns.len() == 7
-                    && columns
-                        .iter()
-                        .zip(&limb.columns)
-                        .fold(0, |acc, (a, b)| acc | (a ^ b))
-                        == 0
-            }
-            _ => self.detected_for.1[..] == columns[..],
-        };
+        let same_columns = same_words(&self.detected_for.1, columns);
         if self.detection.is_none() || self.detected_for.0 != key || !same_columns {
             self.detection = Some(Limb::detect(system.skeleton(), columns));
             self.work.kept = KeptWrist::default();
+            if let Some(Ok(limb)) = &self.detection {
+                self.limits = LimbLimits::of(system.skeleton(), &limb.columns);
+            }
             self.detected_for.0 = key;
             self.detected_for.1.clear();
             self.detected_for.1.extend_from_slice(columns);
         }
         self.detection.get_or_insert_with(|| Err("no limb".into()))
     }
+}
+
+/// Whether two slices of words are equal, compared word by word: a slice or array comparison
+/// becomes a call to `memcmp`, which was 7 % of a 0.3 µs limb solve in the per-step cache checks.
+pub(crate) fn same_words<T>(a: &[T], b: &[T]) -> bool
+where
+    T: Copy + Default + PartialEq + std::ops::BitXor<Output = T> + std::ops::BitOr<Output = T>,
+{
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(T::default(), |acc, (&x, &y)| acc | (x ^ y))
+            == T::default()
 }
 
 /// What the system's goals ask of the limb.
@@ -242,13 +249,8 @@ impl Solver for AnalyticLimb {
         let Ok(target) = limb_target(skeleton, limb, system) else {
             return UNSUPPORTED;
         };
-        let dofs = skeleton.dofs();
-        let limits: [Option<(f64, f64)>; 7] = std::array::from_fn(|k| {
-            let d = &dofs[limb.columns[k] - marionette_skeleton::ROOT_STATE_LEN];
-            (!d.unlimited).then_some((d.min, d.max))
-        });
         let choice = Choice {
-            limits,
+            limits: self.limits,
             swivel,
             policy,
             elbow_target,
@@ -295,7 +297,7 @@ impl Solver for AnalyticLimb {
 /// What the swivel choice depends on.
 #[derive(Debug, Clone, Copy)]
 struct Choice {
-    limits: [Option<(f64, f64)>; 7],
+    limits: LimbLimits,
     swivel: Swivel,
     policy: SwivelPolicy,
     elbow_target: Option<Vector3<f64>>,
@@ -383,7 +385,8 @@ impl Workspace {
         if geometries.iter().any(Option::is_some) {
             self.last_reach = Some(Reach::OutsideLimits);
             self.last_arcs.clear();
-            let (angles, phi) = least_violation(limb, &geometries, &choice.limits, &choice.swivel);
+            let (angles, phi) =
+                least_violation(limb, &geometries, &choice.limits.bounds, &choice.swivel);
             self.last_swivel = Some(phi);
             return Some((angles, false));
         }
@@ -413,7 +416,7 @@ impl Workspace {
         choice: &Choice,
     ) -> Option<[f64; 7]> {
         let held = target.column(axis).into_owned();
-        let cost = |angles: &[f64; 7]| mid_range_cost(angles, &choice.limits);
+        let cost = |angles: &[f64; 7]| mid_range_cost(angles, &choice.limits.bounds);
         let evaluate = |work: &mut Workspace, psi: f64| -> Option<(f64, [f64; 7], bool)> {
             let turned =
                 nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(held), psi)
@@ -444,10 +447,10 @@ impl Workspace {
         &mut self,
         limb: &Limb,
         placement: &Placement,
-        (limits, swivel, policy): (&[Option<(f64, f64)>; 7], Swivel, SwivelPolicy),
+        (limits, swivel, policy): (&LimbLimits, Swivel, SwivelPolicy),
         fallback: &mut Option<(Geometry, Swivel)>,
     ) -> Option<[f64; 7]> {
-        let unlimited = limits.iter().all(Option::is_none);
+        let unlimited = limits.unlimited();
         let mut geometries = [None, None];
         for (elbow, slot) in geometries.iter_mut().enumerate() {
             let g = limb.geometry_of(placement, elbow);
@@ -485,11 +488,11 @@ impl Workspace {
         &mut self,
         limb: &Limb,
         geometries: &[Option<Geometry>],
-        limits: &[Option<(f64, f64)>; 7],
+        limits: &LimbLimits,
         swivel: Swivel,
         policy: SwivelPolicy,
     ) -> Option<[f64; 7]> {
-        let unlimited = limits.iter().all(Option::is_none);
+        let unlimited = limits.unlimited();
         // (score, φ, geometry, shoulder, wrist) of the best choice so far.
         let mut best: Option<(f64, f64, usize, usize, usize)> = None;
         for (index, g) in geometries.iter().enumerate() {
@@ -575,7 +578,7 @@ impl Workspace {
         let scan = (0..=steps).map(|k| lo + (hi - lo) * k as f64 / steps as f64);
         let width = (hi - lo) / steps as f64;
         let (theta4, angles) = scan_then_golden(scan, width, (lo, hi), |theta4| {
-            at(self, theta4).map(|angles| (mid_range_cost(&angles, &choice.limits), angles))
+            at(self, theta4).map(|angles| (mid_range_cost(&angles, &choice.limits.bounds), angles))
         })?;
         // Leave the swivel report describing the chosen solution.
         let _ = at(self, theta4);

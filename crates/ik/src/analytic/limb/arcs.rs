@@ -6,7 +6,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use super::{Geometry, Limb, Swivel};
 use crate::analytic::euler::AxisTriple;
-use crate::analytic::ranges::AngleRange;
+use crate::analytic::ranges::{AngleRange, LimbLimits};
 
 impl Limb {
     /// Every φ at which one of the goal's shoulder or wrist angles may cross a limit. The
@@ -62,24 +62,24 @@ impl Limb {
     }
 
     /// The swivel arcs on which each shoulder/wrist family combination respects every limit
-    /// (`limits[k]` for column k; `None` = unlimited): `arcs[2·shoulder + wrist]`. Ends in closed
+    /// (`limits.bounds[k]` for column k; `None` = unlimited): `arcs[2·shoulder + wrist]`. Ends in closed
     /// form ([`Limb::swivel_boundaries`]); each arc is classified by one solve at its middle, the
     /// shoulder rotation shared by the four combinations.
     pub fn swivel_arcs_all(
         &self,
         g: &Geometry,
         reference: &Vector3<f64>,
-        limits: &[Option<(f64, f64)>; 7],
+        limits: &LimbLimits,
         scratch: &mut Vec<f64>,
         arcs: &mut [Vec<crate::analytic::intervals::Arc>; 4],
     ) {
-        if limits[3].is_some_and(|(lo, hi)| !(lo..=hi).contains(&g.theta4)) {
+        if limits.bounds[3].is_some_and(|(lo, hi)| !(lo..=hi).contains(&g.theta4)) {
             for list in arcs.iter_mut() {
                 list.clear();
             }
             return;
         }
-        self.swivel_boundaries(g, reference, limits, scratch);
+        self.swivel_boundaries(g, reference, &limits.bounds, scratch);
         let classify = self.classifier(g, reference, limits);
         crate::analytic::intervals::arcs_between_masks(scratch, arcs, |phi| {
             classify.mask(phi, self, g)
@@ -91,7 +91,7 @@ impl Limb {
         &self,
         g: &Geometry,
         reference: &Vector3<f64>,
-        limits: &[Option<(f64, f64)>; 7],
+        limits: &LimbLimits,
     ) -> Classifier {
         let m = self.shoulder_rotation(
             g,
@@ -116,12 +116,12 @@ impl Limb {
         Classifier {
             n,
             reference: *reference,
-            limits: *limits,
-            ranges: limits.map(AngleRange::new),
+            limits: limits.bounds,
+            ranges: limits.ranges,
             kept_wrist_ok: g
                 .wrist_now
                 .iter()
-                .zip(&limits[4..])
+                .zip(&limits.bounds[4..])
                 .all(|(v, l)| l.is_none_or(|(lo, hi)| lo <= *v && *v <= hi)),
             shoulder: self.shoulder_axes,
             wrist: self.wrist_axes,
