@@ -118,11 +118,7 @@ fn handle_requests(
         }
         answers.open = true;
         let sender = answers.sender.clone();
-        let directory = editor
-            .document
-            .source()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf);
+        let directory = skeleton_folder(&editor).map(Path::to_path_buf);
         let spawned = std::thread::Builder::new()
             .name("file dialog".into())
             .spawn(move || {
@@ -205,14 +201,20 @@ pub fn carry_out(editor: &mut Editor, action: FileAction, path: &Path) {
     }
 }
 
-/// Where the typed path starts: the pose's file when saving, else a file beside the
-/// skeleton's, else in the working directory.
-fn suggested_path(editor: &Editor, action: FileAction) -> String {
-    let folder = editor
+/// The folder of the open skeleton's file (`None` for the built-in humanoid, or a file named
+/// without a folder).
+fn skeleton_folder(editor: &Editor) -> Option<&Path> {
+    editor
         .document
         .source()
         .and_then(Path::parent)
-        .filter(|p| !p.as_os_str().is_empty());
+        .filter(|p| !p.as_os_str().is_empty())
+}
+
+/// Where the typed path starts: the pose's file when saving, else a file beside the
+/// skeleton's, else in the working directory.
+fn suggested_path(editor: &Editor, action: FileAction) -> String {
+    let folder = skeleton_folder(editor);
     let saving = matches!(action, FileAction::SavePose | FileAction::SavePoseAs);
     match (saving, &editor.pose_path, folder) {
         (true, Some(path), _) => path.display().to_string(),

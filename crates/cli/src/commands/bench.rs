@@ -1,4 +1,5 @@
-//! `marionette bench [--quick] [--json] [--only NAME...]`: runs the benchmark suite and prints its tables.
+//! `marionette bench [--quick] [--json] [--only NAME...]`: runs the benchmark suite and prints
+//! its tables.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,8 +17,7 @@ pub struct BenchArgs {
     /// Print the tables as one JSON array.
     #[arg(long)]
     json: bool,
-    /// Run only these protocols (repeatable): tracking, planar, convergence, arm-peers,
-    /// tree-peers, limb, frame, drag.
+    /// Run only these protocols (repeatable).
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(marionette_bench::PROTOCOLS))]
     only: Vec<String>,
     /// Where the reference skeletons are (default: the repository's `skeletons/`).

@@ -441,8 +441,8 @@ impl Workspace {
         Some(angles)
     }
 
-    /// The solution for one placed goal (a start's wrist angles), or `None` when it is out of reach or has no
-    /// valid swivel; `fallback` keeps the best clamped candidate seen.
+    /// The solution for one placed goal (a start's wrist angles), or `None` when it is out of
+    /// reach or has no valid swivel; `fallback` keeps the best clamped candidate seen.
     fn choose(
         &mut self,
         limb: &Limb,
