@@ -3,7 +3,9 @@
 //! prints them; `cargo bench -p marionette-bench --bench peers` adds the `k` crate beside them.
 
 pub mod convergence;
+pub mod crouch;
 pub mod drag;
+pub mod drag_reach;
 pub mod frame;
 pub mod limb;
 pub mod peer;
@@ -48,7 +50,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 8] = [
+pub const PROTOCOLS: [&str; 10] = [
     "tracking",
     "planar",
     "convergence",
@@ -57,6 +59,8 @@ pub const PROTOCOLS: [&str; 8] = [
     "limb",
     "frame",
     "drag",
+    "reach",
+    "crouch",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -77,7 +81,13 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "tree-peers" => peer::tree_table(skeletons, targets),
             "limb" => limb::table(skeletons, if quick { 2_000 } else { 100_000 }),
             "frame" => frame::table(if quick { 60 } else { 600 }),
-            _ => drag::table(if quick { 60 } else { 600 }),
+            "drag" => drag::table(if quick { 60 } else { 600 }),
+            "crouch" => crouch::table(),
+            _ => drag_reach::table(
+                &drag_reach::shipped(skeletons),
+                &drag_reach::random(if quick { 5 } else { 40 }),
+                if quick { 1 } else { 5 },
+            ),
         });
     }
     tables

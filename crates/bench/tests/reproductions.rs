@@ -65,7 +65,7 @@ fn soch_planar_chain_pseudo_inverse_jumps_and_the_others_do_not() {
 #[test]
 fn the_quick_suite_produces_every_table() {
     let tables = marionette_bench::run(&marionette_bench::skeletons_dir(), true);
-    assert_eq!(tables.len(), 8);
+    assert_eq!(tables.len(), marionette_bench::PROTOCOLS.len());
     for t in &tables {
         assert!(!t.rows.is_empty(), "{}", t.title);
         assert!(

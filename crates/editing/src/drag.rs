@@ -106,12 +106,16 @@ impl Drag {
         fk.point(self.joint, &self.local_point)
     }
 
-    /// This frame's goal: the dragged point to the point of the cursor ray nearest to it.
+    /// This frame's goal: the dragged point onto the cursor ray. Its target is the point of the
+    /// ray nearest the grip when the frame begins (what a direct method such as the analytic
+    /// limb solver reaches for); iterative methods may slide along the ray, so the depth the
+    /// grip happens to have never holds a limb back (issue 15).
     pub fn goal(&self, fk: &Fk, ray: &Ray) -> Goal {
         Goal::new(GoalKind::Point {
             joint: self.joint,
             offset: self.local_point,
             target: ray.closest_point_to(&self.effector(fk)),
+            along: Some(ray.direction),
         })
     }
 }

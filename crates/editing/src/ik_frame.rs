@@ -23,7 +23,13 @@ pub struct IkSettings {
     /// Method options (a fixed damping for DLS, a desired swivel for the limb solver); each
     /// applies to its own method and is kept, unused, while another runs.
     pub options: SolverOptions,
+    /// Gain of the pull towards the joints' bend hints in the goals' null space
+    /// ([`System::set_preference`]; 0 = off): what makes a straight limb bend when dragged.
+    pub preference: f64,
 }
+
+/// The default gain of the pull towards the bend hints.
+pub const DEFAULT_PREFERENCE: f64 = 0.1;
 
 impl Default for IkSettings {
     /// DLS, 10 updates per frame, 0.1 mm: the editor frame of `marionette bench`.
@@ -33,6 +39,7 @@ impl Default for IkSettings {
             iterations_per_frame: 10,
             tolerance: 1e-4,
             options: SolverOptions::default(),
+            preference: DEFAULT_PREFERENCE,
         }
     }
 }
@@ -122,6 +129,12 @@ impl IkRunner {
                 settings.tolerance
             ));
         }
+        if !(0.0..=1.0).contains(&settings.preference) {
+            return Err(format!(
+                "bend hint weight {} is not a number in [0, 1]",
+                settings.preference
+            ));
+        }
         let solver = settings
             .solver
             .build_with(&applicable(settings.solver, &settings.options))?;
@@ -159,6 +172,7 @@ impl IkRunner {
         others: &[SolverKind],
     ) -> Vec<Ghost> {
         let settings = self.driver_settings(self.settings.iterations_per_frame);
+        system.set_preference(self.settings.preference);
         others
             .iter()
             .filter_map(|&kind| {
@@ -176,6 +190,7 @@ impl IkRunner {
         let fallback = self.solver(chosen).supports(system).err();
         let ran = if fallback.is_some() { FALLBACK } else { chosen };
         let settings = self.driver_settings(budget);
+        system.set_preference(self.settings.preference);
         let mut residuals = Vec::with_capacity(budget.min(1024));
         let mut report = Report::default();
         solve_into(self.solver(ran), system, q, settings, &mut report, |r| {

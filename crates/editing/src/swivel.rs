@@ -42,6 +42,7 @@ fn wrist_held(document: &Document, limb: &Limb) -> Vec<Goal> {
             joint: wrist,
             offset: Vector3::zeros(),
             target: fk.joint_position(wrist),
+            along: None,
         }),
         Goal::new(GoalKind::Orientation {
             joint: wrist,

@@ -324,6 +324,18 @@ fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
                 } else {
                     ui.label(text);
                 }
+                if let Some((_, shortfall)) = report.worst_shortfall() {
+                    ui.separator();
+                    let text = format!(
+                        "Goal unmet: {}",
+                        shortfall.describe(editor.document.skeleton())
+                    );
+                    if matches!(shortfall, marionette_ik::Shortfall::Converging) {
+                        ui.label(text);
+                    } else {
+                        ui.colored_label(egui::Color32::from_rgb(240, 180, 60), text);
+                    }
+                }
                 if let Some(reason) = &outcome.fallback {
                     ui.separator();
                     ui.colored_label(

@@ -1,4 +1,5 @@
-//! The right panel: the solver and its settings (updates per frame, tolerance, damping), what a
+//! The right panel: the solver and its settings (updates per frame, tolerance, bend hints,
+//! damping), what a
 //! drag moves, "solve until satisfied", the comparison ghosts, the swivel slider of the selected
 //! limb, and the live plot of the residual against the iteration for the current solve.
 
@@ -65,6 +66,14 @@ fn solver_settings(ui: &mut egui::Ui, editor: &mut Editor) {
             .suffix(" mm"),
     );
     settings.tolerance = (tolerance_mm / 1000.0).max(1e-7);
+    ui.add(
+        egui::Slider::new(&mut settings.preference, 0.0..=1.0)
+            .text("bend hints")
+            .fixed_decimals(2),
+    )
+    .on_hover_text(
+        "How strongly joints are pulled towards their preferred values where the goals leave them free (0 = off): what makes a straight limb bend the way it should",
+    );
     if settings.solver == SolverKind::DampedLeastSquares {
         let mut fixed = settings.options.damping.is_some();
         ui.checkbox(&mut fixed, "fixed damping (else adaptive)");

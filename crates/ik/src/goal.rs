@@ -53,6 +53,11 @@ pub enum GoalKind {
         offset: Vector3<f64>,
         /// World target.
         target: Vector3<f64>,
+        /// A unit direction the target may slide along: the goal is then the line through
+        /// `target` (a drag's view ray), its error the distance from it, and moving along it
+        /// costs nothing. Direct methods take `target` itself (the point of the ray nearest the
+        /// grip when the frame began).
+        along: Option<Vector3<f64>>,
     },
     /// A joint frame's axes line up with a target frame's: all three (full orientation) or one
     /// (Welman's partial lock, e.g. only the Y axis direction is held).
@@ -269,7 +274,14 @@ impl GoalKind {
                 joint,
                 offset,
                 target,
-            } => (target - fk.point(*joint, offset)).norm(),
+                along,
+            } => {
+                let r = target - fk.point(*joint, offset);
+                match along {
+                    Some(d) => (r - d * d.dot(&r)).norm(),
+                    None => r.norm(),
+                }
+            }
             GoalKind::Orientation {
                 joint,
                 target,
@@ -358,10 +370,21 @@ impl GoalKind {
                 joint,
                 offset,
                 target,
+                along,
             } => {
                 let point = fk.point(*joint, offset);
-                put3(e, row, &(target - point));
-                fk.point_jacobian(skeleton, *joint, &point, columns, j, row);
+                match along {
+                    None => {
+                        put3(e, row, &(target - point));
+                        fk.point_jacobian(skeleton, *joint, &point, columns, j, row);
+                    }
+                    Some(d) => {
+                        let p = Matrix3::identity() - d * d.transpose();
+                        put3(e, row, &(p * (target - point)));
+                        fk.point_jacobian(skeleton, *joint, &point, columns, &mut scratch.a, 0);
+                        project_rows(&p, &scratch.a, j, row);
+                    }
+                }
             }
             GoalKind::Orientation {
                 joint,

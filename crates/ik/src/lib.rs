@@ -22,13 +22,18 @@
 //! ```
 
 pub mod analytic;
+pub mod diagnosis;
+mod escape;
 pub mod goal;
 pub mod linalg;
+mod merit;
+mod preference;
 pub mod problem;
 pub mod solver;
 pub mod solvers;
 pub mod system;
 
+pub use diagnosis::Shortfall;
 pub use goal::{Goal, GoalKind};
 pub use problem::{Problem, ProblemDefect, ProblemError, ProblemFile};
 pub use solver::{

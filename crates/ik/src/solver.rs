@@ -7,6 +7,8 @@
 
 use marionette_skeleton::DofId;
 
+use crate::diagnosis::Shortfall;
+use crate::merit::Merit;
 use crate::system::System;
 
 /// What a solver may tell the driver about its last step.
@@ -141,6 +143,21 @@ pub struct Report {
     pub limits_hit: Vec<DofId>,
     /// The analytic limb solver's swivel angle and valid intervals.
     pub swivel: Option<SwivelReport>,
+    /// Why each goal is unmet, in goal order (`None` for a goal within tolerance).
+    pub shortfalls: Vec<Option<Shortfall>>,
+}
+
+impl Report {
+    /// The unmet goal with the largest error and why it is unmet, if any goal is unmet.
+    pub fn worst_shortfall(&self) -> Option<(usize, &Shortfall)> {
+        self.shortfalls
+            .iter()
+            .zip(&self.goal_errors)
+            .enumerate()
+            .filter_map(|(g, (s, e))| s.as_ref().map(|s| (g, s, *e)))
+            .max_by(|a, b| a.2.total_cmp(&b.2))
+            .map(|(g, s, _)| (g, s))
+    }
 }
 
 fn evaluate(solver: &dyn Solver, system: &mut System<'_>, q: &[f64]) {
@@ -150,13 +167,24 @@ fn evaluate(solver: &dyn Solver, system: &mut System<'_>, q: &[f64]) {
     }
 }
 
-/// Fills `report` in place (its vectors keep their capacity).
+/// Fills `report` in place (its vectors keep their capacity). When a goal is unmet, the system
+/// is evaluated again with its Jacobian at `q` to say why ([`Shortfall`]); `gaining` tells
+/// whether the last update still lowered the largest error.
 fn fill_report(
     solver: &dyn Solver,
-    system: &System<'_>,
+    system: &mut System<'_>,
+    q: &[f64],
     (iterations, converged, info): (usize, bool, StepInfo),
+    (gaining, tolerance): (bool, f64),
     report: &mut Report,
 ) {
+    if converged {
+        report.shortfalls.clear();
+        report.shortfalls.resize(system.goals().len(), None);
+    } else {
+        system.evaluate(q);
+        crate::diagnosis::diagnose_into(system, q, tolerance, gaining, &mut report.shortfalls);
+    }
     report.solver = solver.name();
     report.converged = converged;
     report.iterations = iterations;
@@ -200,7 +228,14 @@ pub fn solve_into(
         |solver: &dyn Solver, system: &mut System<'_>, q: &[f64], report: &mut Report| {
             evaluate(solver, system, q);
             let converged = system.max_error() <= settings.tolerance;
-            fill_report(solver, system, (0, converged, StepInfo::default()), report);
+            fill_report(
+                solver,
+                system,
+                q,
+                (0, converged, StepInfo::default()),
+                (false, settings.tolerance),
+                report,
+            );
         };
     let direct = solver.needs() == Needs::Goals && settings.max_iterations > 0;
     if !direct && solver.supports(system).is_err() {
@@ -208,6 +243,14 @@ pub fn solve_into(
     }
     let mut info = StepInfo::default();
     let mut iterations = 0;
+    let mut gaining = true;
+    // The best pose of the solve (iterative methods): what a solve that does not converge
+    // returns, and the bar an escape from a stall must clear, so no escape and step can cycle.
+    let mut best: Option<(Merit, Vec<f64>)> = None;
+    let mut merit = Merit::default();
+    // An escape that found nothing is not tried again in the same solve, nor a restart twice:
+    // a goal out of reach or held by limits then costs a few probes per solve, not per update.
+    let (mut may_escape, mut may_restart) = (true, true);
     if direct {
         info = solver.step(system, q);
         if info.unsupported {
@@ -222,18 +265,111 @@ pub fn solve_into(
     // A step that leaves the pose bit for bit as it was cannot be followed by a different one:
     // the solver is stuck (at limits, or an exact method out of reach), so stop there. The pose
     // is compared by a fingerprint of its bits, which needs no copy.
+    //
+    // A step that gains (almost) nothing while a goal is unmet is a stall (a straight limb, joints
+    // pressed against their limits): the driver then looks for a way out itself
+    // ([`crate::escape`]), for every method alike, direct ones excepted (their answer is exact).
+    if !direct && system.max_error() > settings.tolerance {
+        best = Some((Merit::of(system, settings.tolerance), q.to_vec()));
+    }
+    let mut lowest = system.max_error();
     while system.max_error() > settings.tolerance && iterations < settings.max_iterations {
         let before = fingerprint(q);
         info = solver.step(system, q);
         iterations += 1;
         evaluate(solver, system, q);
+        let stuck = fingerprint(q) == before;
+        let error = system.max_error();
+        // No progress on the lowest error of the solve: a stall, or a cycle (a method that
+        // undoes each bend at a singular pose, say).
+        let stalled = stuck || error > lowest * (1.0 - crate::escape::STALL_GAIN);
+        lowest = lowest.min(error);
+        gaining = !stalled;
+        if let Some((best_merit, _)) = &best
+            && stalled
+            && error > settings.tolerance
+        {
+            merit.measure(system, settings.tolerance);
+            let bar = if best_merit.beats(&merit, 0.0) {
+                best_merit.clone()
+            } else {
+                merit.clone()
+            };
+            let tolerance = settings.tolerance;
+            let escaped = (may_escape && crate::escape::escape(system, q, &bar, tolerance))
+                || (may_restart && {
+                    may_restart = false;
+                    crate::escape::restart(solver, system, q, tolerance, &bar)
+                });
+            may_escape &= escaped;
+            evaluate(solver, system, q);
+            if escaped {
+                remember_best(&mut best, &mut merit, system, tolerance, q);
+                observe(system.max_error());
+                gaining = true;
+                continue;
+            }
+        }
+        remember_best(&mut best, &mut merit, system, settings.tolerance, q);
         observe(system.max_error());
-        if fingerprint(q) == before {
+        if stuck {
             break;
         }
     }
+    if let Some((best_merit, pose)) = &best {
+        merit.measure(system, settings.tolerance);
+        if best_merit.beats(&merit, 0.0) {
+            q.copy_from_slice(pose);
+            evaluate(solver, system, q);
+        }
+    }
     let converged = system.max_error() <= settings.tolerance;
-    fill_report(solver, system, (iterations, converged, info), report);
+    fill_report(
+        solver,
+        system,
+        q,
+        (iterations, converged, info),
+        (gaining, settings.tolerance),
+        report,
+    );
+}
+
+/// Keeps `q` (at which `system` is evaluated) as the best pose when it beats it; `scratch`
+/// holds its merit.
+fn remember_best(
+    best: &mut Option<(Merit, Vec<f64>)>,
+    scratch: &mut Merit,
+    system: &System<'_>,
+    tolerance: f64,
+    q: &[f64],
+) {
+    if let Some((best_merit, pose)) = best {
+        scratch.measure(system, tolerance);
+        if scratch.beats(best_merit, 0.0) {
+            std::mem::swap(best_merit, scratch);
+            pose.copy_from_slice(q);
+        }
+    }
+}
+
+/// Up to `updates` updates of `solver` from `q` (stopping once every goal is within
+/// `tolerance`); the largest goal error reached.
+pub(crate) fn run_updates(
+    solver: &mut dyn Solver,
+    system: &mut System<'_>,
+    q: &mut [f64],
+    tolerance: f64,
+    updates: usize,
+) -> f64 {
+    for _ in 0..updates {
+        evaluate(solver, system, q);
+        if system.max_error() <= tolerance {
+            break;
+        }
+        solver.step(system, q);
+    }
+    evaluate(solver, system, q);
+    system.max_error()
 }
 
 /// A 64-bit fingerprint of a pose's bits (FNV-1a over the words): equal poses give equal
@@ -255,21 +391,30 @@ pub fn track(
 ) -> Report {
     system.clear_limit_hits();
     let direct = solver.needs() == Needs::Goals;
+    if !direct {
+        evaluate(solver, system, q);
+    }
+    let before = system.max_error();
     let info = if !direct && solver.supports(system).is_err() {
         StepInfo {
             unsupported: true,
             ..StepInfo::default()
         }
     } else {
-        if !direct {
-            evaluate(solver, system, q);
-        }
         solver.step(system, q)
     };
     evaluate(solver, system, q);
     let converged = system.max_error() <= tolerance;
     let updates = usize::from(!info.unsupported);
+    let gaining = system.max_error() < before * (1.0 - crate::escape::STALL_GAIN);
     let mut report = Report::default();
-    fill_report(solver, system, (updates, converged, info), &mut report);
+    fill_report(
+        solver,
+        system,
+        q,
+        (updates, converged, info),
+        (gaining, tolerance),
+        &mut report,
+    );
     report
 }

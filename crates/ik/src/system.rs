@@ -11,6 +11,7 @@ use marionette_skeleton::{Chain, DofId, Fk, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{DMatrix, DVector};
 
 use crate::goal::{Goal, GoalScratch};
+use crate::preference::Preference;
 
 /// Goals, chain and workspaces for one skeleton.
 #[derive(Debug, Clone)]
@@ -30,6 +31,9 @@ pub struct System<'s> {
     limit_hits: Vec<bool>,
     /// Whether a goal reads the centre of mass (otherwise forward kinematics skips it).
     needs_com: bool,
+    /// The pull towards the bend hints in the goals' null space (off unless set).
+    preference: Preference,
+    preference_step: DVector<f64>,
 }
 
 impl<'s> System<'s> {
@@ -54,8 +58,12 @@ impl<'s> System<'s> {
         let needs_com = goals
             .iter()
             .any(|g| matches!(g.kind, crate::goal::GoalKind::CenterOfMass { .. }));
+        let goal_joints: Vec<_> = goals.iter().map(|g| g.kind.joints(skeleton)).collect();
+        let relevant = Preference::relevant_columns(skeleton, chain.columns(), &goal_joints);
         System {
             skeleton,
+            preference: Preference::new(m, relevant),
+            preference_step: DVector::zeros(n),
             goal_errors: vec![0.0; goals.len()],
             goals,
             rows,
@@ -117,6 +125,37 @@ impl<'s> System<'s> {
                 }
             }
         }
+    }
+
+    /// Sets the gain of the pull towards the bend hints ([`marionette_skeleton::Dof::preferred`]):
+    /// each update made through [`System::apply_step`] also moves the DOFs that move a goal this
+    /// fraction of the way to their hints, inside the goals' null space, so no goal is disturbed
+    /// (to first order) and straight limbs bend the way they should. 0 (the default) turns it
+    /// off; values are clamped into [0, 1], a non-finite one is taken as 0.
+    pub fn set_preference(&mut self, weight: f64) {
+        self.preference.weight = if weight.is_finite() {
+            weight.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    }
+
+    /// The gain of the pull towards the bend hints (0 = off).
+    pub fn preference(&self) -> f64 {
+        self.preference.weight
+    }
+
+    /// Writes into `out` (one entry per column) the null-space step towards the bend hints at
+    /// `q` for the Jacobian last evaluated; false, leaving `out` unspecified, when it is zero.
+    pub fn preference_step_into(&mut self, q: &[f64], out: &mut DVector<f64>) -> bool {
+        self.preference.step(
+            self.skeleton,
+            self.chain.columns(),
+            &self.j,
+            &self.stiffness,
+            q,
+            out,
+        )
     }
 
     /// Number of rows (m) and columns (n).
@@ -198,8 +237,46 @@ impl<'s> System<'s> {
 
     /// Adds `dq` (one entry per chain column) to `q`, then enforces the limits: limited DOFs are
     /// clamped (and the hit recorded), unlimited hinges wrapped into (−π, π]. Non-finite entries
-    /// of `dq` are ignored, so no solver can put NaN into a pose.
+    /// of `dq` are ignored, so no solver can put NaN into a pose. With a preference set
+    /// ([`System::set_preference`]) the null-space step towards the bend hints follows, on the
+    /// Jacobian the solver's step used.
     pub fn apply_step(&mut self, q: &mut [f64], dq: &DVector<f64>) {
+        self.add_to_pose(q, dq);
+        if self.preference.weight > 0.0 {
+            let mut step = std::mem::take(&mut self.preference_step);
+            if self.preference_step_into(q, &mut step) {
+                self.add_to_pose(q, &step);
+            }
+            self.preference_step = step;
+        }
+    }
+
+    /// Whether chain column `c` moves some goal (its DOF is on a goal's path to the root, or a
+    /// goal reads the centre of mass).
+    pub fn moves_goal(&self, c: usize) -> bool {
+        self.preference.is_relevant(c)
+    }
+
+    /// Projects `z` (one entry per column) onto the null space of the Jacobian last evaluated,
+    /// with the stiffness weights; false when the projection failed (`out` unspecified).
+    pub fn null_space(&mut self, z: &DVector<f64>, out: &mut DVector<f64>) -> bool {
+        self.preference.null_space(&self.j, &self.stiffness, z, out)
+    }
+
+    /// The largest goal error at `q + dq` (limits enforced, no limit hit recorded), computed in
+    /// `trial`; the system is left evaluated (errors only) at that pose.
+    pub fn probe(&mut self, q: &[f64], dq: &DVector<f64>, trial: &mut [f64]) -> f64 {
+        trial.copy_from_slice(q);
+        let hits = std::mem::take(&mut self.limit_hits);
+        self.limit_hits = vec![false; hits.len()];
+        self.add_to_pose(trial, dq);
+        self.limit_hits = hits;
+        self.evaluate_errors(trial);
+        self.max_error()
+    }
+
+    /// `q += dq` with the limits enforced ([`System::apply_step`] without the preference).
+    pub fn add_to_pose(&mut self, q: &mut [f64], dq: &DVector<f64>) {
         let dofs = self.skeleton.dofs();
         for (c, &state) in self.chain.columns().iter().enumerate() {
             let step = dq[c];

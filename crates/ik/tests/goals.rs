@@ -45,6 +45,13 @@ fn goals(s: &Skeleton, seed: f64) -> Vec<GoalKind> {
             joint: last_joint,
             offset: Vector3::new(0.1, -0.2, 0.05),
             target: Vector3::new(0.3, seed, 0.2),
+            along: None,
+        },
+        GoalKind::Point {
+            joint: last_joint,
+            offset: Vector3::new(-0.1, 0.15, 0.05),
+            target: Vector3::new(0.2, 0.1, seed),
+            along: Some(Vector3::new(0.6, 0.0, -0.8)),
         },
         GoalKind::CenterOfMass {
             target: Vector3::new(0.1, 0.0, seed),

@@ -240,24 +240,30 @@ pub enum Defect {
         /// Which DOF.
         dof: DofRef,
     },
-    /// `rest` has the wrong number of values.
-    #[error("joint \"{joint}\": rest has {found} values but the joint has {expected} DOFs")]
-    RestLength {
+    /// `rest` or `preferred` has the wrong number of values.
+    #[error("joint \"{joint}\": {field} has {found} values but the joint has {expected} DOFs")]
+    ValueCount {
         /// The joint.
         joint: String,
+        /// `rest` or `preferred`.
+        field: &'static str,
         /// Number of DOFs.
         expected: usize,
-        /// Number of rest values.
+        /// Number of values given.
         found: usize,
     },
-    /// A `rest` value lies outside its DOF's limits.
-    #[error("joint \"{joint}\": rest value {value} of {dof} is outside its limits [{min}, {max}]")]
-    RestOutOfLimits {
+    /// A `rest` or `preferred` value lies outside its DOF's limits.
+    #[error(
+        "joint \"{joint}\": {field} value {value} of {dof} is outside its limits [{min}, {max}]"
+    )]
+    ValueOutOfLimits {
         /// The joint.
         joint: String,
+        /// `rest` or `preferred`.
+        field: &'static str,
         /// Which DOF.
         dof: DofRef,
-        /// The rest value as written.
+        /// The value as written.
         value: f64,
         /// Lower limit.
         min: f64,

@@ -68,6 +68,12 @@ pub struct JointDef {
     /// Initial DOF values (degrees, metres for slides); empty means all zero.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rest: Vec<f64>,
+    /// Bend hints: the DOF values the joint prefers (degrees, metres for slides), like Maya's
+    /// preferred angle. The IK pulls towards them where the goals leave freedom, so a straight
+    /// limb bends the way it should. Empty means the default of each DOF
+    /// ([`crate::Dof::preferred`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preferred: Vec<f64>,
     /// Also defines the named joint as this definition reflected through x = 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mirror: Option<String>,
@@ -91,6 +97,7 @@ impl Default for JointDef {
             mass: default_mass(),
             stiffness: default_stiffness(),
             rest: Vec::new(),
+            preferred: Vec::new(),
             mirror: None,
         }
     }

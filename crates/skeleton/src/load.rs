@@ -266,7 +266,8 @@ fn build(parsed: SkeletonFile, tree: Tree, defs: Vec<(JointDef, Option<JointId>)
         let first = dofs.len();
         for (k, d) in def.dofs.iter().enumerate() {
             let rest = def.rest.get(k).copied().unwrap_or(0.0);
-            dofs.push(dof_from_def(JointId(id), k, d, rest));
+            let preferred = def.preferred.get(k).copied();
+            dofs.push(dof_from_def(JointId(id), k, d, rest, preferred));
         }
         let shape = def
             .object

@@ -79,6 +79,7 @@ pub fn mirror_def(def: &JointDef) -> JointDef {
         mass: def.mass,
         stiffness: def.stiffness,
         rest: def.rest.clone(),
+        preferred: def.preferred.clone(),
         mirror: None,
     }
 }

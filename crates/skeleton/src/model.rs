@@ -95,6 +95,10 @@ pub struct Dof {
     pub unlimited: bool,
     /// Rest value (radians or metres).
     pub rest: f64,
+    /// The bend hint (radians or metres): the value the IK pulls this DOF towards where the
+    /// goals leave it free. The file's `preferred` value, else the rest value moved a quarter of
+    /// the range (30° at most) inside a limit it sits at, else the rest value.
+    pub preferred: f64,
 }
 
 impl Dof {

@@ -30,9 +30,11 @@ pub(crate) fn validate_def(joint: &str, def: &JointDef, defects: &mut Vec<Defect
     if !def.stiffness.is_finite() {
         non_finite(defects, "stiffness".into());
     }
-    for (k, v) in def.rest.iter().enumerate() {
-        if !v.is_finite() {
-            non_finite(defects, format!("rest value {}", k + 1));
+    for (field, values) in [("rest", &def.rest), ("preferred", &def.preferred)] {
+        for (k, v) in values.iter().enumerate() {
+            if !v.is_finite() {
+                non_finite(defects, format!("{field} value {}", k + 1));
+            }
         }
     }
     for (k, dof) in def.dofs.iter().enumerate() {
@@ -59,25 +61,33 @@ pub(crate) fn validate_def(joint: &str, def: &JointDef, defects: &mut Vec<Defect
                 min,
                 max,
             });
-        } else if let Some(&value) = def.rest.get(k)
-            && value.is_finite()
-            && !(min <= value && value <= max)
-        {
-            defects.push(Defect::RestOutOfLimits {
-                joint: joint.to_owned(),
-                dof: dof_ref,
-                value,
-                min,
-                max,
-            });
+        } else {
+            for (field, values) in [("rest", &def.rest), ("preferred", &def.preferred)] {
+                if let Some(&value) = values.get(k)
+                    && value.is_finite()
+                    && !(min <= value && value <= max)
+                {
+                    defects.push(Defect::ValueOutOfLimits {
+                        joint: joint.to_owned(),
+                        field,
+                        dof: dof_ref,
+                        value,
+                        min,
+                        max,
+                    });
+                }
+            }
         }
     }
-    if !def.rest.is_empty() && def.rest.len() != def.dofs.len() {
-        defects.push(Defect::RestLength {
-            joint: joint.to_owned(),
-            expected: def.dofs.len(),
-            found: def.rest.len(),
-        });
+    for (field, values) in [("rest", &def.rest), ("preferred", &def.preferred)] {
+        if !values.is_empty() && values.len() != def.dofs.len() {
+            defects.push(Defect::ValueCount {
+                joint: joint.to_owned(),
+                field,
+                expected: def.dofs.len(),
+                found: values.len(),
+            });
+        }
     }
     if def.mass < 0.0 {
         defects.push(Defect::NegativeMass {
@@ -156,8 +166,15 @@ fn dof_parts(dof: &DofDef) -> ([f64; 3], f64, f64) {
     }
 }
 
-/// A valid DOF definition in program units; `rest` is in file units.
-pub(crate) fn dof_from_def(joint: JointId, index_in_joint: usize, def: &DofDef, rest: f64) -> Dof {
+/// A valid DOF definition in program units; `rest` and `preferred` are in file units
+/// (`preferred: None` takes the default bend hint, [`default_preferred`]).
+pub(crate) fn dof_from_def(
+    joint: JointId,
+    index_in_joint: usize,
+    def: &DofDef,
+    rest: f64,
+    preferred: Option<f64>,
+) -> Dof {
     let (kind, axis_def, min, max) = match *def {
         DofDef::Hinge(a, lo, hi) => (DofKind::Hinge, a, lo, hi),
         DofDef::Slide(a, lo, hi) => (DofKind::Slide, a, lo, hi),
@@ -189,6 +206,31 @@ pub(crate) fn dof_from_def(joint: JointId, index_in_joint: usize, def: &DofDef, 
         max: to_units(max),
         unlimited,
         rest: to_units(rest),
+        preferred: to_units(preferred.unwrap_or_else(|| default_preferred(min, max, rest))),
+    }
+}
+
+/// Of a hinge's range, the fraction a default bend hint lies inside a limit the rest value sits
+/// at; at most [`HINT_MAX_DEG`].
+const HINT_FRACTION: f64 = 0.25;
+/// The largest default bend, degrees (for hinges; slides take the fraction alone).
+const HINT_MAX_DEG: f64 = 30.0;
+
+/// The default bend hint of a DOF (file units): its rest value, except where the rest value sits
+/// at a limit (a straight elbow or knee at 0 of 0..150°), which moves a quarter of the range
+/// (30° at most) inside it, so a limb straight at rest knows which way it bends.
+pub(crate) fn default_preferred(min: f64, max: f64, rest: f64) -> f64 {
+    let range = max - min;
+    if range >= FULL_TURN_DEG || range <= 0.0 {
+        return rest;
+    }
+    let inward = (HINT_FRACTION * range).min(HINT_MAX_DEG);
+    if rest <= min {
+        min + inward
+    } else if rest >= max {
+        max - inward
+    } else {
+        rest
     }
 }
 
@@ -227,5 +269,34 @@ pub(crate) fn shape_from_def(body: &BodyDef, first_child_offset: Option<[f64; 3]
             path: path.clone(),
             origin: Vector3::from(*at),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rest_value_at_a_limit_gets_a_hint_inside_the_range() {
+        // A straight elbow or knee (0 of 0..150°): 30° of flexion, the cap.
+        assert_eq!(default_preferred(0.0, 150.0, 0.0), 30.0);
+        // At the upper limit of a small range: a quarter of the range inwards.
+        assert_eq!(default_preferred(-40.0, 20.0, 20.0), 5.0);
+        // Slides take a quarter of their travel.
+        assert_eq!(default_preferred(0.0, 0.1, 0.0), 0.025);
+        // Inside the range, or unlimited: the rest value.
+        assert_eq!(default_preferred(-90.0, 20.0, 0.0), 0.0);
+        assert_eq!(default_preferred(-180.0, 180.0, 180.0), 180.0);
+        // A range of one value: nowhere else to go.
+        assert_eq!(default_preferred(10.0, 10.0, 10.0), 10.0);
+    }
+
+    #[test]
+    fn a_stated_hint_wins_over_the_default() {
+        let hinge = DofDef::Hinge(crate::format::AxisDef::X, 0.0, 150.0);
+        let default = dof_from_def(JointId(0), 0, &hinge, 0.0, None);
+        assert!((default.preferred - 30f64.to_radians()).abs() < 1e-15);
+        let stated = dof_from_def(JointId(0), 0, &hinge, 0.0, Some(90.0));
+        assert!((stated.preferred - 90f64.to_radians()).abs() < 1e-15);
     }
 }

@@ -206,12 +206,38 @@ fn limits_axes_and_rest_values_are_checked() {
     );
     expect_defect(
         &broken("rest: [10, 0.05]", "rest: [100, 0.05]"),
-        |d| matches!(d, Defect::RestOutOfLimits { joint, value, .. } if joint == "upper" && *value == 100.0),
+        |d| matches!(d, Defect::ValueOutOfLimits { joint, field: "rest", value, .. } if joint == "upper" && *value == 100.0),
         &["upper"],
     );
     expect_defect(
         &broken("rest: [10, 0.05]", "rest: [10]"),
-        |d| matches!(d, Defect::RestLength { joint, expected: 2, found: 1 } if joint == "upper"),
+        |d| matches!(d, Defect::ValueCount { joint, field: "rest", expected: 2, found: 1 } if joint == "upper"),
+        &["upper"],
+    );
+}
+
+#[test]
+fn bend_hints_are_checked_like_rest_values() {
+    let with_hint = |hint: &str| {
+        broken(
+            "rest: [10, 0.05]",
+            &format!("rest: [10, 0.05], preferred: {hint}"),
+        )
+    };
+    assert!(load(&with_hint("[20, 0.1]")).is_ok(), "a valid hint loads");
+    expect_defect(
+        &with_hint("[200, 0.1]"),
+        |d| matches!(d, Defect::ValueOutOfLimits { joint, field: "preferred", value, .. } if joint == "upper" && *value == 200.0),
+        &["upper"],
+    );
+    expect_defect(
+        &with_hint("[20]"),
+        |d| matches!(d, Defect::ValueCount { joint, field: "preferred", expected: 2, found: 1 } if joint == "upper"),
+        &["upper"],
+    );
+    expect_defect(
+        &with_hint("[20, NaN]"),
+        |d| matches!(d, Defect::NonFinite { field, .. } if field == "preferred value 2"),
         &["upper"],
     );
 }

@@ -165,6 +165,7 @@ fn limb_goal(
                 joint,
                 offset,
                 target,
+                ..
             } if *joint == wrist && position.is_none() => {
                 position = Some((*target, *offset));
             }

@@ -92,8 +92,11 @@ fn add_goal(
             joint,
             offset,
             target,
+            along,
         } if moves(joint.index()) => {
-            terms.point(axis, pivot, &fk.point(*joint, offset), target, weight);
+            let c = fk.point(*joint, offset);
+            let d = along.map_or(*target, |d| target + d * d.dot(&(c - target)));
+            terms.point(axis, pivot, &c, &d, weight);
         }
         GoalKind::Plane {
             site,

@@ -1,0 +1,165 @@
+//! The driver's way out of a stall (issue 15): when an update gains nothing while a goal is
+//! unmet, the pose sits where every first-order motion is useless — a straight chain asked to
+//! come nearer its base (the gain is second order), or joints pressed against their limits with
+//! the goals' gradient pointing through them. The first-order methods cannot see a way out, so
+//! the driver looks a step further: it tries, in the goals' null space (so no goal moves to first
+//! order), a move towards the bend hints and then a move of each DOF that moves a goal, both
+//! ways and at two sizes, evaluates each exactly, and keeps the best one if it lowers the largest
+//! goal error. Every candidate is tried in a fixed order and the best is kept by a strict
+//! comparison, so the same stall always leaves the same way: the same drag twice gives the same
+//! pose, bit for bit.
+
+use marionette_skeleton::ROOT_STATE_LEN;
+use nalgebra::DVector;
+
+use crate::merit::Merit;
+use crate::system::{System, wrap_angle};
+
+/// An update whose largest goal error falls by less than this fraction has stalled.
+pub(crate) const STALL_GAIN: f64 = 1e-3;
+
+/// The probe sizes: the largest joint change of a candidate move (radians, or metres).
+const PROBES: [f64; 2] = [0.2, 0.05];
+
+/// Tries to leave a stall at `q` (evaluated or not); true when `q` moved to a pose whose
+/// largest goal error is below `bar` (the best of the solve so far), which is then evaluated
+/// (Jacobian included).
+pub(crate) fn escape(system: &mut System<'_>, q: &mut [f64], bar: &Merit, tolerance: f64) -> bool {
+    system.evaluate(q);
+    let n = system.shape().1;
+    let mut z = DVector::zeros(n);
+    let mut direction = DVector::zeros(n);
+    let mut step = DVector::zeros(n);
+    let mut trial = q.to_vec();
+    let mut merit = Merit::default();
+    let mut best: Option<(Merit, DVector<f64>)> = None;
+    let mut consider = |system: &mut System<'_>, step: &DVector<f64>, best: &mut Option<_>| {
+        system.probe(q, step, &mut trial);
+        merit.measure(system, tolerance);
+        let to_beat = best.as_ref().map_or(bar, |(m, _)| m);
+        if merit.beats(to_beat, STALL_GAIN) {
+            *best = Some((merit.clone(), step.clone()));
+        }
+    };
+    // Towards the hints first: the way the limb should bend.
+    let skeleton = system.skeleton();
+    for (c, &state) in system.chain().columns().iter().enumerate() {
+        z[c] = match state.checked_sub(ROOT_STATE_LEN) {
+            Some(k) if system.moves_goal(c) => {
+                let dof = &skeleton.dofs()[k];
+                let towards = dof.preferred - q[state];
+                if dof.unlimited {
+                    wrap_angle(towards)
+                } else {
+                    towards
+                }
+            }
+            _ => 0.0,
+        };
+    }
+    if system.null_space(&z, &mut direction) && direction.amax() > 1e-9 {
+        for size in PROBES {
+            step.copy_from(&direction);
+            step *= size.min(direction.amax()) / direction.amax();
+            consider(system, &step, &mut best);
+        }
+    }
+    if best.is_none() {
+        // Then each DOF that moves a goal, both ways, at each size: a second-order search.
+        for c in 0..n {
+            if !system.moves_goal(c) {
+                continue;
+            }
+            z.fill(0.0);
+            z[c] = 1.0;
+            if !system.null_space(&z, &mut direction) || direction.amax() < 1e-6 {
+                continue;
+            }
+            let largest = direction.amax();
+            for size in PROBES {
+                for sign in [1.0, -1.0] {
+                    step.copy_from(&direction);
+                    step *= sign * size / largest;
+                    consider(system, &step, &mut best);
+                }
+            }
+        }
+    }
+    match best {
+        Some((_, step)) => {
+            system.add_to_pose(q, &step);
+            system.evaluate(q);
+            true
+        }
+        None => {
+            system.evaluate(q);
+            false
+        }
+    }
+}
+
+/// Poses a restart tries.
+const RESTART_SEEDS: usize = 16;
+/// Updates of the solver from each restart pose.
+const RESTART_UPDATES: usize = 20;
+
+/// The last resort when neither the solver nor [`escape`] gains: a local minimum of the goals
+/// under the joint limits (a chain whose reachable points on a drag's ray lie on another branch,
+/// say). The solver is run for a few updates from each of a fixed set of poses (the DOFs that
+/// move a goal spread over their ranges by a fixed sequence, the others as they are) and the
+/// best result is kept when it meets the goals or halves the largest error (or `bar`, the best
+/// of the solve so far, if lower). Deterministic: the poses depend only on the chain. True when
+/// `q` moved.
+pub(crate) fn restart(
+    solver: &mut dyn crate::Solver,
+    system: &mut System<'_>,
+    q: &mut [f64],
+    tolerance: f64,
+    bar: &Merit,
+) -> bool {
+    system.evaluate_errors(q);
+    if crate::diagnosis::all_beyond_reach(system, tolerance) {
+        return false;
+    }
+    let skeleton = system.skeleton();
+    let columns: Vec<usize> = system.chain().columns().to_vec();
+    let mut best: Option<(Merit, Vec<f64>)> = None;
+    let mut trial = q.to_vec();
+    let mut bits: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _seed in 0..RESTART_SEEDS {
+        trial.copy_from_slice(q);
+        for (c, &state) in columns.iter().enumerate() {
+            // SplitMix64 (Steele, Lea & Flood 2014), drawn for every column so each seed's
+            // pose depends only on the chain.
+            bits = bits.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = bits;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            let u = ((x ^ (x >> 31)) >> 11) as f64 / (1u64 << 53) as f64;
+            let Some(k) = state.checked_sub(ROOT_STATE_LEN) else {
+                continue;
+            };
+            if !system.moves_goal(c) {
+                continue;
+            }
+            let dof = &skeleton.dofs()[k];
+            trial[state] = if dof.unlimited {
+                std::f64::consts::PI * (2.0 * u - 1.0)
+            } else {
+                dof.min + (dof.max - dof.min) * u
+            };
+        }
+        crate::solver::run_updates(solver, system, &mut trial, tolerance, RESTART_UPDATES);
+        let merit = Merit::of(system, tolerance);
+        if best.as_ref().is_none_or(|(m, _)| merit.beats(m, 0.0)) {
+            best = Some((merit, trial.clone()));
+        }
+    }
+    match best {
+        Some((merit, pose)) if merit.halves(bar) => {
+            q.copy_from_slice(&pose);
+            true
+        }
+        _ => false,
+    }
+}
