@@ -75,13 +75,14 @@ fn ray_through(point: &Vector3<f64>) -> Ray {
     Ray::new(point + Vector3::z() * 10.0, -Vector3::z()).expect("a unit direction")
 }
 
-/// The drag's goal on `joint`'s origin, as [`marionette_editing::Drag::goal`] makes it.
+/// The drag's goal on `joint`'s origin, as [`marionette_editing::Drag::goal`] makes it (the
+/// depth held; the root translation can always keep it).
 fn drag_goal(fk: &Fk, joint: JointId, ray: &Ray) -> Goal {
     Goal::new(GoalKind::Point {
         joint,
         offset: Vector3::zeros(),
         target: ray.closest_point_to(&fk.joint_position(joint)),
-        along: Some(ray.direction),
+        along: None,
     })
 }
 

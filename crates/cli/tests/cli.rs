@@ -323,6 +323,15 @@ fn problem(name: &str) -> String {
 #[test]
 fn solve_json_follows_the_contract() {
     let o = marionette(&["solve", &problem("stickman_reach.ron"), "--json"]);
+    let goals: Value = serde_json::from_str::<Value>(&stdout(&o)).expect("json")["goals"].clone();
+    assert!(
+        goals
+            .as_array()
+            .expect("goals")
+            .iter()
+            .all(|g| g["status"] == "met"),
+        "{goals}"
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
     assert_eq!(v["solver"], "dls");
@@ -352,6 +361,25 @@ fn solve_exit_codes_follow_the_contract() {
     assert_eq!(o.status.code(), Some(3));
     let v: Value = serde_json::from_str(&stdout(&o)).expect("pose printed");
     assert_eq!(v["converged"], false);
+    // Why: 3 m ahead is beyond the arm's reach, by about 2.4 m.
+    assert_eq!(v["goals"][0]["status"], "out_of_reach", "{v}");
+    let short = v["goals"][0]["short_by"].as_f64().expect("short_by");
+    assert!((2.0..3.0).contains(&short), "{short}");
+    // A goal the elbow's limit holds back names the elbow.
+    let o = marionette(&["solve", &problem("held_by_limits.ron"), "--json"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("pose printed");
+    assert_eq!(v["goals"][0]["status"], "held_by_limits", "{v}");
+    assert_eq!(
+        v["goals"][0]["held_by"],
+        serde_json::json!([{"joint": "right hand", "dof": 0}])
+    );
+    let o = marionette(&["solve", &problem("held_by_limits.ron")]);
+    assert!(
+        stdout(&o).contains("held by the limits of right hand"),
+        "{}",
+        stdout(&o)
+    );
     // Bad input: exit 1, every defect named, nothing on standard output.
     let o = marionette(&["solve", &problem("bad_goals.ron"), "--json"]);
     assert_eq!(o.status.code(), Some(1));

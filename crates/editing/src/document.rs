@@ -295,17 +295,38 @@ impl Document {
     }
 
     /// One frame of the drag: the dragged point towards the cursor ray, by `runner`'s solver.
-    /// `None` when no drag is in progress.
+    /// The frame first keeps the grip's depth ([`Drag::goal`]); when that does not converge
+    /// within the frame's updates, it solves again from the frame's start pose with the depth
+    /// free along the ray ([`Drag::ray_goal`]) and keeps whichever pose ends nearer the ray. So
+    /// the grip stays at its depth as long as it can follow the cursor there, and changes depth
+    /// only where following needs it (a straight limb bending towards its base). `None` when no
+    /// drag is in progress.
     pub fn drag_frame(&mut self, ray: &Ray, runner: &mut IkRunner) -> Option<FrameOutcome> {
-        let (goal, chain) = {
-            let drag = self.drag.as_ref()?;
-            (drag.goal(&self.fk, ray), drag.chain.clone())
-        };
-        let mut pose = std::mem::take(&mut self.pose);
-        let outcome = {
-            let mut system = self.system(vec![goal.clone()], chain.clone());
+        let drag = self.drag.as_ref()?;
+        let chain = drag.chain.clone();
+        let held = drag.goal(&self.fk, ray);
+        let free = drag.ray_goal(&self.fk, ray);
+        let mut pose = self.pose.clone();
+        let mut outcome = {
+            let mut system = self.system(vec![held.clone()], chain.clone());
             runner.frame(&mut system, &mut pose)
         };
+        let mut goal = held;
+        if !outcome.report.converged {
+            let mut fk = std::mem::replace(&mut self.fk, Fk::new(&self.skeleton));
+            fk.update(&self.skeleton, &pose);
+            let held_distance = drag.distance_to(&fk, ray);
+            let mut retry = self.pose.clone();
+            let second = {
+                let mut system = self.system(vec![free.clone()], chain.clone());
+                runner.frame(&mut system, &mut retry)
+            };
+            fk.update(&self.skeleton, &retry);
+            if drag.distance_to(&fk, ray) < held_distance {
+                (pose, outcome, goal) = (retry, second, free);
+            }
+            self.fk = fk;
+        }
         self.last_goal = Some((goal, chain));
         self.pose = pose;
         self.fk.update(&self.skeleton, &self.pose);

@@ -106,17 +106,34 @@ impl Drag {
         fk.point(self.joint, &self.local_point)
     }
 
-    /// This frame's goal: the dragged point onto the cursor ray. Its target is the point of the
-    /// ray nearest the grip when the frame begins (what a direct method such as the analytic
-    /// limb solver reaches for); iterative methods may slide along the ray, so the depth the
-    /// grip happens to have never holds a limb back (issue 15).
+    /// This frame's goal with the grip's depth held: the dragged point to the point of the
+    /// cursor ray nearest to it (what a direct method such as the analytic limb solver reaches
+    /// for, and the first try of every drag frame).
     pub fn goal(&self, fk: &Fk, ray: &Ray) -> Goal {
+        Goal::new(GoalKind::Point {
+            joint: self.joint,
+            offset: self.local_point,
+            target: ray.closest_point_to(&self.effector(fk)),
+            along: None,
+        })
+    }
+
+    /// This frame's goal with the depth free: the dragged point onto the cursor ray anywhere
+    /// along it. A limb that must change the grip's depth to follow the cursor (a straight arm
+    /// asked to come nearer its shoulder in the view, issue 15) can only do so with this goal.
+    pub fn ray_goal(&self, fk: &Fk, ray: &Ray) -> Goal {
         Goal::new(GoalKind::Point {
             joint: self.joint,
             offset: self.local_point,
             target: ray.closest_point_to(&self.effector(fk)),
             along: Some(ray.direction),
         })
+    }
+
+    /// How far the dragged point is from the cursor ray, at the pose `fk` holds.
+    pub fn distance_to(&self, fk: &Fk, ray: &Ray) -> f64 {
+        let at = self.effector(fk);
+        (ray.closest_point_to(&at) - at).norm()
     }
 }
 

@@ -11,6 +11,7 @@
 //!     Key("ctrl+z"),
 //!     Screenshot("out.png"),
 //!     SavePose("pose.ron"),
+//!     CheckResidual(1.0),
 //!     Exit,
 //! ])
 //! ```
@@ -212,6 +213,10 @@ pub enum Step {
     Screenshot(PathBuf),
     /// Save the current pose (FILE_FORMATS.md).
     SavePose(PathBuf),
+    /// Check that the last solve (a drag's last frame) left every goal within this many
+    /// millimetres (or milliradians); the run fails, naming the solver and why the goal is
+    /// unmet, when it did not.
+    CheckResidual(f64),
     /// Close the editor.
     Exit,
 }
@@ -263,6 +268,7 @@ enum RawStep {
     },
     Screenshot(String),
     SavePose(String),
+    CheckResidual(f64),
     Exit,
 }
 
@@ -365,6 +371,14 @@ fn check_step(raw: RawStep) -> Result<Step, String> {
         }
         RawStep::Screenshot(path) => Step::Screenshot(non_empty_path(path, "Screenshot")?),
         RawStep::SavePose(path) => Step::SavePose(non_empty_path(path, "SavePose")?),
+        RawStep::CheckResidual(mm) => {
+            if !(mm.is_finite() && mm > 0.0) {
+                return Err(format!(
+                    "CheckResidual: {mm} is not a number of millimetres > 0"
+                ));
+            }
+            Step::CheckResidual(mm)
+        }
         RawStep::Exit => Step::Exit,
     })
 }

@@ -460,6 +460,29 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             }
             false
         }
+        Step::CheckResidual(max_mm) => {
+            let editor = world.resource::<Editor>();
+            let problem = match &editor.last_solve {
+                None => Some("no solve has run".to_owned()),
+                Some(outcome) if outcome.report.residual * 1000.0 > max_mm => {
+                    let why = outcome
+                        .report
+                        .worst_shortfall()
+                        .map(|(_, s)| s.describe(editor.skeleton()))
+                        .unwrap_or_default();
+                    Some(format!(
+                        "{}: residual {:.4} mm is above {max_mm} mm ({why})",
+                        outcome.ran,
+                        outcome.report.residual * 1000.0
+                    ))
+                }
+                Some(_) => None,
+            };
+            if let Some(text) = problem {
+                fail(world, text);
+            }
+            false
+        }
         Step::Exit => {
             world.resource_mut::<Replay>().phase = Phase::Exiting;
             true

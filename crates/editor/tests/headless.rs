@@ -336,8 +336,13 @@ fn switching_solvers_changes_what_runs_and_a_non_limb_falls_back_with_a_reason()
 #[test]
 fn solve_until_satisfied_meets_the_last_goal_as_one_step() {
     let mut app = app();
-    editor_mut(&mut app).set_solver(SolverKind::JacobianTranspose);
-    // One frame of Jacobian transpose gets part of the way only.
+    let settings = marionette_editing::IkSettings {
+        solver: SolverKind::JacobianTranspose,
+        iterations_per_frame: 1,
+        ..*editor(&app).runner.settings()
+    };
+    editor_mut(&mut app).apply_settings(settings);
+    // One update of Jacobian transpose gets part of the way only.
     drag_site(&mut app, "right fingertips", Vec3::new(0.0, 0.2, 0.0), 1);
     release(&mut app);
     let after_drag = editor(&app)
@@ -346,6 +351,7 @@ fn solve_until_satisfied_meets_the_last_goal_as_one_step() {
         .expect("solve")
         .report
         .residual;
+    assert!(after_drag > 1e-4, "{after_drag}");
     editor_mut(&mut app).set_solver(SolverKind::DampedLeastSquares);
     editor_mut(&mut app).solve_until_satisfied(2000);
     let e = editor(&app);

@@ -18,6 +18,11 @@ use crate::system::{System, wrap_angle};
 /// An update whose largest goal error falls by less than this fraction has stalled.
 pub(crate) const STALL_GAIN: f64 = 1e-3;
 
+/// A stall is left only while the largest goal error is above this many tolerances: near the
+/// goals the solver's own updates finish the job over the next frames, and a jump of the pose
+/// there would be a visible pop for a fraction of a millimetre.
+pub(crate) const WORTH_ESCAPING: f64 = 10.0;
+
 /// The probe sizes: the largest joint change of a candidate move (radians, or metres).
 const PROBES: [f64; 2] = [0.2, 0.05];
 

@@ -379,10 +379,21 @@ impl GoalKind {
                         fk.point_jacobian(skeleton, *joint, &point, columns, j, row);
                     }
                     Some(d) => {
-                        let p = Matrix3::identity() - d * d.transpose();
-                        put3(e, row, &(p * (target - point)));
+                        // Rows: the offset from the line in a basis (u, v) across it; the third
+                        // row (along the line) is zero: the depth is free.
+                        let u = d
+                            .cross(&Vector3::x())
+                            .try_normalize(1e-6)
+                            .unwrap_or_else(|| d.cross(&Vector3::y()).normalize());
+                        let v = d.cross(&u);
+                        let across = Matrix3::from_rows(&[
+                            u.transpose(),
+                            v.transpose(),
+                            Vector3::zeros().transpose(),
+                        ]);
+                        put3(e, row, &(across * (target - point)));
                         fk.point_jacobian(skeleton, *joint, &point, columns, &mut scratch.a, 0);
-                        project_rows(&p, &scratch.a, j, row);
+                        project_rows(&across, &scratch.a, j, row);
                     }
                 }
             }

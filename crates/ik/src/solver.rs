@@ -287,7 +287,7 @@ pub fn solve_into(
         gaining = !stalled;
         if let Some((best_merit, _)) = &best
             && stalled
-            && error > settings.tolerance
+            && error > crate::escape::WORTH_ESCAPING * settings.tolerance
         {
             merit.measure(system, settings.tolerance);
             let bar = if best_merit.beats(&merit, 0.0) {

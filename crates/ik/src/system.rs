@@ -238,10 +238,29 @@ impl<'s> System<'s> {
     /// Adds `dq` (one entry per chain column) to `q`, then enforces the limits: limited DOFs are
     /// clamped (and the hit recorded), unlimited hinges wrapped into (−π, π]. Non-finite entries
     /// of `dq` are ignored, so no solver can put NaN into a pose. With a preference set
-    /// ([`System::set_preference`]) the null-space step towards the bend hints follows, on the
-    /// Jacobian the solver's step used.
+    /// ([`System::set_preference`]) the null-space step towards the bend hints is added, taken
+    /// at the same pose and on the same Jacobian as `dq` (the one last evaluated, at `q`), as
+    /// Liégeois's Δq = J⁺e + (I − J⁺J)z has it.
     pub fn apply_step(&mut self, q: &mut [f64], dq: &DVector<f64>) {
+        if self.preference.weight > 0.0 {
+            let mut step = std::mem::take(&mut self.preference_step);
+            if self.preference_step_into(q, &mut step) {
+                for (s, d) in step.iter_mut().zip(dq.iter()) {
+                    *s = if d.is_finite() { *s + d } else { *d };
+                }
+                self.add_to_pose(q, &step);
+                self.preference_step = step;
+                return;
+            }
+            self.preference_step = step;
+        }
         self.add_to_pose(q, dq);
+    }
+
+    /// The null-space step towards the bend hints alone, at `q`, on the Jacobian last evaluated
+    /// (which must be at `q`): for methods that evaluate the pose they step to (NLP's line
+    /// search) and then add the preference there.
+    pub fn apply_preference(&mut self, q: &mut [f64]) {
         if self.preference.weight > 0.0 {
             let mut step = std::mem::take(&mut self.preference_step);
             if self.preference_step_into(q, &mut step) {

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use marionette_ik::{Problem, Report, Settings, SolverKind, SolverOptions, System, solve};
+use marionette_ik::{
+    Problem, Report, Settings, Shortfall, SolverKind, SolverOptions, System, solve,
+};
 use marionette_skeleton::{Fk, Pose, Skeleton};
 use serde_json::{Map, Value, json};
 
@@ -40,6 +42,18 @@ pub struct SolveArgs {
     /// interval of valid swivel angles).
     #[arg(long, value_name = "DEGREES", allow_hyphen_values = true)]
     swivel: Option<f64>,
+    /// Pull the DOFs that move a goal towards their bend hints (the skeleton's `preferred`
+    /// values) with this gain per update, in the goals' null space (0 = off; the editor's drags
+    /// use 0.1).
+    #[arg(long, value_name = "GAIN", default_value_t = 0.0, value_parser = unit_interval)]
+    bend_hints: f64,
+}
+
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("\"{s}\" is not a number in [0, 1]")),
+    }
 }
 
 fn positive(s: &str) -> Result<f64, String> {
@@ -57,6 +71,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
         problem.goals.clone(),
         problem.chain.clone(),
     );
+    system.set_preference(args.bend_hints);
     let mut q = problem.start.q.clone();
     let options = SolverOptions {
         damping: args.damping,
@@ -112,17 +127,29 @@ fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Valu
         .iter()
         .zip(&report.goal_errors)
         .enumerate()
-        .map(|(index, (g, e))| json!({"index": index, "kind": g.kind.label(), "error": e}))
-        .collect();
-    let sites = crate::output::sites_json(skeleton, &fk);
-    let limits: Vec<Value> = report
-        .limits_hit
-        .iter()
-        .map(|&d| {
-            let dof = skeleton.dof(d);
-            json!({"joint": skeleton.joint(dof.joint).name, "dof": dof.index_in_joint})
+        .map(|(index, (g, e))| {
+            let mut goal = json!({"index": index, "kind": g.kind.label(), "error": e});
+            let shortfall = report.shortfalls.get(index).and_then(Option::as_ref);
+            if let Some(map) = goal.as_object_mut() {
+                map.insert(
+                    "status".into(),
+                    shortfall.map_or("met", Shortfall::label).into(),
+                );
+                match shortfall {
+                    Some(Shortfall::OutOfReach { by }) => {
+                        map.insert("short_by".into(), json!(by));
+                    }
+                    Some(Shortfall::HeldByLimits { dofs }) => {
+                        map.insert("held_by".into(), dofs_json(skeleton, dofs));
+                    }
+                    _ => {}
+                }
+            }
+            goal
         })
         .collect();
+    let sites = crate::output::sites_json(skeleton, &fk);
+    let limits = dofs_json(skeleton, &report.limits_hit);
     let swivel = report.swivel.as_ref().map(|sw| {
         let intervals: Vec<Value> = sw
             .intervals
@@ -149,6 +176,16 @@ fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Valu
     out
 }
 
+/// DOFs as `[{"joint": name, "dof": index in the joint}]`.
+fn dofs_json(skeleton: &Skeleton, dofs: &[marionette_skeleton::DofId]) -> Value {
+    dofs.iter()
+        .map(|&d| {
+            let dof = skeleton.dof(d);
+            json!({"joint": skeleton.joint(dof.joint).name, "dof": dof.index_in_joint})
+        })
+        .collect()
+}
+
 fn summary(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> String {
     let skeleton = &problem.skeleton;
     let mut out = format!(
@@ -164,7 +201,11 @@ fn summary(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Stri
     );
     for (i, (g, e)) in problem.goals.iter().zip(&report.goal_errors).enumerate() {
         let unit = if g.kind.is_angular() { "rad" } else { "m" };
-        out += &format!("  goal {i} ({}): error {e:.3e} {unit}\n", g.kind.label());
+        out += &format!("  goal {i} ({}): error {e:.3e} {unit}", g.kind.label());
+        if let Some(Some(shortfall)) = report.shortfalls.get(i) {
+            out += &format!(": {}", shortfall.describe(skeleton));
+        }
+        out += "\n";
     }
     if let Some(sw) = &report.swivel {
         let intervals: Vec<String> = sw

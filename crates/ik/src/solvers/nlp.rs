@@ -230,7 +230,10 @@ impl Solver for BoundedLeastSquares {
             self.next = (i + 1) % self.memory.max(1);
             self.stored = (self.stored + 1).min(self.memory.max(1));
         }
-        system.apply_step(q, &self.step);
+        // The system was evaluated at the accepted trial pose: the step lands there, and the
+        // pull towards the bend hints is taken on that pose's Jacobian.
+        system.add_to_pose(q, &self.step);
+        system.apply_preference(q);
         StepInfo::default()
     }
 }
