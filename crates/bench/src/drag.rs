@@ -15,12 +15,20 @@ use crate::table::{Table, median};
 
 /// Median and largest µs per frame and the mean residual (m) of a 600-frame drag.
 pub fn run(kind: SolverKind, mode: ChainMode, frames: usize) -> [f64; 3] {
+    run_with(
+        IkSettings {
+            solver: kind,
+            ..IkSettings::default()
+        },
+        mode,
+        frames,
+    )
+}
+
+/// [`run`] with any IK settings.
+pub fn run_with(settings: IkSettings, mode: ChainMode, frames: usize) -> [f64; 3] {
     let mut doc = Document::new(builtin::humanoid(), None);
-    let mut runner = IkRunner::new(IkSettings {
-        solver: kind,
-        ..IkSettings::default()
-    })
-    .expect("settings");
+    let mut runner = IkRunner::new(settings).expect("settings");
     let forearm = doc.skeleton().joint_by_name("right elbow").expect("elbow");
     let hit = doc.fk().point(forearm, &Vector3::new(0.0, -0.2, 0.0));
     doc.begin_drag(forearm, &hit, mode).expect("drag");

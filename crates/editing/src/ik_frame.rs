@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use marionette_ik::preference::Preference;
 use marionette_ik::{
     Report, Settings, Solver, SolverKind, SolverOptions, System, solve, solve_into,
 };
@@ -72,6 +73,8 @@ pub struct Ghost {
 pub struct IkRunner {
     settings: IkSettings,
     solvers: HashMap<SolverKind, Box<dyn Solver>>,
+    /// The bend hints' workspace, lent to each frame's system and taken back after it.
+    preference: Option<Box<Preference>>,
 }
 
 impl std::fmt::Debug for IkRunner {
@@ -101,6 +104,7 @@ impl Default for IkRunner {
         IkRunner {
             settings: IkSettings::default(),
             solvers: HashMap::new(),
+            preference: None,
         }
     }
 }
@@ -172,8 +176,8 @@ impl IkRunner {
         others: &[SolverKind],
     ) -> Vec<Ghost> {
         let settings = self.driver_settings(self.settings.iterations_per_frame);
-        system.set_preference(self.settings.preference);
-        others
+        system.set_preference_with(self.settings.preference, &mut self.preference);
+        let ghosts = others
             .iter()
             .filter_map(|&kind| {
                 let solver = self.solver(kind);
@@ -182,7 +186,9 @@ impl IkRunner {
                 let report = solve(solver, system, &mut pose, settings);
                 Some(Ghost { kind, pose, report })
             })
-            .collect()
+            .collect();
+        self.preference = system.take_preference().or(self.preference.take());
+        ghosts
     }
 
     fn run(&mut self, system: &mut System<'_>, q: &mut [f64], budget: usize) -> FrameOutcome {
@@ -190,12 +196,13 @@ impl IkRunner {
         let fallback = self.solver(chosen).supports(system).err();
         let ran = if fallback.is_some() { FALLBACK } else { chosen };
         let settings = self.driver_settings(budget);
-        system.set_preference(self.settings.preference);
+        system.set_preference_with(self.settings.preference, &mut self.preference);
         let mut residuals = Vec::with_capacity(budget.min(1024));
         let mut report = Report::default();
         solve_into(self.solver(ran), system, q, settings, &mut report, |r| {
             residuals.push(r);
         });
+        self.preference = system.take_preference().or(self.preference.take());
         FrameOutcome {
             ran,
             fallback,

@@ -36,7 +36,7 @@ pub(crate) fn escape(system: &mut System<'_>, q: &mut [f64], bar: &Merit, tolera
     let mut direction = DVector::zeros(n);
     let mut step = DVector::zeros(n);
     let mut trial = q.to_vec();
-    let mut merit = Merit::default();
+    let mut merit = bar.clone();
     let mut best: Option<(Merit, DVector<f64>)> = None;
     let mut consider = |system: &mut System<'_>, step: &DVector<f64>, best: &mut Option<_>| {
         system.probe(q, step, &mut trial);
@@ -48,7 +48,8 @@ pub(crate) fn escape(system: &mut System<'_>, q: &mut [f64], bar: &Merit, tolera
     };
     // Towards the hints first: the way the limb should bend.
     let skeleton = system.skeleton();
-    for (c, &state) in system.chain().columns().iter().enumerate() {
+    let columns = system.chain().columns().to_vec();
+    for (c, &state) in columns.iter().enumerate() {
         z[c] = match state.checked_sub(ROOT_STATE_LEN) {
             Some(k) if system.moves_goal(c) => {
                 let dof = &skeleton.dofs()[k];
@@ -108,7 +109,7 @@ const RESTART_SEEDS: usize = 16;
 /// Updates of the solver from each restart pose.
 const RESTART_UPDATES: usize = 20;
 
-/// The last resort when neither the solver nor [`escape`] gains: a local minimum of the goals
+/// The last resort when neither the solver nor [`escape`] gains on a lone goal: a local minimum
 /// under the joint limits (a chain whose reachable points on a drag's ray lie on another branch,
 /// say). The solver is run for a few updates from each of a fixed set of poses (the DOFs that
 /// move a goal spread over their ranges by a fixed sequence, the others as they are) and the
@@ -122,6 +123,12 @@ pub(crate) fn restart(
     tolerance: f64,
     bar: &Merit,
 ) -> bool {
+    // Only a lone goal (a drag): with several goals a stalled solve is most often the best
+    // compromise between them, which no restart improves, and a jump of the whole chain to
+    // another branch would throw away the pose the other goals hold.
+    if system.goals().len() != 1 {
+        return false;
+    }
     system.evaluate_errors(q);
     if crate::diagnosis::all_beyond_reach(system, tolerance) {
         return false;
@@ -155,7 +162,7 @@ pub(crate) fn restart(
             };
         }
         crate::solver::run_updates(solver, system, &mut trial, tolerance, RESTART_UPDATES);
-        let merit = Merit::of(system, tolerance);
+        let merit = Merit::of(system, tolerance, bar);
         if best.as_ref().is_none_or(|(m, _)| merit.beats(m, 0.0)) {
             best = Some((merit, trial.clone()));
         }

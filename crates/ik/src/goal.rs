@@ -241,6 +241,22 @@ impl GoalKind {
         })
     }
 
+    /// [`GoalKind::joints`] without allocating: at most two joints (`None`: the whole body).
+    pub fn reads_joints(&self, skeleton: &Skeleton) -> Option<[Option<JointId>; 2]> {
+        let site = |s: &SiteId| Some(skeleton.site(*s).joint);
+        Some(match self {
+            GoalKind::Position { site: s, .. }
+            | GoalKind::Aim { site: s, .. }
+            | GoalKind::Plane { site: s, .. }
+            | GoalKind::Line { site: s, .. } => [site(s), None],
+            GoalKind::Orientation { joint, .. } | GoalKind::Point { joint, .. } => {
+                [Some(*joint), None]
+            }
+            GoalKind::Coincide { a, b } => [site(a), site(b)],
+            GoalKind::CenterOfMass { .. } => return None,
+        })
+    }
+
     /// The points the goal moves, with the joint that carries each (sites, or the joint origin of
     /// an orientation goal; none for the centre of mass).
     pub fn points(

@@ -27,7 +27,7 @@ mod escape;
 pub mod goal;
 pub mod linalg;
 mod merit;
-mod preference;
+pub mod preference;
 pub mod problem;
 pub mod solver;
 pub mod solvers;

@@ -14,7 +14,7 @@
 //! see are removed. Joints held at a limit by the projected step are left out of it and it is
 //! recomputed, so clamping never turns a null-space motion into a goal motion.
 
-use marionette_skeleton::{ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{DMatrix, DVector};
 
 use crate::linalg::cholesky_solve_slices;
@@ -26,62 +26,80 @@ use crate::system::wrap_angle;
 /// counting as met, while ten updates a frame still bend a straight limb by up to 6° a frame.
 pub const MAX_STEP: f64 = 0.01;
 
-/// The secondary objective's settings and workspaces (sized once per system).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Preference {
+/// The secondary objective's settings and workspaces. A caller that builds a new [`System`]
+/// for every frame (the editor) keeps one and lends it to each ([`System::set_preference_with`],
+/// [`System::take_preference`]), so a frame allocates nothing for it.
+///
+/// [`System`]: crate::System
+/// [`System::set_preference_with`]: crate::System::set_preference_with
+/// [`System::take_preference`]: crate::System::take_preference
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Preference {
     /// Gain k per update: the fraction of the way to the hints one update asks for (0 = off).
-    pub weight: f64,
+    pub(crate) weight: f64,
     /// Per chain column: whether its DOF moves some goal (a joint on a goal's path to the root,
     /// or any DOF for a centre-of-mass goal). Other columns are left alone: a posed arm is not
     /// pulled back to its hints while the other hand is dragged.
     relevant: Vec<bool>,
+    /// The indices of the relevant columns: the only ones the projection works on (the others
+    /// have no Jacobian entries and no pull).
+    active: Vec<usize>,
+    goal_joints: Vec<JointId>,
     weights: Vec<f64>,
     z: DVector<f64>,
     jz: Vec<f64>,
     a: Vec<f64>,
+    /// The step itself, for [`crate::System::apply_step`].
+    pub(crate) step: DVector<f64>,
 }
 
 impl Preference {
-    /// Workspaces for m rows and the columns of `relevant`, off until a weight is set.
-    pub fn new(rows: usize, relevant: Vec<bool>) -> Preference {
-        let n = relevant.len();
-        Preference {
-            weight: 0.0,
-            relevant,
-            weights: vec![0.0; n],
-            z: DVector::zeros(n),
-            jz: vec![0.0; rows],
-            a: vec![0.0; rows * rows],
-        }
-    }
-
-    /// Whether the columns of `columns` move a goal reading `goal_joints` (`None`: the whole body).
-    pub fn relevant_columns(
+    /// Sizes the workspaces for `goals` (m rows in all) on the chain `columns`, reusing their
+    /// storage, and marks the columns that move a goal.
+    pub(crate) fn reset(
+        &mut self,
         skeleton: &Skeleton,
         columns: &[usize],
-        goal_joints: &[Option<Vec<marionette_skeleton::JointId>>],
-    ) -> Vec<bool> {
-        columns
-            .iter()
-            .map(|&state| {
-                let Some(dof) = skeleton.dof_at_state(state) else {
-                    return false;
-                };
+        goals: &[crate::Goal],
+        rows: usize,
+    ) {
+        let n = columns.len();
+        self.goal_joints.clear();
+        let mut whole_body = false;
+        for g in goals {
+            match g.kind.reads_joints(skeleton) {
+                Some(joints) => self.goal_joints.extend(joints.into_iter().flatten()),
+                None => whole_body = true,
+            }
+        }
+        self.relevant.clear();
+        for &state in columns {
+            let moves = skeleton.dof_at_state(state).is_some_and(|dof| {
                 let owner = skeleton.dof(dof).joint;
-                goal_joints.iter().any(|joints| match joints {
-                    None => true,
-                    Some(joints) => joints
+                whole_body
+                    || self
+                        .goal_joints
                         .iter()
-                        .any(|&j| skeleton.is_ancestor_or_self(owner, j)),
-                })
-            })
-            .collect()
+                        .any(|&j| skeleton.is_ancestor_or_self(owner, j))
+            });
+            self.relevant.push(moves);
+        }
+        self.active.clear();
+        self.active.extend((0..n).filter(|&c| self.relevant[c]));
+        self.weights.clear();
+        self.weights.resize(n, 0.0);
+        if self.z.len() != n || self.step.len() != n {
+            self.z = DVector::zeros(n);
+            self.step = DVector::zeros(n);
+        }
+        self.jz.resize(rows, 0.0);
+        self.a.resize(rows * rows, 0.0);
     }
 
     /// Writes into `out` the null-space step towards the hints at pose `q`, for the Jacobian `j`
     /// (m×n, weighted rows) and per-column stiffness; false when it is zero (off, or every DOF at
     /// its hint).
-    pub fn step(
+    pub(crate) fn step(
         &mut self,
         skeleton: &Skeleton,
         columns: &[usize],
@@ -95,26 +113,24 @@ impl Preference {
         }
         let dofs = skeleton.dofs();
         let mut any = false;
-        for (c, &state) in columns.iter().enumerate() {
-            self.z[c] = match state.checked_sub(ROOT_STATE_LEN) {
-                Some(k) if self.relevant[c] => {
-                    let dof = &dofs[k];
-                    let towards = dof.preferred - q[state];
-                    let towards = if dof.unlimited {
-                        wrap_angle(towards)
-                    } else {
-                        towards
-                    };
-                    self.weight * towards
-                }
-                _ => 0.0,
-            };
+        for &c in &self.active {
+            let state = columns[c];
+            self.z[c] = state.checked_sub(ROOT_STATE_LEN).map_or(0.0, |k| {
+                let dof = &dofs[k];
+                let towards = dof.preferred - q[state];
+                let towards = if dof.unlimited {
+                    wrap_angle(towards)
+                } else {
+                    towards
+                };
+                self.weight * towards
+            });
             any |= self.z[c] != 0.0;
+            self.weights[c] = stiffness[c];
         }
         if !any {
             return false;
         }
-        self.weights.copy_from_slice(stiffness);
         // A joint the projection pushes out through its limit drops out (at most 3 passes).
         for _pass in 0..3 {
             if !self.project(j, out) {
@@ -122,15 +138,18 @@ impl Preference {
                 return false;
             }
             let mut blocked = 0;
-            for (c, &state) in columns.iter().enumerate() {
-                let Some(k) = state.checked_sub(ROOT_STATE_LEN) else {
+            for &c in &self.active {
+                if self.weights[c] == 0.0 {
+                    continue;
+                }
+                let Some(k) = columns[c].checked_sub(ROOT_STATE_LEN) else {
                     continue;
                 };
                 let dof = &dofs[k];
-                if dof.unlimited || self.weights[c] == 0.0 {
+                if dof.unlimited {
                     continue;
                 }
-                let v = q[state];
+                let v = q[columns[c]];
                 if (v <= dof.min && out[c] < 0.0) || (v >= dof.max && out[c] > 0.0) {
                     self.weights[c] = 0.0;
                     blocked += 1;
@@ -146,38 +165,40 @@ impl Preference {
 
     /// Projects `z` onto the goals' null space with the stiffness weights W:
     /// out = W z − W Jᵀ (J W Jᵀ + εI)⁻¹ J W z (the stall escape's probes).
-    pub fn null_space(
+    pub(crate) fn null_space(
         &mut self,
         j: &DMatrix<f64>,
         stiffness: &[f64],
         z: &DVector<f64>,
         out: &mut DVector<f64>,
     ) -> bool {
-        self.weights.copy_from_slice(stiffness);
+        for &c in &self.active {
+            self.weights[c] = stiffness[c];
+        }
         self.z.copy_from(z);
         self.project(j, out)
     }
 
     /// Whether chain column `c` moves some goal.
-    pub fn is_relevant(&self, c: usize) -> bool {
+    pub(crate) fn is_relevant(&self, c: usize) -> bool {
         self.relevant[c]
     }
 
     /// out = W z − W Jᵀ (J W Jᵀ + εI)⁻¹ J W z with the current weights.
     fn project(&mut self, j: &DMatrix<f64>, out: &mut DVector<f64>) -> bool {
-        let (m, n) = j.shape();
-        for c in 0..n {
-            out[c] = self.weights[c] * self.z[c];
-        }
+        let m = j.nrows();
+        let storage = j.as_slice();
+        out.fill(0.0);
         // J W z, and the upper triangle of J W Jᵀ from J's contiguous columns.
         self.jz.fill(0.0);
         self.a.fill(0.0);
-        let mut largest: f64 = 0.0;
-        for (c, col) in j.as_slice().chunks_exact(m).take(n).enumerate() {
+        for &c in &self.active {
             let w = self.weights[c];
             if w == 0.0 {
                 continue;
             }
+            out[c] = w * self.z[c];
+            let col = &storage[c * m..(c + 1) * m];
             for (jz, &x) in self.jz.iter_mut().zip(col) {
                 *jz += x * out[c];
             }
@@ -188,9 +209,7 @@ impl Preference {
                 }
             }
         }
-        for r in 0..m {
-            largest = largest.max(self.a[r * m + r]);
-        }
+        let largest = (0..m).map(|r| self.a[r * m + r]).fold(0.0, f64::max);
         // ε: far below any singular value a goal direction has, far above rounding.
         let epsilon = 1e-10 * largest.max(1e-12);
         for r in 0..m {
@@ -199,12 +218,12 @@ impl Preference {
         if !cholesky_solve_slices(&mut self.a, m, &mut self.jz) {
             return false;
         }
-        for (c, col) in j.as_slice().chunks_exact(m).take(n).enumerate() {
+        for &c in &self.active {
             let w = self.weights[c];
             if w == 0.0 {
-                out[c] = 0.0;
                 continue;
             }
+            let col = &storage[c * m..(c + 1) * m];
             let along: f64 = col.iter().zip(&self.jz).map(|(a, b)| a * b).sum();
             out[c] -= w * along;
         }
@@ -230,10 +249,13 @@ mod tests {
         let n = chain.len();
         let mut j = DMatrix::zeros(3, n);
         fk.site_jacobian(&s, hand, chain.columns(), &mut j, 0);
-        let relevant =
-            Preference::relevant_columns(&s, chain.columns(), &[Some(vec![s.site(hand).joint])]);
-        assert!(relevant.iter().all(|&r| r));
-        let mut pref = Preference::new(3, relevant);
+        let goals = [crate::Goal::new(crate::GoalKind::Position {
+            site: hand,
+            target: fk.site_position(hand),
+        })];
+        let mut pref = Preference::default();
+        pref.reset(&s, chain.columns(), &goals, 3);
+        assert!(pref.relevant.iter().all(|&r| r));
         pref.weight = 0.5;
         let mut out = DVector::zeros(n);
         assert!(pref.step(&s, chain.columns(), &j, &vec![1.0; n], &q, &mut out));

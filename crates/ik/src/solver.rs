@@ -99,6 +99,13 @@ pub trait Solver: Send + Sync {
         Needs::Jacobian
     }
 
+    /// Whether the method meets the goals' priority levels in order (a lower level never buys a
+    /// higher one's error); otherwise it weighs every goal alike. The driver compares poses the
+    /// same way when it keeps the best pose of a solve.
+    fn honours_priorities(&self) -> bool {
+        false
+    }
+
     /// Makes one update of `q` from the pose at which `system` was evaluated (as far as
     /// [`Solver::needs`] says), applying it with [`System::apply_step`] or
     /// [`System::set_column`] so limits hold.
@@ -244,12 +251,13 @@ pub fn solve_into(
     let mut info = StepInfo::default();
     let mut iterations = 0;
     let mut gaining = true;
-    // The best pose of the solve (iterative methods): what a solve that does not converge
-    // returns, and the bar an escape from a stall must clear, so no escape and step can cycle.
+    // The best pose of the solve once a stall was escaped: what the solve then returns, and the
+    // bar a further escape must clear, so no escape and step can cycle.
     let mut best: Option<(Merit, Vec<f64>)> = None;
     let mut merit = Merit::default();
-    // An escape that found nothing is not tried again in the same solve, nor a restart twice:
-    // a goal out of reach or held by limits then costs a few probes per solve, not per update.
+    // At most one escape and one restart per solve (an editor frame): a goal out of reach, held
+    // by limits or in conflict with another costs one round of probes a frame, not one per
+    // update, and a stalled limb still leaves its stall over a few frames.
     let (mut may_escape, mut may_restart) = (true, true);
     if direct {
         info = solver.step(system, q);
@@ -269,8 +277,8 @@ pub fn solve_into(
     // A step that gains (almost) nothing while a goal is unmet is a stall (a straight limb, joints
     // pressed against their limits): the driver then looks for a way out itself
     // ([`crate::escape`]), for every method alike, direct ones excepted (their answer is exact).
-    if !direct && system.max_error() > settings.tolerance {
-        best = Some((Merit::of(system, settings.tolerance), q.to_vec()));
+    if !direct {
+        merit = Merit::new(solver.honours_priorities());
     }
     let mut lowest = system.max_error();
     while system.max_error() > settings.tolerance && iterations < settings.max_iterations {
@@ -285,25 +293,31 @@ pub fn solve_into(
         let stalled = stuck || error > lowest * (1.0 - crate::escape::STALL_GAIN);
         lowest = lowest.min(error);
         gaining = !stalled;
-        if let Some((best_merit, _)) = &best
+        if !direct
+            && (may_escape || may_restart)
             && stalled
             && error > crate::escape::WORTH_ESCAPING * settings.tolerance
         {
             merit.measure(system, settings.tolerance);
-            let bar = if best_merit.beats(&merit, 0.0) {
-                best_merit.clone()
-            } else {
-                merit.clone()
+            let bar = match &best {
+                Some((best_merit, _)) if best_merit.beats(&merit, 0.0) => best_merit.clone(),
+                _ => merit.clone(),
             };
             let tolerance = settings.tolerance;
-            let escaped = (may_escape && crate::escape::escape(system, q, &bar, tolerance))
-                || (may_restart && {
-                    may_restart = false;
-                    crate::escape::restart(solver, system, q, tolerance, &bar)
-                });
-            may_escape &= escaped;
+            let escaped = (may_escape && {
+                may_escape = false;
+                crate::escape::escape(system, q, &bar, tolerance)
+            }) || (may_restart && {
+                may_restart = false;
+                crate::escape::restart(solver, system, q, tolerance, &bar)
+            });
             evaluate(solver, system, q);
             if escaped {
+                // From here on the solve keeps its best pose, so the solver cannot undo the
+                // escape and end the frame where it started.
+                if best.is_none() {
+                    best = Some((Merit::of(system, tolerance, &merit), q.to_vec()));
+                }
                 remember_best(&mut best, &mut merit, system, tolerance, q);
                 observe(system.max_error());
                 gaining = true;

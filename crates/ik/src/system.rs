@@ -31,9 +31,10 @@ pub struct System<'s> {
     limit_hits: Vec<bool>,
     /// Whether a goal reads the centre of mass (otherwise forward kinematics skips it).
     needs_com: bool,
-    /// The pull towards the bend hints in the goals' null space (off unless set).
-    preference: Preference,
-    preference_step: DVector<f64>,
+    /// The pull towards the bend hints in the goals' null space and its workspaces: made when
+    /// a weight is first set (or a stall escape needs the projection), so systems without it
+    /// (one per editor frame) allocate nothing for it.
+    preference: Option<Box<Preference>>,
 }
 
 impl<'s> System<'s> {
@@ -58,12 +59,9 @@ impl<'s> System<'s> {
         let needs_com = goals
             .iter()
             .any(|g| matches!(g.kind, crate::goal::GoalKind::CenterOfMass { .. }));
-        let goal_joints: Vec<_> = goals.iter().map(|g| g.kind.joints(skeleton)).collect();
-        let relevant = Preference::relevant_columns(skeleton, chain.columns(), &goal_joints);
         System {
             skeleton,
-            preference: Preference::new(m, relevant),
-            preference_step: DVector::zeros(n),
+            preference: None,
             goal_errors: vec![0.0; goals.len()],
             goals,
             rows,
@@ -133,29 +131,89 @@ impl<'s> System<'s> {
     /// (to first order) and straight limbs bend the way they should. 0 (the default) turns it
     /// off; values are clamped into [0, 1], a non-finite one is taken as 0.
     pub fn set_preference(&mut self, weight: f64) {
-        self.preference.weight = if weight.is_finite() {
+        let mut spare = None;
+        self.set_preference_with(weight, &mut spare);
+    }
+
+    /// [`System::set_preference`] with a workspace kept from an earlier system (taken from
+    /// `spare`, reused when there is one): for callers that build a system every frame.
+    pub fn set_preference_with(&mut self, weight: f64, spare: &mut Option<Box<Preference>>) {
+        let weight = if weight.is_finite() {
             weight.clamp(0.0, 1.0)
         } else {
             0.0
         };
+        if weight > 0.0 || self.preference.is_some() {
+            if self.preference.is_none()
+                && let Some(mut lent) = spare.take()
+            {
+                lent.reset(
+                    self.skeleton,
+                    self.chain.columns(),
+                    &self.goals,
+                    self.e.len(),
+                );
+                self.preference = Some(lent);
+            }
+            self.preference_workspace().weight = weight;
+        }
+    }
+
+    /// Gives back the preference's workspace (for the next system), leaving the pull off.
+    pub fn take_preference(&mut self) -> Option<Box<Preference>> {
+        self.preference.take()
     }
 
     /// The gain of the pull towards the bend hints (0 = off).
     pub fn preference(&self) -> f64 {
-        self.preference.weight
+        self.preference.as_ref().map_or(0.0, |p| p.weight)
     }
 
-    /// Writes into `out` (one entry per column) the null-space step towards the bend hints at
-    /// `q` for the Jacobian last evaluated; false, leaving `out` unspecified, when it is zero.
-    pub fn preference_step_into(&mut self, q: &[f64], out: &mut DVector<f64>) -> bool {
-        self.preference.step(
+    /// The preference's workspaces, made on first use.
+    fn preference_workspace(&mut self) -> &mut Preference {
+        if self.preference.is_none() {
+            let mut fresh = Box::<Preference>::default();
+            fresh.reset(
+                self.skeleton,
+                self.chain.columns(),
+                &self.goals,
+                self.e.len(),
+            );
+            self.preference = Some(fresh);
+        }
+        self.preference.as_mut().expect("made above")
+    }
+
+    /// The null-space step towards the bend hints at `q` on the Jacobian last evaluated, in the
+    /// preference's own buffer (to be given back with [`System::return_hint_buffer`]); `None`
+    /// when the pull is off or the step is zero.
+    fn hint_step(&mut self, q: &[f64]) -> Option<DVector<f64>> {
+        let preference = self.preference.as_mut()?;
+        if preference.weight <= 0.0 {
+            return None;
+        }
+        let mut step = std::mem::take(&mut preference.step);
+        let columns = self.chain.columns();
+        if preference.step(
             self.skeleton,
-            self.chain.columns(),
+            columns,
             &self.j,
             &self.stiffness,
             q,
-            out,
-        )
+            &mut step,
+        ) {
+            Some(step)
+        } else {
+            preference.step = step;
+            None
+        }
+    }
+
+    /// Gives the hint step's buffer back to the preference.
+    fn return_hint_buffer(&mut self, step: DVector<f64>) {
+        if let Some(p) = self.preference.as_mut() {
+            p.step = step;
+        }
     }
 
     /// Number of rows (m) and columns (n).
@@ -242,44 +300,42 @@ impl<'s> System<'s> {
     /// at the same pose and on the same Jacobian as `dq` (the one last evaluated, at `q`), as
     /// Liégeois's Δq = J⁺e + (I − J⁺J)z has it.
     pub fn apply_step(&mut self, q: &mut [f64], dq: &DVector<f64>) {
-        if self.preference.weight > 0.0 {
-            let mut step = std::mem::take(&mut self.preference_step);
-            if self.preference_step_into(q, &mut step) {
+        match self.hint_step(q) {
+            Some(mut step) => {
                 for (s, d) in step.iter_mut().zip(dq.iter()) {
                     *s = if d.is_finite() { *s + d } else { *d };
                 }
                 self.add_to_pose(q, &step);
-                self.preference_step = step;
-                return;
+                self.return_hint_buffer(step);
             }
-            self.preference_step = step;
+            None => self.add_to_pose(q, dq),
         }
-        self.add_to_pose(q, dq);
     }
 
     /// The null-space step towards the bend hints alone, at `q`, on the Jacobian last evaluated
     /// (which must be at `q`): for methods that evaluate the pose they step to (NLP's line
     /// search) and then add the preference there.
     pub fn apply_preference(&mut self, q: &mut [f64]) {
-        if self.preference.weight > 0.0 {
-            let mut step = std::mem::take(&mut self.preference_step);
-            if self.preference_step_into(q, &mut step) {
-                self.add_to_pose(q, &step);
-            }
-            self.preference_step = step;
+        if let Some(step) = self.hint_step(q) {
+            self.add_to_pose(q, &step);
+            self.return_hint_buffer(step);
         }
     }
 
     /// Whether chain column `c` moves some goal (its DOF is on a goal's path to the root, or a
     /// goal reads the centre of mass).
-    pub fn moves_goal(&self, c: usize) -> bool {
-        self.preference.is_relevant(c)
+    pub fn moves_goal(&mut self, c: usize) -> bool {
+        self.preference_workspace().is_relevant(c)
     }
 
     /// Projects `z` (one entry per column) onto the null space of the Jacobian last evaluated,
     /// with the stiffness weights; false when the projection failed (`out` unspecified).
     pub fn null_space(&mut self, z: &DVector<f64>, out: &mut DVector<f64>) -> bool {
-        self.preference.null_space(&self.j, &self.stiffness, z, out)
+        self.preference_workspace();
+        let Some(preference) = self.preference.as_mut() else {
+            return false;
+        };
+        preference.null_space(&self.j, &self.stiffness, z, out)
     }
 
     /// The largest goal error at `q + dq` (limits enforced, no limit hit recorded), computed in

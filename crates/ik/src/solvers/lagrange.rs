@@ -126,6 +126,10 @@ impl Solver for ConstraintMaintenance {
         "lagrange"
     }
 
+    fn honours_priorities(&self) -> bool {
+        true
+    }
+
     fn prepare(&mut self, _rows: usize, _columns: usize) {
         self.layout.clear();
     }

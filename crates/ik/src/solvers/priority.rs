@@ -99,6 +99,10 @@ impl Solver for TaskPriority {
         "priority"
     }
 
+    fn honours_priorities(&self) -> bool {
+        true
+    }
+
     fn prepare(&mut self, _rows: usize, columns: usize) {
         self.layout.clear();
         self.null = DMatrix::identity(columns, columns);
