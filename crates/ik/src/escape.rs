@@ -4,10 +4,12 @@
 //! the goals' gradient pointing through them. The first-order methods cannot see a way out, so
 //! the driver looks a step further: it tries, in the goals' null space (so no goal moves to first
 //! order), a move towards the bend hints and then a move of each DOF that moves a goal, both
-//! ways and at two sizes, evaluates each exactly, and keeps the best one if it lowers the largest
-//! goal error. Every candidate is tried in a fixed order and the best is kept by a strict
-//! comparison, so the same stall always leaves the same way: the same drag twice gives the same
-//! pose, bit for bit.
+//! ways and at two sizes, evaluates each exactly, and keeps the best one if it improves on the
+//! best pose of the solve by at least [`STALL_GAIN`] (by the method's own measure, see
+//! `merit.rs`). For a lone goal, [`restart`] is the last resort. Every candidate is tried in a
+//! fixed order and the best is kept by a strict comparison, so the same stall always leaves the
+//! same way: the same drag twice gives the same pose, bit for bit. The driver tries each at most
+//! once per solve, and only while the error is above [`WORTH_ESCAPING`] tolerances.
 
 use marionette_skeleton::ROOT_STATE_LEN;
 use nalgebra::DVector;
