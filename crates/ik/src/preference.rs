@@ -44,6 +44,8 @@ pub struct Preference {
     /// The indices of the relevant columns: the only ones the projection works on (the others
     /// have no Jacobian entries and no pull).
     active: Vec<usize>,
+    /// The chain and goal joints the mask was made for.
+    columns: Vec<usize>,
     goal_joints: Vec<JointId>,
     weights: Vec<f64>,
     z: DVector<f64>,
@@ -64,7 +66,7 @@ impl Preference {
         rows: usize,
     ) {
         let n = columns.len();
-        self.goal_joints.clear();
+        let before = self.goal_joints.len();
         let mut whole_body = false;
         for g in goals {
             match g.kind.reads_joints(skeleton) {
@@ -72,6 +74,22 @@ impl Preference {
                 None => whole_body = true,
             }
         }
+        // The same chain, goal joints and rows as last time (a drag, frame after frame): the
+        // mask and the sizes stand.
+        let (old, new) = self.goal_joints.split_at(before);
+        if !whole_body
+            && old == new
+            && self.columns == columns
+            && self.jz.len() == rows
+            && self.z.len() == n
+        {
+            self.goal_joints.truncate(before);
+            self.weights.fill(0.0);
+            return;
+        }
+        self.goal_joints.drain(..before);
+        self.columns.clear();
+        self.columns.extend_from_slice(columns);
         self.relevant.clear();
         for &state in columns {
             let moves = skeleton.dof_at_state(state).is_some_and(|dof| {
@@ -131,8 +149,12 @@ impl Preference {
         if !any {
             return false;
         }
+        out.fill(0.0);
         // A joint the projection pushes out through its limit drops out (at most 3 passes).
         for _pass in 0..3 {
+            for &c in &self.active {
+                out[c] = 0.0;
+            }
             if !self.project(j, out) {
                 out.fill(0.0);
                 return false;
@@ -176,6 +198,7 @@ impl Preference {
             self.weights[c] = stiffness[c];
         }
         self.z.copy_from(z);
+        out.fill(0.0);
         self.project(j, out)
     }
 
@@ -188,7 +211,7 @@ impl Preference {
     fn project(&mut self, j: &DMatrix<f64>, out: &mut DVector<f64>) -> bool {
         let m = j.nrows();
         let storage = j.as_slice();
-        out.fill(0.0);
+        // Columns outside `active` are zero from `step` (set once per call) and stay so.
         // J W z, and the upper triangle of J W Jᵀ from J's contiguous columns.
         self.jz.fill(0.0);
         self.a.fill(0.0);
@@ -227,7 +250,7 @@ impl Preference {
             let along: f64 = col.iter().zip(&self.jz).map(|(a, b)| a * b).sum();
             out[c] -= w * along;
         }
-        out.iter().all(|v| v.is_finite())
+        self.active.iter().all(|&c| out[c].is_finite())
     }
 }
 
