@@ -313,19 +313,19 @@ impl Document {
         };
         let mut goal = held;
         if !outcome.report.converged {
-            let mut fk = std::mem::replace(&mut self.fk, Fk::new(&self.skeleton));
-            fk.update(&self.skeleton, &pose);
-            let held_distance = drag.distance_to(&fk, ray);
+            // The goals are made: `self.fk` serves to compare the tries (it is brought back to
+            // the kept pose below).
             let mut retry = self.pose.clone();
             let second = {
                 let mut system = self.system(vec![free.clone()], chain.clone());
                 runner.frame(&mut system, &mut retry)
             };
-            fk.update(&self.skeleton, &retry);
-            if drag.distance_to(&fk, ray) < held_distance {
+            self.fk.update(&self.skeleton, &pose);
+            let held_distance = drag.distance_to(&self.fk, ray);
+            self.fk.update(&self.skeleton, &retry);
+            if drag.distance_to(&self.fk, ray) < held_distance {
                 (pose, outcome, goal) = (retry, second, free);
             }
-            self.fk = fk;
         }
         self.last_goal = Some((goal, chain));
         self.pose = pose;

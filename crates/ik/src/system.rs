@@ -144,19 +144,22 @@ impl<'s> System<'s> {
             0.0
         };
         if weight > 0.0 || self.preference.is_some() {
-            if self.preference.is_none()
-                && let Some(mut lent) = spare.take()
-            {
-                lent.reset(
-                    self.skeleton,
-                    self.chain.columns(),
-                    &self.goals,
-                    self.e.len(),
-                );
-                self.preference = Some(lent);
+            if self.preference.is_none() {
+                self.install_preference(spare.take().unwrap_or_default());
             }
             self.preference_workspace().weight = weight;
         }
+    }
+
+    /// Sizes `workspace` for this system's goals and chain and makes it the preference's.
+    fn install_preference(&mut self, mut workspace: Box<Preference>) {
+        workspace.reset(
+            self.skeleton,
+            self.chain.columns(),
+            &self.goals,
+            self.e.len(),
+        );
+        self.preference = Some(workspace);
     }
 
     /// Gives back the preference's workspace (for the next system), leaving the pull off.
@@ -172,16 +175,9 @@ impl<'s> System<'s> {
     /// The preference's workspaces, made on first use.
     fn preference_workspace(&mut self) -> &mut Preference {
         if self.preference.is_none() {
-            let mut fresh = Box::<Preference>::default();
-            fresh.reset(
-                self.skeleton,
-                self.chain.columns(),
-                &self.goals,
-                self.e.len(),
-            );
-            self.preference = Some(fresh);
+            self.install_preference(Box::default());
         }
-        self.preference.as_mut().expect("made above")
+        self.preference.as_mut().expect("installed above")
     }
 
     /// The null-space step towards the bend hints at `q` on the Jacobian last evaluated, in the
@@ -342,16 +338,18 @@ impl<'s> System<'s> {
     /// `trial`; the system is left evaluated (errors only) at that pose.
     pub fn probe(&mut self, q: &[f64], dq: &DVector<f64>, trial: &mut [f64]) -> f64 {
         trial.copy_from_slice(q);
-        let hits = std::mem::take(&mut self.limit_hits);
-        self.limit_hits = vec![false; hits.len()];
-        self.add_to_pose(trial, dq);
-        self.limit_hits = hits;
+        self.step_pose(trial, dq, false);
         self.evaluate_errors(trial);
         self.max_error()
     }
 
     /// `q += dq` with the limits enforced ([`System::apply_step`] without the preference).
     pub fn add_to_pose(&mut self, q: &mut [f64], dq: &DVector<f64>) {
+        self.step_pose(q, dq, true);
+    }
+
+    /// `q += dq` with the limits enforced, recording limit hits when `record`.
+    fn step_pose(&mut self, q: &mut [f64], dq: &DVector<f64>, record: bool) {
         let dofs = self.skeleton.dofs();
         for (c, &state) in self.chain.columns().iter().enumerate() {
             let step = dq[c];
@@ -364,7 +362,7 @@ impl<'s> System<'s> {
                 Some(k) if dofs[k].unlimited => wrap_angle(value),
                 Some(k) => {
                     let clamped = dofs[k].clamp(value);
-                    if clamped != value {
+                    if record && clamped != value {
                         self.limit_hits[c] = true;
                     }
                     clamped
