@@ -8,6 +8,7 @@ pub mod drag;
 pub mod drag_reach;
 pub mod frame;
 pub mod limb;
+pub mod locks;
 pub mod peer;
 pub mod planar;
 pub mod rng;
@@ -50,7 +51,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 10] = [
+pub const PROTOCOLS: [&str; 11] = [
     "tracking",
     "planar",
     "convergence",
@@ -61,6 +62,7 @@ pub const PROTOCOLS: [&str; 10] = [
     "drag",
     "reach",
     "crouch",
+    "locks",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -83,6 +85,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "frame" => frame::table(if quick { 60 } else { 600 }),
             "drag" => drag::table(if quick { 60 } else { 600 }),
             "crouch" => crouch::table(),
+            "locks" => locks::table(if quick { 60 } else { 600 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

@@ -545,3 +545,54 @@ fn bench_runs_only_the_protocols_asked_for_and_refuses_unknown_ones() {
     assert!(err.contains("nope") && err.contains("limb"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A document (FILE_FORMATS.md) beside `dir`, on the shipped humanoid, with a lock and a pose.
+fn write_document(dir: &Path, name: &str, lock_site: &str) -> String {
+    let text = format!(
+        r#"Document(
+    version: 1,
+    skeleton: "{}",
+    pose: Some(Pose(root: (0.0, 0.1, 0.0), joints: {{"right knee": [40.0]}})),
+    locks: [Lock(name: "left foot", goal: Position(site: "{lock_site}", target: (0.09, 0.0, 0.05)))],
+)
+"#,
+        path("humanoid.ron")
+    );
+    let file = dir.join(name);
+    std::fs::write(&file, text).expect("write");
+    file.display().to_string()
+}
+
+#[test]
+fn check_and_fk_take_documents() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let good = write_document(dir.path(), "good.ron", "left heel");
+    let bad = write_document(dir.path(), "bad.ron", "left hoof");
+    let o = marionette(&["check", &good, &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains(&format!(
+            "ok {good}: document on \"humanoid\", 1 locks, 0 sequences (0 keys)"
+        )),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).contains(&format!(
+            "{bad}: lock \"left foot\": goal (position): site \"left hoof\""
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // fk of a document: its skeleton at its pose (the root raised 10 cm).
+    let doc = fk_json(&["fk", &good, "--json"]);
+    let rest = fk_json(&["fk", &path("humanoid.ron"), "--json"]);
+    let (p, r) = (
+        point(&doc["joints"]["pelvis"]),
+        point(&rest["joints"]["pelvis"]),
+    );
+    assert_near(p, [r[0], r[1] + 0.1, r[2]], "pelvis");
+    let o = marionette(&["fk", &bad, "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty() && stderr(&o).contains("left hoof"));
+}

@@ -29,16 +29,7 @@ pub fn chain_for(
 ) -> Result<Chain, ChainError> {
     match mode {
         ChainMode::SelectedPart => Ok(Chain::from_joints(skeleton, [picked])),
-        ChainMode::NearestBranch => {
-            let mut base = picked;
-            while let Some(parent) = skeleton.joint(base).parent {
-                if skeleton.joint(parent).children.len() > 1 {
-                    break;
-                }
-                base = parent;
-            }
-            Chain::between(skeleton, base, picked)
-        }
+        ChainMode::NearestBranch => Ok(Chain::limb(skeleton, picked)),
         ChainMode::UpToJoint(base) => Chain::between(skeleton, base, picked),
         ChainMode::UpToGroup(group) => {
             let top = skeleton

@@ -1,20 +1,30 @@
 //! The document the editor edits, without Bevy: a skeleton, its pose, per-joint stiffness, the
-//! drag in progress and the undo history. Every edit goes through here, so each is checked (bad
-//! values are errors that change nothing), clamped to the limits, and undoable as one step (a
-//! whole drag included: the pose changes live while dragging and one step is recorded when it
-//! ends, as Fyrox's editor does). The Bevy plugins hold one `Document` as a resource.
+//! locks and sequences, the drag in progress and the undo history. Every edit goes through here,
+//! so each is checked (bad values are errors that change nothing), clamped to the limits, and
+//! undoable as one step (a whole drag included: the pose changes live while dragging and one step
+//! is recorded when it ends, as Fyrox's editor does). Lock edits are in [`crate::lock_edits`],
+//! opening and saving Document files in [`crate::document_io`].
+//!
+//! Every solve goes through one goal set ([`Document::goal_set`]): the locks the edit can disturb
+//! and the edit's own goal, each goal served by its own chain. A drag, the swivel, the ghosts and
+//! "solve until satisfied" all ask for the same thing.
 
 use std::path::{Path, PathBuf};
 
+use marionette_document::{GoalSet, Lock, Owner, Sequence};
 use marionette_ik::{Goal, System};
 use marionette_skeleton::{
-    Chain, DofId, Fk, JointId, Pose, PoseError, SiteId, Skeleton, SkeletonError,
+    Chain, DofId, Fk, JointId, Pose, PoseError, ROOT_STATE_LEN, SiteId, Skeleton, SkeletonError,
 };
 use nalgebra::Vector3;
 
 use crate::history::{Change, Edited, History};
 use crate::ik_frame::{FrameOutcome, IkRunner};
 use crate::{ChainMode, Drag, Ray};
+
+/// A lock further than this from holding is re-solved by any edit, whatever the edit moves
+/// (metres or radians; far below the solvers' 0.1 mm tolerance).
+const DISTURBED: f64 = 1e-7;
 
 /// An edit that was refused; nothing changed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -43,19 +53,34 @@ pub enum EditError {
         /// Why.
         why: String,
     },
+    /// A lock edit that was refused.
+    #[error(transparent)]
+    Lock(#[from] marionette_document::LockError),
+    /// Another lock already has the name.
+    #[error("a lock named \"{0}\" already exists; lock names must be unique")]
+    DuplicateLock(String),
+    /// No lock at that index.
+    #[error("there is no lock number {0}")]
+    NoSuchLock(usize),
 }
 
 /// The document: what is open and everything the user changed.
 #[derive(Debug)]
 pub struct Document {
-    skeleton: Skeleton,
-    source: Option<PathBuf>,
-    pose: Vec<f64>,
-    stiffness: Vec<f64>,
-    history: History,
+    pub(crate) skeleton: Skeleton,
+    pub(crate) source: Option<PathBuf>,
+    /// The Document file it was opened from or last saved to.
+    pub(crate) file: Option<PathBuf>,
+    pub(crate) pose: Vec<f64>,
+    pub(crate) stiffness: Vec<f64>,
+    pub(crate) locks: Vec<Lock>,
+    pub(crate) sequences: Vec<Sequence>,
+    pub(crate) history: History,
+    /// The history's revision when last saved (or opened).
+    pub(crate) saved_revision: u64,
     drag: Option<Drag>,
-    last_goal: Option<(Goal, Chain)>,
-    fk: Fk,
+    last_edit: Option<(Goal, Chain)>,
+    pub(crate) fk: Fk,
 }
 
 impl Document {
@@ -69,11 +94,15 @@ impl Document {
         Document {
             skeleton,
             source,
+            file: None,
             pose,
             stiffness,
+            locks: Vec::new(),
+            sequences: Vec::new(),
             history: History::default(),
+            saved_revision: 0,
             drag: None,
-            last_goal: None,
+            last_edit: None,
             fk,
         }
     }
@@ -131,10 +160,94 @@ impl Document {
         self.drag.as_ref()
     }
 
-    /// The goal and chain of the last drag frame (kept after the drag ends, for "solve until
-    /// satisfied" and the drag line).
-    pub fn last_goal(&self) -> Option<&(Goal, Chain)> {
-        self.last_goal.as_ref()
+    /// The edit's goal and chain of the last drag frame (kept after the drag ends, for "solve
+    /// until satisfied", the ghosts and the drag line).
+    pub fn last_edit(&self) -> Option<&(Goal, Chain)> {
+        self.last_edit.as_ref()
+    }
+
+    /// The locks, in document order.
+    pub fn locks(&self) -> &[Lock] {
+        &self.locks
+    }
+
+    /// The sequences, in document order.
+    pub fn sequences(&self) -> &[Sequence] {
+        &self.sequences
+    }
+
+    /// The Document file it was opened from or last saved to.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// Whether there are edits since it was opened or last saved.
+    pub fn is_modified(&self) -> bool {
+        self.history.revision() != self.saved_revision
+    }
+
+    /// Whether lock `lock` can be disturbed by moving `chain`: the chain moves one of the joints
+    /// the lock reads (or the root), or the lock is not held now.
+    fn disturbed_by(&self, lock: &Lock, chain: &Chain) -> bool {
+        let s = &self.skeleton;
+        if lock.goal().kind.error(s, &self.fk) > DISTURBED {
+            return true;
+        }
+        let Some(joints) = lock.goal().kind.reads_joints(s) else {
+            return !chain.is_empty(); // the centre of mass moves with anything
+        };
+        chain
+            .columns()
+            .iter()
+            .any(|&c| match c.checked_sub(ROOT_STATE_LEN) {
+                None => true,
+                Some(k) => {
+                    let owner = s.dofs()[k].joint;
+                    joints
+                        .iter()
+                        .flatten()
+                        .any(|&j| s.is_ancestor_or_self(owner, j))
+                }
+            })
+    }
+
+    /// The goal set of one solve: the enabled locks that moving `chain` could disturb (or that
+    /// are not held now), then the edit's `goals`, served by `chain`. A lock taken in moves its
+    /// own limb, which may disturb further locks (the centre of mass moves the legs under the
+    /// feet): those are taken in too, until nothing more is disturbed. With no edit, every
+    /// enabled lock.
+    pub fn goal_set(&self, goals: &[Goal], chain: &Chain) -> GoalSet {
+        let mut set = GoalSet::with_locks(&self.locks, None);
+        if !goals.is_empty() {
+            let mut moving = chain.clone();
+            let mut taken = vec![false; self.locks.len()];
+            loop {
+                let mut grew = false;
+                for (i, lock) in self.locks.iter().enumerate() {
+                    if !taken[i] && lock.active_at(None) && self.disturbed_by(lock, &moving) {
+                        taken[i] = true;
+                        moving = moving.union(lock.limb());
+                        grew = true;
+                    }
+                }
+                if !grew {
+                    break;
+                }
+            }
+            set.retain_locks(|i| taken[i]);
+        }
+        for g in goals {
+            set.push_edit(g.clone(), chain);
+        }
+        set
+    }
+
+    /// Each lock's violation at the current pose, in document order.
+    pub fn lock_violations(&self) -> Vec<marionette_document::Violation> {
+        self.locks
+            .iter()
+            .map(|l| l.violation(&self.skeleton, &self.fk))
+            .collect()
     }
 
     /// Sets one DOF (a slider or numeric entry), clamped to its limits (hinges without limits
@@ -222,7 +335,7 @@ impl Document {
         self.put_pose(label, pose, true);
     }
 
-    fn put_pose(&mut self, label: String, pose: Vec<f64>, continuing: bool) {
+    pub(crate) fn put_pose(&mut self, label: String, pose: Vec<f64>, continuing: bool) {
         let before = std::mem::replace(&mut self.pose, pose);
         self.fk.update(&self.skeleton, &self.pose);
         let change = Change::Pose {
@@ -266,12 +379,14 @@ impl Document {
 
     /// Begins dragging a site's handle: the site itself is the dragged point.
     pub fn begin_site_drag(&mut self, site: SiteId, mode: ChainMode) -> Result<(), EditError> {
-        let drag = Drag::begin_at_site(&self.skeleton, &self.pose, site, mode).map_err(|e| {
-            EditError::Drag {
-                joint: self.skeleton.site(site).name.clone(),
-                why: e.to_string(),
-            }
-        })?;
+        let mut drag =
+            Drag::begin_at_site(&self.skeleton, &self.pose, site, mode).map_err(|e| {
+                EditError::Drag {
+                    joint: self.skeleton.site(site).name.clone(),
+                    why: e.to_string(),
+                }
+            })?;
+        self.root_moves_figure(&mut drag, mode);
         self.drag = Some(drag);
         Ok(())
     }
@@ -283,32 +398,54 @@ impl Document {
         hit: &Vector3<f64>,
         mode: ChainMode,
     ) -> Result<(), EditError> {
-        let drag =
-            Drag::begin(&self.skeleton, &self.fk, &self.pose, joint, hit, mode).map_err(|e| {
-                EditError::Drag {
-                    joint: self.skeleton.joint(joint).name.clone(),
-                    why: e.to_string(),
-                }
+        let mut drag = Drag::begin(&self.skeleton, &self.fk, &self.pose, joint, hit, mode)
+            .map_err(|e| EditError::Drag {
+                joint: self.skeleton.joint(joint).name.clone(),
+                why: e.to_string(),
             })?;
+        self.root_moves_figure(&mut drag, mode);
         self.drag = Some(drag);
         Ok(())
     }
 
-    /// One frame of the drag: the dragged point towards the cursor ray, by `runner`'s solver.
-    /// The frame first keeps the grip's depth ([`Drag::goal`]); when that does not converge
-    /// within the frame's updates, it solves again from the frame's start pose with the depth
-    /// free along the ray ([`Drag::ray_goal`]) and keeps whichever pose ends nearer the ray. So
-    /// the grip stays at its depth as long as it can follow the cursor there, and changes depth
-    /// only where following needs it (a straight limb bending towards its base). `None` when no
-    /// drag is in progress.
+    /// Begins dragging `joint` by its origin (a replay's `DragJoint`).
+    pub fn begin_joint_drag(&mut self, joint: JointId, mode: ChainMode) -> Result<(), EditError> {
+        let mut drag =
+            Drag::begin_at_point(&self.skeleton, &self.pose, joint, Vector3::zeros(), mode)
+                .map_err(|e| EditError::Drag {
+                    joint: self.skeleton.joint(joint).name.clone(),
+                    why: e.to_string(),
+                })?;
+        self.root_moves_figure(&mut drag, mode);
+        self.drag = Some(drag);
+        Ok(())
+    }
+
+    /// Dragging the root body translates the whole figure (the root translation), except in
+    /// the whole-body mode, which moves everything anyway.
+    fn root_moves_figure(&self, drag: &mut Drag, mode: ChainMode) {
+        if drag.joint == self.skeleton.root() && mode != ChainMode::WholeBody {
+            drag.chain = Chain::root_translation();
+        }
+    }
+
+    /// One frame of the drag: the dragged point towards the cursor ray, with the locks the drag
+    /// can disturb, by `runner`'s solver. The frame first keeps the grip's depth
+    /// ([`Drag::goal`]); when that does not converge within the frame's updates, it solves again
+    /// from the frame's start pose with the depth free along the ray ([`Drag::ray_goal`]) and
+    /// keeps whichever pose ends nearer the ray while holding the locks no worse. So the grip
+    /// stays at its depth as long as it can follow the cursor there, and changes depth only where
+    /// following needs it (a straight limb bending towards its base). `None` when no drag is in
+    /// progress.
     pub fn drag_frame(&mut self, ray: &Ray, runner: &mut IkRunner) -> Option<FrameOutcome> {
         let drag = self.drag.as_ref()?;
         let chain = drag.chain.clone();
         let held = drag.goal(&self.fk, ray);
         let free = drag.ray_goal(&self.fk, ray);
         let mut pose = self.pose.clone();
+        let set = self.goal_set(std::slice::from_ref(&held), &chain);
         let mut outcome = {
-            let mut system = self.system(vec![held.clone()], chain.clone());
+            let mut system = set.system(&self.skeleton, &self.stiffness);
             runner.frame(&mut system, &mut pose)
         };
         let mut goal = held;
@@ -316,21 +453,69 @@ impl Document {
             // The goals are made: `self.fk` serves to compare the tries (it is brought back to
             // the kept pose below).
             let mut retry = self.pose.clone();
+            let set = self.goal_set(std::slice::from_ref(&free), &chain);
             let second = {
-                let mut system = self.system(vec![free.clone()], chain.clone());
+                let mut system = set.system(&self.skeleton, &self.stiffness);
                 runner.frame(&mut system, &mut retry)
+            };
+            let locks_error = |report: &marionette_ik::Report| {
+                report
+                    .goal_errors
+                    .iter()
+                    .zip(set.owners())
+                    .filter(|(_, o)| matches!(o, Owner::Lock(_)))
+                    .fold(0.0_f64, |a, (e, _)| a.max(*e))
             };
             self.fk.update(&self.skeleton, &pose);
             let held_distance = drag.distance_to(&self.fk, ray);
             self.fk.update(&self.skeleton, &retry);
-            if drag.distance_to(&self.fk, ray) < held_distance {
+            let tolerance = runner.settings().tolerance;
+            let locks_no_worse =
+                locks_error(&second.report) <= locks_error(&outcome.report).max(tolerance);
+            if drag.distance_to(&self.fk, ray) < held_distance && locks_no_worse {
                 (pose, outcome, goal) = (retry, second, free);
             }
         }
-        self.last_goal = Some((goal, chain));
+        self.last_edit = Some((goal, chain));
         self.pose = pose;
         self.fk.update(&self.skeleton, &self.pose);
         Some(outcome)
+    }
+
+    /// Solves the current goal set (the enabled locks and the last drag's goal) for at most
+    /// `max_iterations` updates ("solve until satisfied"), as one undo step. `None` when there
+    /// is nothing to solve.
+    pub fn solve_until_satisfied(
+        &mut self,
+        runner: &mut IkRunner,
+        max_iterations: usize,
+    ) -> Option<FrameOutcome> {
+        let set = match &self.last_edit {
+            Some((goal, chain)) => self.goal_set(std::slice::from_ref(goal), chain),
+            None => self.goal_set(&[], &Chain::default()),
+        };
+        if set.is_empty() {
+            return None;
+        }
+        let mut q = self.pose.clone();
+        let outcome = {
+            let mut system = set.system(&self.skeleton, &self.stiffness);
+            runner.until_satisfied(&mut system, &mut q, max_iterations)
+        };
+        self.replace_pose("Solve until satisfied".into(), q);
+        Some(outcome)
+    }
+
+    /// The locks alone, solved from the current pose with `budget` updates into `q` (after a
+    /// lock was added, enabled or moved, the limbs follow).
+    pub(crate) fn settle(&self, runner: &mut IkRunner, budget: usize) -> Vec<f64> {
+        let mut q = self.pose.clone();
+        let set = self.goal_set(&[], &Chain::default());
+        if set.has_locks() {
+            let mut system = set.system(&self.skeleton, &self.stiffness);
+            runner.until_satisfied(&mut system, &mut q, budget);
+        }
+        q
     }
 
     /// Ends the drag: the whole drag becomes one undo step.
@@ -358,6 +543,7 @@ impl Document {
         let label = self.history.undo(Edited {
             pose: &mut self.pose,
             stiffness: &mut self.stiffness,
+            locks: &mut self.locks,
         });
         self.fk.update(&self.skeleton, &self.pose);
         label
@@ -369,6 +555,7 @@ impl Document {
         let label = self.history.redo(Edited {
             pose: &mut self.pose,
             stiffness: &mut self.stiffness,
+            locks: &mut self.locks,
         });
         self.fk.update(&self.skeleton, &self.pose);
         label

@@ -85,6 +85,22 @@ impl Drag {
         })
     }
 
+    /// Begins a drag of a point fixed in `joint`'s frame (its origin for zero).
+    pub fn begin_at_point(
+        skeleton: &Skeleton,
+        q: &[f64],
+        joint: JointId,
+        local_point: Vector3<f64>,
+        mode: ChainMode,
+    ) -> Result<Drag, ChainError> {
+        Ok(Drag {
+            joint,
+            local_point,
+            chain: chain_for(skeleton, joint, mode)?,
+            start_pose: q.to_vec(),
+        })
+    }
+
     /// Begins a drag on a site's handle: the dragged point is the site.
     pub fn begin_at_site(
         skeleton: &Skeleton,

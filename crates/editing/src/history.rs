@@ -1,7 +1,9 @@
 //! Undo and redo (issue 5): every edit is one step, a whole drag included. A step records the
-//! values before and after, which plain data (a pose is a `Vec<f64>`) makes cheap; later document
-//! edits (locks, keyframes) add variants to [`Change`] and fields to [`Edited`].
+//! values before and after, which plain data (a pose is a `Vec<f64>`, the locks a short list)
+//! makes cheap; later document edits (keyframes) add variants to [`Change`] and fields to
+//! [`Edited`].
 
+use marionette_document::Lock;
 use marionette_skeleton::JointId;
 
 /// The parts of a document that edits change, borrowed for an undo or a redo.
@@ -11,6 +13,8 @@ pub struct Edited<'a> {
     pub pose: &'a mut Vec<f64>,
     /// Each joint's stiffness (Welman's w), by joint index.
     pub stiffness: &'a mut [f64],
+    /// The locks.
+    pub locks: &'a mut Vec<Lock>,
 }
 
 /// One undoable edit.
@@ -36,13 +40,25 @@ pub enum Change {
         /// The stiffness after.
         after: f64,
     },
+    /// The locks changed (added, removed, renamed, enabled, weighted, a target moved, a frame
+    /// range), with the pose the limbs followed to.
+    Locks {
+        /// What the user did ("Lock left heel", "Move lock left foot").
+        label: String,
+        /// The locks and the pose before.
+        before: (Vec<Lock>, Vec<f64>),
+        /// The locks and the pose after.
+        after: (Vec<Lock>, Vec<f64>),
+    },
 }
 
 impl Change {
     /// The edit's label.
     pub fn label(&self) -> &str {
         match self {
-            Change::Pose { label, .. } | Change::Stiffness { label, .. } => label,
+            Change::Pose { label, .. }
+            | Change::Stiffness { label, .. }
+            | Change::Locks { label, .. } => label,
         }
     }
 
@@ -51,6 +67,7 @@ impl Change {
         match self {
             Change::Pose { before, after, .. } => before == after,
             Change::Stiffness { before, after, .. } => before == after,
+            Change::Locks { before, after, .. } => before == after,
         }
     }
 
@@ -70,6 +87,13 @@ impl Change {
                     *w = if after { *a } else { *before };
                 }
             }
+            Change::Locks {
+                before, after: a, ..
+            } => {
+                let (locks, pose) = if after { a } else { before };
+                state.locks.clone_from(locks);
+                state.pose.clone_from(pose);
+            }
         }
     }
 }
@@ -79,6 +103,9 @@ impl Change {
 pub struct History {
     undo: Vec<Change>,
     redo: Vec<Change>,
+    /// Bumped by every recorded, undone or redone edit: a document is unsaved while its
+    /// revision differs from the one it was saved at.
+    revision: u64,
 }
 
 impl History {
@@ -90,6 +117,12 @@ impl History {
         }
         self.undo.push(change);
         self.redo.clear();
+        self.revision += 1;
+    }
+
+    /// The revision: changes with every edit, undo and redo (not a count of anything).
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Records one step of a continuing adjustment (a slider being dragged): when the last edit
@@ -110,6 +143,7 @@ impl History {
                     },
                 ) if label == new_label => {
                     after.clone_from(new_after);
+                    self.revision += 1;
                     return;
                 }
                 (
@@ -127,6 +161,19 @@ impl History {
                     },
                 ) if label == new_label && joint == new_joint => {
                     *after = *new_after;
+                    self.revision += 1;
+                    return;
+                }
+                (
+                    Change::Locks { label, after, .. },
+                    Change::Locks {
+                        label: new_label,
+                        after: new_after,
+                        ..
+                    },
+                ) if label == new_label => {
+                    after.clone_from(new_after);
+                    self.revision += 1;
                     return;
                 }
                 _ => {}
@@ -142,6 +189,7 @@ impl History {
         change.put(&mut state, false);
         let label = change.label().to_owned();
         self.redo.push(change);
+        self.revision += 1;
         Some(label)
     }
 
@@ -151,6 +199,7 @@ impl History {
         change.put(&mut state, true);
         let label = change.label().to_owned();
         self.undo.push(change);
+        self.revision += 1;
         Some(label)
     }
 
@@ -188,11 +237,13 @@ mod tests {
         let mut h = History::default();
         let mut pose = vec![0.0];
         let mut stiffness = vec![1.0];
+        let mut locks = Vec::new();
         macro_rules! state {
             () => {
                 Edited {
                     pose: &mut pose,
                     stiffness: &mut stiffness,
+                    locks: &mut locks,
                 }
             };
         }
@@ -222,11 +273,13 @@ mod tests {
         let mut stiffness = vec![1.0; joint.index() + 1];
         stiffness[joint.index()] = 0.5;
         let mut pose = vec![2.0];
+        let mut locks = Vec::new();
         macro_rules! state {
             () => {
                 Edited {
                     pose: &mut pose,
                     stiffness: &mut stiffness,
+                    locks: &mut locks,
                 }
             };
         }

@@ -1,5 +1,6 @@
 //! The editor's logic without Bevy (ARCHITECTURE.md: a pure core under thin plugins): the
-//! document every edit goes through ([`document`]), which joints a drag moves ([`chain_mode`]),
+//! document every edit goes through ([`document`], its locks in [`lock_edits`], its files and
+//! recovery in [`document_io`]), which joints a drag moves ([`chain_mode`]),
 //! what a drag pulls at ([`drag`]), the solver run each frame ([`ik_frame`]), the outliner and
 //! DOF sliders ([`outliner`]), undo ([`history`]), the swivel gizmo's geometry
 //! ([`swivel_gizmo`]) and the scripts that replay a session through the window ([`replay`]).
@@ -8,9 +9,11 @@
 
 pub mod chain_mode;
 pub mod document;
+pub mod document_io;
 pub mod drag;
 pub mod history;
 pub mod ik_frame;
+pub mod lock_edits;
 pub mod outliner;
 pub mod replay;
 pub mod swivel;

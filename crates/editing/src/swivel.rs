@@ -66,7 +66,22 @@ fn solve_swivel(
         ..SolverOptions::default()
     };
     let mut solver = SolverKind::AnalyticLimb.build_with(&options)?;
-    let mut system = document.system(wrist_held(document, limb), chain);
+    // The locks the limb could disturb, except those at or below the wrist, which the swivel
+    // holds where they are anyway: with none left the limb solver turns the limb exactly.
+    let wrist = limb.joints[2];
+    let mut set = document.goal_set(&wrist_held(document, limb), &chain);
+    set.retain_locks(|i| {
+        document.locks()[i]
+            .goal()
+            .kind
+            .joints(skeleton)
+            .is_none_or(|joints| {
+                joints
+                    .iter()
+                    .any(|&j| !skeleton.is_ancestor_or_self(wrist, j))
+            })
+    });
+    let mut system = set.system(skeleton, document.stiffness());
     solver.supports(&system)?;
     let mut q = document.pose().to_vec();
     let report = solve(solver.as_mut(), &mut system, &mut q, Settings::default());

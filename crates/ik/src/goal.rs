@@ -103,6 +103,17 @@ pub enum GoalKind {
         /// Second site.
         b: SiteId,
     },
+    /// A site's position and its joint's whole orientation at once (a planted foot): rows 0–2
+    /// are the position's, rows 3–5 the orientation's rotation vector; its error is the larger
+    /// of the position error (metres) and the angle (radians).
+    Pose {
+        /// The site.
+        site: SiteId,
+        /// World target of the site.
+        target: Vector3<f64>,
+        /// World target rotation of the site's joint frame.
+        rotation: Matrix3<f64>,
+    },
     /// The centre of mass matches a target on the chosen world axes.
     CenterOfMass {
         /// World target.
@@ -204,6 +215,7 @@ impl GoalKind {
         match self {
             GoalKind::Plane { .. } => 1,
             GoalKind::CenterOfMass { axes, .. } => axes.iter().filter(|&&a| a).count(),
+            GoalKind::Pose { .. } => 6,
             _ => 3,
         }
     }
@@ -218,6 +230,7 @@ impl GoalKind {
             GoalKind::Plane { .. } => "plane",
             GoalKind::Line { .. } => "line",
             GoalKind::Coincide { .. } => "coincide",
+            GoalKind::Pose { .. } => "pose",
             GoalKind::CenterOfMass { .. } => "center_of_mass",
         }
     }
@@ -234,7 +247,8 @@ impl GoalKind {
             GoalKind::Position { site: s, .. }
             | GoalKind::Aim { site: s, .. }
             | GoalKind::Plane { site: s, .. }
-            | GoalKind::Line { site: s, .. } => vec![site(s)],
+            | GoalKind::Line { site: s, .. }
+            | GoalKind::Pose { site: s, .. } => vec![site(s)],
             GoalKind::Orientation { joint, .. } | GoalKind::Point { joint, .. } => vec![*joint],
             GoalKind::Coincide { a, b } => vec![site(a), site(b)],
             GoalKind::CenterOfMass { .. } => return None,
@@ -248,7 +262,8 @@ impl GoalKind {
             GoalKind::Position { site: s, .. }
             | GoalKind::Aim { site: s, .. }
             | GoalKind::Plane { site: s, .. }
-            | GoalKind::Line { site: s, .. } => [site(s), None],
+            | GoalKind::Line { site: s, .. }
+            | GoalKind::Pose { site: s, .. } => [site(s), None],
             GoalKind::Orientation { joint, .. } | GoalKind::Point { joint, .. } => {
                 [Some(*joint), None]
             }
@@ -269,7 +284,8 @@ impl GoalKind {
             GoalKind::Position { site: s, .. }
             | GoalKind::Aim { site: s, .. }
             | GoalKind::Plane { site: s, .. }
-            | GoalKind::Line { site: s, .. } => (Some(site(s)), None),
+            | GoalKind::Line { site: s, .. }
+            | GoalKind::Pose { site: s, .. } => (Some(site(s)), None),
             GoalKind::Coincide { a, b } => (Some(site(a)), Some(site(b))),
             GoalKind::Orientation { joint, .. } => {
                 (Some((*joint, fk.joint_position(*joint))), None)
@@ -337,6 +353,16 @@ impl GoalKind {
                 (r - direction * direction.dot(&r)).norm()
             }
             GoalKind::Coincide { a, b } => (fk.site_position(*a) - fk.site_position(*b)).norm(),
+            GoalKind::Pose {
+                site,
+                target,
+                rotation,
+            } => {
+                let current = fk.joint_rotation(skeleton.site(*site).joint);
+                (target - fk.site_position(*site))
+                    .norm()
+                    .max(rotation_vector(&(rotation * current.transpose())).norm())
+            }
             GoalKind::CenterOfMass { target, axes } => {
                 let d = target - fk.center_of_mass();
                 (0..3)
@@ -357,6 +383,10 @@ impl GoalKind {
         match self {
             GoalKind::Orientation { axes, .. } if !full_orientation(axes) => chord(norm),
             GoalKind::Aim { .. } => chord(norm),
+            GoalKind::Pose { .. } => {
+                let part = |r: &[f64]| r.iter().map(|x| x * x).sum::<f64>().sqrt();
+                part(&rows[..3]).max(part(&rows[3..]))
+            }
             _ => norm,
         }
     }
@@ -491,6 +521,22 @@ impl GoalKind {
                         j[(row + r, c)] -= scratch.a[(r, c)];
                     }
                 }
+            }
+            GoalKind::Pose {
+                site,
+                target,
+                rotation,
+            } => {
+                let joint = skeleton.site(*site).joint;
+                put3(e, row, &(target - fk.site_position(*site)));
+                fk.site_jacobian(skeleton, *site, columns, j, row);
+                let current = fk.joint_rotation(joint);
+                put3(
+                    e,
+                    row + 3,
+                    &rotation_vector(&(rotation * current.transpose())),
+                );
+                fk.orientation_jacobian(skeleton, joint, columns, j, row + 3);
             }
             GoalKind::CenterOfMass { target, axes } => {
                 let d = target - fk.center_of_mass();

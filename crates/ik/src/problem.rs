@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 use marionette_skeleton::{
     Chain, FileError, JointId, Pose, PoseError, Skeleton, SkeletonError, orientation_from_degrees,
 };
-use nalgebra::Vector3;
-use serde::Deserialize;
+use nalgebra::{Matrix3, Vector3};
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::goal::{Goal, GoalKind};
 
 /// A world axis as problem files name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AxisName {
     /// x
     X,
@@ -32,71 +32,103 @@ fn all_axes() -> Vec<AxisName> {
     vec![AxisName::X, AxisName::Y, AxisName::Z]
 }
 
-/// A goal as written in a problem file (targets in metres, orientations in degrees).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+fn is_one(w: &f64) -> bool {
+    *w == 1.0
+}
+
+fn is_zero(p: &u32) -> bool {
+    *p == 0
+}
+
+fn is_all_axes(axes: &[AxisName]) -> bool {
+    axes == all_axes()
+}
+
+/// A goal as written in a problem file or a document's lock (targets in metres, orientations in
+/// degrees). Saved files leave out a weight of 1, priority 0 and all three axes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs, reason = "fields are documented in FILE_FORMATS.md")]
 pub enum GoalDef {
     Position {
         site: String,
         target: [f64; 3],
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         priority: u32,
     },
     Orientation {
         joint: String,
         target: [f64; 3],
-        #[serde(default = "all_axes")]
+        #[serde(default = "all_axes", skip_serializing_if = "is_all_axes")]
         axes: Vec<AxisName>,
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         priority: u32,
     },
     Aim {
         site: String,
         axis: [f64; 3],
         at: [f64; 3],
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         priority: u32,
     },
     Plane {
         site: String,
         point: [f64; 3],
         normal: [f64; 3],
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         priority: u32,
     },
     Line {
         site: String,
         point: [f64; 3],
         direction: [f64; 3],
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        priority: u32,
+    },
+    Point {
+        joint: String,
         #[serde(default)]
+        offset: [f64; 3],
+        target: [f64; 3],
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        weight: f64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        priority: u32,
+    },
+    Pose {
+        site: String,
+        target: [f64; 3],
+        rotation: [f64; 3],
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        weight: f64,
+        #[serde(default, skip_serializing_if = "is_zero")]
         priority: u32,
     },
     Coincide {
         a: String,
         b: String,
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         priority: u32,
     },
     CenterOfMass {
         target: [f64; 3],
-        #[serde(default = "all_axes")]
+        #[serde(default = "all_axes", skip_serializing_if = "is_all_axes")]
         axes: Vec<AxisName>,
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         priority: u32,
     },
 }
@@ -328,6 +360,8 @@ fn resolve_goal(
         GoalDef::Aim { .. } => "aim",
         GoalDef::Plane { .. } => "plane",
         GoalDef::Line { .. } => "line",
+        GoalDef::Point { .. } => "point",
+        GoalDef::Pose { .. } => "pose",
         GoalDef::Coincide { .. } => "coincide",
         GoalDef::CenterOfMass { .. } => "center_of_mass",
     };
@@ -350,6 +384,18 @@ fn resolve_goal(
             });
         }
         s
+    };
+    let goal_joint = |name: &str, defects: &mut Vec<ProblemDefect>| {
+        let j = skeleton.joint_by_name(name);
+        if j.is_none() {
+            defects.push(ProblemDefect::UnknownGoalJoint {
+                index,
+                kind: kind_name,
+                joint: name.to_owned(),
+                skeleton: skeleton.name().to_owned(),
+            });
+        }
+        j
     };
     let finite = |field: &str, v: &[f64; 3], defects: &mut Vec<ProblemDefect>| {
         if v.iter().all(|x| x.is_finite()) {
@@ -389,15 +435,7 @@ fn resolve_goal(
             weight,
             priority,
         } => {
-            let j = skeleton.joint_by_name(joint);
-            if j.is_none() {
-                defects.push(ProblemDefect::UnknownGoalJoint {
-                    index,
-                    kind: kind_name,
-                    joint: joint.clone(),
-                    skeleton: skeleton.name().to_owned(),
-                });
-            }
+            let j = goal_joint(joint, defects);
             let t = finite("target", target, defects).map(|t| orientation_from_degrees(t.into()));
             if axes.is_empty() {
                 bad("axes is empty".into(), defects);
@@ -480,6 +518,55 @@ fn resolve_goal(
                 *priority,
             )
         }
+        GoalDef::Point {
+            joint,
+            offset,
+            target,
+            weight,
+            priority,
+        } => {
+            let j = goal_joint(joint, defects);
+            let (o, t) = (
+                finite("offset", offset, defects),
+                finite("target", target, defects),
+            );
+            (
+                j.zip(o)
+                    .zip(t)
+                    .map(|((joint, offset), target)| GoalKind::Point {
+                        joint,
+                        offset,
+                        target,
+                        along: None,
+                    }),
+                *weight,
+                *priority,
+            )
+        }
+        GoalDef::Pose {
+            site: s,
+            target,
+            rotation,
+            weight,
+            priority,
+        } => {
+            let (s, t, r) = (
+                site(s, defects),
+                finite("target", target, defects),
+                finite("rotation", rotation, defects).map(|r| orientation_from_degrees(r.into())),
+            );
+            (
+                s.zip(t)
+                    .zip(r)
+                    .map(|((site, target), rotation)| GoalKind::Pose {
+                        site,
+                        target,
+                        rotation,
+                    }),
+                *weight,
+                *priority,
+            )
+        }
         GoalDef::Coincide {
             a,
             b,
@@ -524,4 +611,133 @@ fn resolve_goal(
         weight,
         priority,
     })
+}
+
+fn axis_names(axes: &[bool; 3]) -> Vec<AxisName> {
+    [AxisName::X, AxisName::Y, AxisName::Z]
+        .into_iter()
+        .zip(axes)
+        .filter(|(_, held)| **held)
+        .map(|(a, _)| a)
+        .collect()
+}
+
+/// Rx·Ry·Rz angles in degrees of a rotation matrix (the inverse of
+/// [`orientation_from_degrees`]; at the gimbal singularity, ry = ±90°, the x angle takes the
+/// whole turn about the shared axis).
+pub fn degrees_from_orientation(m: &Matrix3<f64>) -> [f64; 3] {
+    // R = Rx(a)·Ry(b)·Rz(c): R[0][2] = sin b, R[1][2] = −sin a cos b, R[2][2] = cos a cos b,
+    // R[0][0] = cos b cos c, R[0][1] = −cos b sin c.
+    let sb = m[(0, 2)].clamp(-1.0, 1.0);
+    let b = sb.asin();
+    let (a, c) = if sb.abs() < 1.0 - 1e-12 {
+        ((-m[(1, 2)]).atan2(m[(2, 2)]), (-m[(0, 1)]).atan2(m[(0, 0)]))
+    } else {
+        // cos b = 0: only a ± c is defined; put it all in a.
+        (m[(2, 1)].atan2(m[(1, 1)]), 0.0)
+    };
+    [a, b, c].map(f64::to_degrees)
+}
+
+impl GoalDef {
+    /// The goal as a file writes it (names for ids, degrees for rotations); `None` for a drag's
+    /// goal along a ray, which no file holds.
+    pub fn from_goal(skeleton: &Skeleton, goal: &Goal) -> Option<GoalDef> {
+        let site = |s: &marionette_skeleton::SiteId| skeleton.site(*s).name.clone();
+        let v = |p: &Vector3<f64>| [p.x, p.y, p.z];
+        let (weight, priority) = (goal.weight, goal.priority);
+        Some(match &goal.kind {
+            GoalKind::Position { site: s, target } => GoalDef::Position {
+                site: site(s),
+                target: v(target),
+                weight,
+                priority,
+            },
+            GoalKind::Point {
+                joint,
+                offset,
+                target,
+                along: None,
+            } => GoalDef::Point {
+                joint: skeleton.joint(*joint).name.clone(),
+                offset: v(offset),
+                target: v(target),
+                weight,
+                priority,
+            },
+            GoalKind::Point { along: Some(_), .. } => return None,
+            GoalKind::Orientation {
+                joint,
+                target,
+                axes,
+            } => GoalDef::Orientation {
+                joint: skeleton.joint(*joint).name.clone(),
+                target: degrees_from_orientation(target),
+                axes: axis_names(axes),
+                weight,
+                priority,
+            },
+            GoalKind::Aim { site: s, axis, at } => GoalDef::Aim {
+                site: site(s),
+                axis: v(axis),
+                at: v(at),
+                weight,
+                priority,
+            },
+            GoalKind::Plane {
+                site: s,
+                point,
+                normal,
+            } => GoalDef::Plane {
+                site: site(s),
+                point: v(point),
+                normal: v(normal),
+                weight,
+                priority,
+            },
+            GoalKind::Line {
+                site: s,
+                point,
+                direction,
+            } => GoalDef::Line {
+                site: site(s),
+                point: v(point),
+                direction: v(direction),
+                weight,
+                priority,
+            },
+            GoalKind::Pose {
+                site: s,
+                target,
+                rotation,
+            } => GoalDef::Pose {
+                site: site(s),
+                target: v(target),
+                rotation: degrees_from_orientation(rotation),
+                weight,
+                priority,
+            },
+            GoalKind::Coincide { a, b } => GoalDef::Coincide {
+                a: site(a),
+                b: site(b),
+                weight,
+                priority,
+            },
+            GoalKind::CenterOfMass { target, axes } => GoalDef::CenterOfMass {
+                target: v(target),
+                axes: axis_names(axes),
+                weight,
+                priority,
+            },
+        })
+    }
+
+    /// Resolves one goal against `skeleton`; the defects name it as goal `index`.
+    pub fn resolve(&self, skeleton: &Skeleton, index: usize) -> Result<Goal, Vec<ProblemDefect>> {
+        let mut defects = Vec::new();
+        match resolve_goal(skeleton, index, self, &mut defects) {
+            Some(goal) if defects.is_empty() => Ok(goal),
+            _ => Err(defects),
+        }
+    }
 }

@@ -31,6 +31,10 @@ pub struct System<'s> {
     limit_hits: Vec<bool>,
     /// Whether a goal reads the centre of mass (otherwise forward kinematics skips it).
     needs_com: bool,
+    /// Per goal, the chain columns allowed to serve it (empty: all of them). A goal's Jacobian
+    /// rows are zero in the other columns, so only its own chain moves to meet it, while the
+    /// union of every goal's chain moves (a lock kept by its limb while a drag moves the body).
+    goal_columns: Vec<Vec<bool>>,
     /// The pull towards the bend hints in the goals' null space and its workspaces: made when
     /// a weight is first set (or a stall escape needs the projection), so systems without it
     /// (one per editor frame) allocate nothing for it.
@@ -72,7 +76,33 @@ impl<'s> System<'s> {
             stiffness,
             limit_hits: vec![false; n],
             needs_com,
+            goal_columns: Vec::new(),
             chain,
+        }
+    }
+
+    /// Limits goal `goal` to the chain columns where `columns` is true (one entry per column of
+    /// [`System::chain`]): its Jacobian rows are zero elsewhere, so the solvers serve it with
+    /// those columns only (its error is still measured at the whole pose). Entries past the end
+    /// count as false; an out-of-range `goal` changes nothing.
+    pub fn restrict_goal(&mut self, goal: usize, columns: &[bool]) {
+        if goal >= self.goals.len() {
+            return;
+        }
+        if self.goal_columns.len() < self.goals.len() {
+            self.goal_columns.resize(self.goals.len(), Vec::new());
+        }
+        let n = self.chain.len();
+        self.goal_columns[goal] = (0..n)
+            .map(|c| columns.get(c).copied().unwrap_or(false))
+            .collect();
+    }
+
+    /// Whether chain column `column` may move to serve goal `goal` ([`System::restrict_goal`]).
+    pub fn serves(&self, goal: usize, column: usize) -> bool {
+        match self.goal_columns.get(goal) {
+            Some(mask) if !mask.is_empty() => mask.get(column).copied().unwrap_or(false),
+            _ => true,
         }
     }
 
@@ -267,6 +297,13 @@ impl<'s> System<'s> {
                     for c in 0..columns.len() {
                         self.j[(r, c)] *= s;
                     }
+                }
+            }
+        }
+        for (mask, rows) in self.goal_columns.iter().zip(&self.rows) {
+            for (c, _) in mask.iter().enumerate().filter(|(_, allowed)| !**allowed) {
+                for r in rows.clone() {
+                    self.j[(r, c)] = 0.0;
                 }
             }
         }

@@ -118,6 +118,47 @@ proptest! {
         fk.orientation_jacobian(&s, joint, &cols, &mut jw, 0);
         prop_assert!((&sys.j - jw).abs().max() < 1e-12);
     }
+
+    /// A pose goal's rows: the site's position Jacobian over the joint's angular-velocity
+    /// Jacobian (exact at the solution, like the full orientation's); its error is the larger
+    /// part. Restricted to some columns, its rows are zero in the others and its error is
+    /// unchanged.
+    #[test]
+    fn pose_rows_stack_position_and_orientation((s, pose) in skeleton_and_pose(), keep in 0usize..1000) {
+        let site = s.site_ids().next().expect("a site");
+        let joint = s.site(site).joint;
+        let mut fk = Fk::new(&s);
+        fk.update(&s, &pose.q);
+        let goal = Goal::new(GoalKind::Pose {
+            site,
+            target: fk.site_position(site),
+            rotation: *fk.joint_rotation(joint),
+        });
+        let mut sys = System::new(&s, vec![goal.clone()], Chain::whole(&s, true));
+        sys.evaluate(&pose.q);
+        prop_assert!(sys.e.norm() < 1e-9);
+        let cols: Vec<usize> = (0..s.state_len()).collect();
+        let mut want = DMatrix::zeros(6, cols.len());
+        fk.site_jacobian(&s, site, &cols, &mut want, 0);
+        fk.orientation_jacobian(&s, joint, &cols, &mut want, 3);
+        prop_assert!((&sys.j - &want).abs().max() < 1e-12);
+        // Moved 3 cm: the error is the position part.
+        let mut moved = goal;
+        if let GoalKind::Pose { target, .. } = &mut moved.kind {
+            target.y += 0.03;
+        }
+        let mut sys = System::new(&s, vec![moved], Chain::whole(&s, true));
+        let mask: Vec<bool> = (0..cols.len()).map(|c| (keep >> (c % 10)) & 1 == 1).collect();
+        sys.restrict_goal(0, &mask);
+        sys.evaluate(&pose.q);
+        prop_assert!((sys.goal_errors()[0] - 0.03).abs() < 1e-12);
+        for (c, &kept) in mask.iter().enumerate() {
+            for r in 0..6 {
+                let expected = if kept { want[(r, c)] } else { 0.0 };
+                prop_assert!((sys.j[(r, c)] - expected).abs() < 1e-12, "row {r} column {c}");
+            }
+        }
+    }
 }
 
 #[test]

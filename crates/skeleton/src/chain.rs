@@ -52,6 +52,32 @@ impl Chain {
         Ok(Chain::from_joints(skeleton, joints))
     }
 
+    /// The limb of `joint`: its DOFs and its ancestors' up to, not including, the nearest
+    /// ancestor with more than one child joint (the spine for an arm, the pelvis for a leg), or
+    /// up to the root. What a drag moves by default and what keeps a lock (FILE_FORMATS.md,
+    /// Document: "the lock's limb").
+    pub fn limb(skeleton: &Skeleton, joint: JointId) -> Chain {
+        let mut base = joint;
+        while let Some(parent) = skeleton.joint(base).parent {
+            if skeleton.joint(parent).children.len() > 1 {
+                break;
+            }
+            base = parent;
+        }
+        let joints = skeleton
+            .path_to_root(joint)
+            .take_while(|&j| j != base)
+            .chain(std::iter::once(base));
+        Chain::from_joints(skeleton, joints)
+    }
+
+    /// Only the root translation.
+    pub fn root_translation() -> Chain {
+        Chain {
+            columns: (0..ROOT_STATE_LEN).collect(),
+        }
+    }
+
     /// The DOFs of the given joints (any order, repeats ignored).
     pub fn from_joints(skeleton: &Skeleton, joints: impl IntoIterator<Item = JointId>) -> Chain {
         let mut columns: Vec<usize> = joints

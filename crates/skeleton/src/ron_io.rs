@@ -104,8 +104,9 @@ pub fn top_level_name(text: &str) -> Option<&str> {
     (end > 0).then(|| &rest[..end])
 }
 
-/// Writes a file atomically: to a temporary file beside it, then renamed over it, so a crash or a
-/// full disk never leaves half a file where a good one was.
+/// Writes a file atomically: to a temporary file beside it, flushed and synced to the disk, then
+/// renamed over it (and the directory synced where the platform allows), so a crash, a kill or a
+/// full disk at any moment leaves either the old file or the new one, never a mix.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -116,10 +117,24 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".to_owned());
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let written = (|| {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.flush()?;
+        file.sync_all()
+    })();
+    written
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })?;
+    // The rename itself reaches the disk with the directory's entry; not every platform lets
+    // a directory be opened for that, and the file is already safe either way.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// A short name for a path in messages: the path as given.

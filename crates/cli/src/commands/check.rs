@@ -1,4 +1,5 @@
-//! `marionette check FILE... [--skeleton S]`: validates skeleton, problem and pose files.
+//! `marionette check FILE... [--skeleton S]`: validates skeleton, problem, document and pose
+//! files.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,8 +12,8 @@ use marionette_skeleton::{Pose, Skeleton, ron_io};
 /// Arguments of `marionette check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Skeleton, problem and (with --skeleton) pose files; the kind is read from the file:
-    /// `Skeleton(...)`, `Problem(...)` or `Pose(...)`.
+    /// Skeleton, problem, document and (with --skeleton) pose files; the kind is read from the
+    /// file: `Skeleton(...)`, `Problem(...)`, `Document(...)` or `Pose(...)`.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The skeleton that pose files are checked against.
@@ -67,6 +68,16 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
                 "pose of \"{}\", {moved} of {} dofs away from rest",
                 skeleton.name(),
                 skeleton.dof_count()
+            ))
+        }
+        Some("Document") => {
+            let doc = marionette_document::DocumentFile::load(path).map_err(|e| e.to_string())?;
+            let keys: usize = doc.sequences.iter().map(|s| s.keys.len()).sum();
+            Ok(format!(
+                "document on \"{}\", {} locks, {} sequences ({keys} keys)",
+                doc.skeleton.name(),
+                doc.locks.len(),
+                doc.sequences.len()
             ))
         }
         Some("Problem") => {

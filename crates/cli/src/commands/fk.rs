@@ -1,4 +1,5 @@
-//! `marionette fk SKELETON [--pose POSE] [--json]`: forward kinematics of one pose.
+//! `marionette fk SKELETON [--pose POSE] [--json]`: forward kinematics of one pose; a Document
+//! file in place of the skeleton gives its skeleton and its pose.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,9 +15,9 @@ use crate::output::{json_point, text_row};
 /// Arguments of `marionette fk`.
 #[derive(Debug, Args)]
 pub struct FkArgs {
-    /// The skeleton file.
+    /// The skeleton file, or a Document file (its skeleton, at its pose unless --pose is given).
     skeleton: PathBuf,
-    /// A pose file (default: the rest pose).
+    /// A pose file (default: the rest pose, or the document's pose).
     #[arg(long)]
     pose: Option<PathBuf>,
     /// Print `{"joints": {name: [x,y,z]}, "sites": {...}, "com": [x,y,z]}` instead of a table.
@@ -26,8 +27,7 @@ pub struct FkArgs {
 
 /// Prints the world position of every joint and site and the centre of mass.
 pub fn run(args: &FkArgs) -> Result<ExitCode, String> {
-    let skeleton = super::load_skeleton(&args.skeleton)?;
-    let pose = super::load_pose(&skeleton, args.pose.as_deref())?;
+    let (skeleton, pose) = super::load_figure(&args.skeleton, args.pose.as_deref())?;
     let mut fk = Fk::new(&skeleton);
     fk.update(&skeleton, &pose.q);
     if args.json {

@@ -18,6 +18,25 @@ pub fn load_skeleton(path: &Path) -> Result<Skeleton, String> {
     Skeleton::load(path).map_err(|e| e.to_string())
 }
 
+/// A skeleton and a pose from a skeleton file and an optional pose file, or from a Document file
+/// (its skeleton, and its pose unless a pose file is given).
+pub fn load_figure(path: &Path, pose: Option<&Path>) -> Result<(Skeleton, Pose), String> {
+    let text = marionette_skeleton::ron_io::read_text(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if marionette_skeleton::ron_io::top_level_name(&text) == Some("Document") {
+        let doc = marionette_document::DocumentFile::from_ron_str(&text, path)
+            .map_err(|e| e.to_string())?;
+        let q = match pose {
+            Some(p) => load_pose(&doc.skeleton, Some(p))?,
+            None => doc.pose,
+        };
+        return Ok((doc.skeleton, q));
+    }
+    let skeleton = load_skeleton(path)?;
+    let pose = load_pose(&skeleton, pose)?;
+    Ok((skeleton, pose))
+}
+
 /// Loads a pose for `skeleton`, or the rest pose when no file is given.
 pub fn load_pose(skeleton: &Skeleton, path: Option<&Path>) -> Result<Pose, String> {
     match path {

@@ -152,6 +152,25 @@ fn add_goal(
                 }
             }
         }
+        GoalKind::Pose {
+            site,
+            target,
+            rotation,
+        } if site_moves(site) => {
+            let joint = skeleton.site(*site).joint;
+            let p = fk.site_position(*site);
+            terms.point(axis, pivot, &p, target, weight);
+            let current: &Matrix3<f64> = fk.joint_rotation(joint);
+            let w = reach_weight(pivot, &p, weight);
+            for k in 0..3 {
+                terms.direction(
+                    axis,
+                    &current.column(k).into_owned(),
+                    &rotation.column(k).into_owned(),
+                    w,
+                );
+            }
+        }
         GoalKind::Aim {
             site,
             axis: local,
@@ -202,8 +221,10 @@ impl Solver for CyclicCoordinateDescent {
                 moves: &moves,
             };
             let mut terms = Terms::default();
-            for goal in system.goals() {
-                add_goal(skeleton, fk, &goal.kind, goal.weight, &pivot, &mut terms);
+            for (g, goal) in system.goals().iter().enumerate() {
+                if system.serves(g, c) {
+                    add_goal(skeleton, fk, &goal.kind, goal.weight, &pivot, &mut terms);
+                }
             }
             let change = match dof.kind {
                 DofKind::Hinge if terms.a != 0.0 || terms.b != 0.0 => terms.b.atan2(terms.a),

@@ -37,7 +37,12 @@ pub struct TaskPriority {
     levels: Vec<Level>,
     clamped: DVector<f64>,
     layout: Vec<u32>,
-    null: DMatrix<f64>,
+    /// An orthonormal basis of the directions the levels so far have used, one per column (the
+    /// first `used`): the null-space projector is N = I − B Bᵀ, applied as Jₖ N = Jₖ − (Jₖ B) Bᵀ
+    /// without ever forming the n × n matrix.
+    basis: DMatrix<f64>,
+    /// Jₖ B for the level being projected.
+    jb: DMatrix<f64>,
     dq: DVector<f64>,
 }
 
@@ -51,7 +56,8 @@ impl Default for TaskPriority {
             levels: Vec::new(),
             clamped: DVector::zeros(0),
             layout: Vec::new(),
-            null: DMatrix::zeros(0, 0),
+            basis: DMatrix::zeros(0, 0),
+            jb: DMatrix::zeros(0, 0),
             dq: DVector::zeros(0),
         }
     }
@@ -62,7 +68,8 @@ impl TaskPriority {
     fn arrange(&mut self, system: &System<'_>) {
         let n = system.shape().1;
         let unchanged = super::common::priority_layout_matches(system, &self.layout);
-        if unchanged && self.null.nrows() == n {
+        let rows: usize = self.levels.iter().map(|l| l.rows.len()).sum();
+        if unchanged && self.basis.nrows() == n && rows == system.e.len() {
             return;
         }
         let priorities: Vec<u32> = system.goals().iter().map(|g| g.priority).collect();
@@ -83,13 +90,15 @@ impl TaskPriority {
                 Level {
                     projected: DMatrix::zeros(m, n),
                     residual: DVector::zeros(m),
-                    svd: Svd::new(m, n),
+                    svd: Svd::new(m, n).warm_start(true),
                     rows,
                 }
             })
             .collect();
         self.layout = priorities;
-        self.null = DMatrix::identity(n, n);
+        let widest = self.levels.iter().map(|l| l.rows.len()).max().unwrap_or(0);
+        self.basis = DMatrix::zeros(n, n);
+        self.jb = DMatrix::zeros(widest, n);
         self.dq = DVector::zeros(n);
     }
 }
@@ -104,16 +113,20 @@ impl Solver for TaskPriority {
     }
 
     fn prepare(&mut self, _rows: usize, columns: usize) {
-        self.layout.clear();
-        self.null = DMatrix::identity(columns, columns);
-        self.dq = DVector::zeros(columns);
+        // The same shape as the last solve (the editor's next frame): the levels, and their
+        // decompositions' warm starts, stand; `arrange` rebuilds them if the goals changed.
+        if self.basis.nrows() != columns {
+            self.layout.clear();
+            self.basis = DMatrix::zeros(columns, columns);
+            self.dq = DVector::zeros(columns);
+        }
     }
 
     fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> StepInfo {
         self.arrange(system);
         let n = system.shape().1;
         let lambda2 = self.damping * self.damping;
-        self.null.fill_with_identity();
+        let mut used = 0;
         self.dq.fill(0.0);
         if self.clamped.len() != system.e.len() {
             self.clamped = DVector::zeros(system.e.len());
@@ -130,38 +143,44 @@ impl Solver for TaskPriority {
         }
         let mut smallest = f64::INFINITY;
         for level in &mut self.levels {
-            // Jₖ Nₖ₋₁ and eₖ − Jₖ Δq
+            // Jₖ Nₖ₋₁ = Jₖ − (Jₖ B) Bᵀ and eₖ − Jₖ Δq
             for (i, &r) in level.rows.iter().enumerate() {
                 let mut done = 0.0;
                 for c in 0..n {
                     done += system.j[(r, c)] * self.dq[c];
+                }
+                level.residual[i] = self.clamped[r] - done;
+                for b in 0..used {
                     let mut s = 0.0;
                     for k in 0..n {
-                        s += system.j[(r, k)] * self.null[(k, c)];
+                        s += system.j[(r, k)] * self.basis[(k, b)];
+                    }
+                    self.jb[(i, b)] = s;
+                }
+                for c in 0..n {
+                    let mut s = system.j[(r, c)];
+                    for b in 0..used {
+                        s -= self.jb[(i, b)] * self.basis[(c, b)];
                     }
                     level.projected[(i, c)] = s;
                 }
-                level.residual[i] = self.clamped[r] - done;
             }
             level.svd.compute(&level.projected);
             let (_, largest) = level.svd.extremes();
             let cutoff = self.relative_cutoff * largest;
             for i in 0..level.svd.sigma.len() {
                 let sigma = level.svd.sigma[i];
-                if sigma <= cutoff || sigma == 0.0 {
+                if sigma <= cutoff || sigma == 0.0 || used == n {
                     continue;
                 }
                 smallest = smallest.min(sigma);
                 let coefficient =
                     level.svd.u.column(i).dot(&level.residual) * sigma / (sigma * sigma + lambda2);
                 self.dq.axpy(coefficient, &level.svd.v.column(i), 1.0);
-                // N ← N − v vᵀ (v lies in the range of N, so N stays a projector).
-                let v = level.svd.v.column(i);
-                for a in 0..n {
-                    for b in 0..n {
-                        self.null[(a, b)] -= v[a] * v[b];
-                    }
-                }
+                // N ← N − v vᵀ (v lies in the range of N, so N stays a projector): v joins
+                // the basis.
+                self.basis.set_column(used, &level.svd.v.column(i));
+                used += 1;
             }
         }
         clamp_largest(&mut self.dq, self.max_joint_step);

@@ -1,0 +1,101 @@
+//! Sequences as the Document file holds them (FILE_FORMATS.md): keys that are whole poses at
+//! integer frames, how rotations and the root translation are interpolated between them, and
+//! whether every frame is re-solved against its locks. Interpolation and baking are the motion
+//! crate's; this module keeps the data valid and round-trips it exactly.
+
+use marionette_skeleton::Pose;
+use serde::{Deserialize, Serialize};
+
+/// How each joint's rotation goes from key to key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum RotationInterpolation {
+    /// Per joint, along the shorter arc, linear in time between two keys.
+    #[default]
+    Slerp,
+    /// A C¹ spline of rotations through the keys.
+    Squad,
+}
+
+/// How the root translation goes from key to key.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub enum RootInterpolation {
+    /// Straight lines between keys.
+    #[default]
+    Linear,
+    /// A uniform Catmull-Rom spline, the end keys repeated.
+    CatmullRom,
+    /// A Kochanek–Bartels spline.
+    KochanekBartels {
+        /// Tension (−1 … 1).
+        tension: f64,
+        /// Continuity (−1 … 1).
+        continuity: f64,
+        /// Bias (−1 … 1).
+        bias: f64,
+    },
+}
+
+/// One key: a whole pose (root translation included) at an integer frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Key {
+    /// The frame.
+    pub frame: i64,
+    /// The pose.
+    pub pose: Pose,
+}
+
+/// A named sequence of keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sequence {
+    /// Unique in the document.
+    pub name: String,
+    /// Frames per second (> 0).
+    pub fps: f64,
+    /// Rotation interpolation.
+    pub rotation: RotationInterpolation,
+    /// Root translation interpolation.
+    pub root: RootInterpolation,
+    /// Whether every frame is re-solved against the locks enabled on it.
+    pub hold_locks: bool,
+    /// At least one; frames strictly increasing.
+    pub keys: Vec<Key>,
+}
+
+impl Sequence {
+    /// What is wrong with the sequence's values, if anything (keys present and strictly
+    /// increasing, fps and spline parameters finite and in range).
+    pub fn defects(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !(self.fps.is_finite() && self.fps > 0.0) {
+            out.push(format!("fps {} is not a number > 0", self.fps));
+        }
+        if self.keys.is_empty() {
+            out.push("it has no keys (at least one is needed)".into());
+        }
+        for pair in self.keys.windows(2) {
+            if pair[1].frame <= pair[0].frame {
+                out.push(format!(
+                    "key at frame {} follows frame {}: frames must be strictly increasing",
+                    pair[1].frame, pair[0].frame
+                ));
+            }
+        }
+        if let RootInterpolation::KochanekBartels {
+            tension,
+            continuity,
+            bias,
+        } = self.root
+        {
+            for (name, v) in [
+                ("tension", tension),
+                ("continuity", continuity),
+                ("bias", bias),
+            ] {
+                if !(v.is_finite() && (-1.0..=1.0).contains(&v)) {
+                    out.push(format!("{name} {v} is not a number in [-1, 1]"));
+                }
+            }
+        }
+        out
+    }
+}
