@@ -20,5 +20,6 @@ fi
 echo "No display: playing scripts/demo-replay.ron in the editor under Xvfb"
 mkdir -p demo-output
 cd demo-output
-xvfb-run -a -s "-screen 0 1280x800x24" "$bin/marionette-editor" --replay ../scripts/demo-replay.ron "$@"
+# The demo's autosaves stay in demo-output/, away from the user's own recovery files.
+XDG_DATA_HOME="$PWD/data" xvfb-run -a -s "-screen 0 1280x800x24" "$bin/marionette-editor" --replay ../scripts/demo-replay.ron "$@"
 echo "Wrote demo-output/pose.ron and the screenshots front.png, side.png and four-views.png"

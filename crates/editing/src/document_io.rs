@@ -27,9 +27,10 @@ pub fn data_dir() -> PathBuf {
     std::env::temp_dir().join("marionette")
 }
 
-/// Where the recovery file of the document at `file` (or of an unsaved document) goes:
-/// `.NAME.recovery.ron` beside it.
-pub fn recovery_path(file: Option<&Path>) -> PathBuf {
+/// Where the recovery file of the document at `file` goes (`.NAME.recovery.ron` beside it), or
+/// of a document never saved (`untitled.recovery.ron` in the folder `untitled`, normally
+/// [`data_dir`]).
+pub fn recovery_path(file: Option<&Path>, untitled: &Path) -> PathBuf {
     match file {
         Some(f) => {
             let name = f
@@ -39,7 +40,7 @@ pub fn recovery_path(file: Option<&Path>) -> PathBuf {
             let stem = name.strip_suffix(".ron").unwrap_or(&name);
             f.with_file_name(format!(".{stem}.recovery.ron"))
         }
-        None => data_dir().join(UNTITLED_RECOVERY),
+        None => untitled.join(UNTITLED_RECOVERY),
     }
 }
 
@@ -47,10 +48,10 @@ fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// The recovery file to offer for the document at `file` (or an unsaved one): present and newer
-/// than the document.
-pub fn pending_recovery(file: Option<&Path>) -> Option<PathBuf> {
-    let recovery = recovery_path(file);
+/// The recovery file to offer for the document at `file` (or an unsaved one, its recovery in
+/// `untitled`): present and newer than the document.
+pub fn pending_recovery(file: Option<&Path>, untitled: &Path) -> Option<PathBuf> {
+    let recovery = recovery_path(file, untitled);
     let saved = modified(&recovery)?;
     match file.and_then(modified) {
         Some(doc) if doc > saved => None,
@@ -137,25 +138,27 @@ impl Document {
     }
 
     /// Saves to `path` atomically and makes it the document's file; the document is then
-    /// unmodified and its recovery file is removed.
+    /// unmodified and the recovery files of its old and new file are removed (an untitled
+    /// document's is the caller's: [`Document::discard_recovery`]).
     pub fn save_document(&mut self, path: impl AsRef<Path>) -> Result<(), DocumentError> {
         let path = path.as_ref();
         self.write_to(path)?;
-        let old_recovery = recovery_path(self.file.as_deref());
+        if let Some(old) = &self.file {
+            let _ = std::fs::remove_file(recovery_path(Some(old), Path::new(".")));
+        }
         self.file = Some(path.to_path_buf());
         self.saved_revision = self.history.revision();
-        let _ = std::fs::remove_file(old_recovery);
-        let _ = std::fs::remove_file(recovery_path(Some(path)));
+        let _ = std::fs::remove_file(recovery_path(Some(path), Path::new(".")));
         Ok(())
     }
 
-    /// Writes the recovery file when there are unsaved edits; returns where, or `None` when
-    /// there was nothing to save.
-    pub fn autosave(&mut self) -> Result<Option<PathBuf>, DocumentError> {
+    /// Writes the recovery file when there are unsaved edits (for a document never saved, in
+    /// the folder `untitled`); returns where, or `None` when there was nothing to save.
+    pub fn autosave(&mut self, untitled: &Path) -> Result<Option<PathBuf>, DocumentError> {
         if !self.is_modified() {
             return Ok(None);
         }
-        let recovery = recovery_path(self.file.as_deref());
+        let recovery = recovery_path(self.file.as_deref(), untitled);
         if let Some(dir) = recovery.parent() {
             std::fs::create_dir_all(dir).map_err(|source| {
                 DocumentError::File(FileError::Io {
@@ -174,8 +177,9 @@ impl Document {
         written.map(|()| Some(recovery))
     }
 
-    /// Removes the recovery file (the user discarded it, or the document was saved).
-    pub fn discard_recovery(file: Option<&Path>) {
-        let _ = std::fs::remove_file(recovery_path(file));
+    /// Removes the recovery file of the document at `file` (or of an untitled one, in
+    /// `untitled`): the user discarded it, or the document was saved.
+    pub fn discard_recovery(file: Option<&Path>, untitled: &Path) {
+        let _ = std::fs::remove_file(recovery_path(file, untitled));
     }
 }

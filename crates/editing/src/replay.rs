@@ -12,6 +12,13 @@
 //!     Screenshot("out.png"),
 //!     SavePose("pose.ron"),
 //!     CheckResidual(1.0),
+//!     LockSite(site: "left heel", kind: Position),
+//!     LockJoint(joint: "right wrist", kind: Orientation),
+//!     DragJoint(joint: "pelvis", to: (0.0, 0.9, 0.0), frames: 20),
+//!     CheckLocks(0.1),
+//!     SaveDocument("crouch.ron"),
+//!     OpenDocument("crouch.ron"),
+//!     Recover(true),
 //!     Exit,
 //! ])
 //! ```
@@ -217,8 +224,67 @@ pub enum Step {
     /// millimetres (or milliradians); the run fails, naming the solver and why the goal is
     /// unmet, when it did not.
     CheckResidual(f64),
+    /// Lock a site where it is (the Locks panel's buttons).
+    LockSite {
+        /// The site's name.
+        site: String,
+        /// What is held.
+        kind: ReplayLockKind,
+    },
+    /// Lock a joint (its origin, or its frame) where it is.
+    LockJoint {
+        /// The joint's name.
+        joint: String,
+        /// What is held.
+        kind: ReplayLockKind,
+    },
+    /// Press on a joint's origin (gripping it, as `DragSite` grips a site), move the cursor to
+    /// the screen projection of `to` over `frames` frames, then release.
+    DragJoint {
+        /// The joint's name.
+        joint: String,
+        /// World target (metres).
+        to: [f64; 3],
+        /// Frames the drag lasts (at least 1).
+        frames: u32,
+    },
+    /// Check that every enabled lock holds within this many millimetres (or milliradians).
+    CheckLocks(f64),
+    /// Save the document (FILE_FORMATS.md, Document).
+    SaveDocument(PathBuf),
+    /// Open a document.
+    OpenDocument(PathBuf),
+    /// Answer the offer of unsaved work found at start: recover it (`true`) or discard it; the
+    /// run fails when nothing is offered.
+    Recover(bool),
     /// Close the editor.
     Exit,
+}
+
+/// What a replay's lock step holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum ReplayLockKind {
+    /// The point's position.
+    Position,
+    /// The joint frame's orientation.
+    Orientation,
+    /// Position and orientation.
+    Pose,
+    /// The horizontal plane through the point.
+    Plane,
+}
+
+impl ReplayLockKind {
+    /// The lock kind it makes.
+    pub fn kind(self) -> marionette_document::LockKind {
+        use marionette_document::LockKind;
+        match self {
+            ReplayLockKind::Position => LockKind::Position,
+            ReplayLockKind::Orientation => LockKind::Orientation,
+            ReplayLockKind::Pose => LockKind::Pose,
+            ReplayLockKind::Plane => LockKind::Plane,
+        }
+    }
 }
 
 /// A checked script.
@@ -269,6 +335,23 @@ enum RawStep {
     Screenshot(String),
     SavePose(String),
     CheckResidual(f64),
+    LockSite {
+        site: String,
+        kind: ReplayLockKind,
+    },
+    LockJoint {
+        joint: String,
+        kind: ReplayLockKind,
+    },
+    DragJoint {
+        joint: String,
+        to: (f64, f64, f64),
+        frames: u32,
+    },
+    CheckLocks(f64),
+    SaveDocument(String),
+    OpenDocument(String),
+    Recover(bool),
     Exit,
 }
 
@@ -307,17 +390,31 @@ impl Script {
         }
     }
 
-    /// Checks that every `DragSite` names a site of `skeleton`; `file` names the script.
+    /// Checks that every `DragSite` and `LockSite` names a site of `skeleton`, and every
+    /// `LockJoint` and `DragJoint` a joint; `file` names the script.
     pub fn check_sites(&self, skeleton: &Skeleton, file: &str) -> Result<(), ReplayError> {
         let defects: Vec<ReplayDefect> = self
             .steps
             .iter()
             .enumerate()
             .filter_map(|(index, step)| match step {
-                Step::DragSite { site, .. } if skeleton.site_by_name(site).is_none() => {
+                Step::DragSite { site, .. } | Step::LockSite { site, .. }
+                    if skeleton.site_by_name(site).is_none() =>
+                {
                     Some(ReplayDefect {
                         step: index + 1,
                         message: format!("skeleton \"{}\" has no site \"{site}\"", skeleton.name()),
+                    })
+                }
+                Step::DragJoint { joint, .. } | Step::LockJoint { joint, .. }
+                    if skeleton.joint_by_name(joint).is_none() =>
+                {
+                    Some(ReplayDefect {
+                        step: index + 1,
+                        message: format!(
+                            "skeleton \"{}\" has no joint \"{joint}\"",
+                            skeleton.name()
+                        ),
                     })
                 }
                 _ => None,
@@ -379,6 +476,31 @@ fn check_step(raw: RawStep) -> Result<Step, String> {
             }
             Step::CheckResidual(mm)
         }
+        RawStep::LockSite { site, kind } => Step::LockSite { site, kind },
+        RawStep::LockJoint { joint, kind } => Step::LockJoint { joint, kind },
+        RawStep::DragJoint { joint, to, frames } => {
+            let to = [to.0, to.1, to.2];
+            if to.iter().any(|v| !v.is_finite()) {
+                return Err(format!(
+                    "DragJoint \"{joint}\": target {to:?} is not finite"
+                ));
+            }
+            if frames == 0 {
+                return Err(format!("DragJoint \"{joint}\": frames must be at least 1"));
+            }
+            Step::DragJoint { joint, to, frames }
+        }
+        RawStep::CheckLocks(mm) => {
+            if !(mm.is_finite() && mm > 0.0) {
+                return Err(format!(
+                    "CheckLocks: {mm} is not a number of millimetres > 0"
+                ));
+            }
+            Step::CheckLocks(mm)
+        }
+        RawStep::SaveDocument(path) => Step::SaveDocument(non_empty_path(path, "SaveDocument")?),
+        RawStep::OpenDocument(path) => Step::OpenDocument(non_empty_path(path, "OpenDocument")?),
+        RawStep::Recover(recover) => Step::Recover(recover),
         RawStep::Exit => Step::Exit,
     })
 }
@@ -410,12 +532,34 @@ mod tests {
         SavePose("pose.ron"),
         Exit,
         Type("poses/a b.ron"),
+        LockSite(site: "left heel", kind: Position),
+        LockJoint(joint: "pelvis", kind: Pose),
+        DragJoint(joint: "pelvis", to: (0.0, 0.9, 0.0), frames: 20),
+        CheckLocks(0.1),
+        SaveDocument("crouch.ron"),
+        OpenDocument("crouch.ron"),
     ])"#;
 
     #[test]
     fn the_issue_example_reads_into_steps() {
         let script = Script::parse(EXAMPLE, "example.ron").expect("valid script");
-        assert_eq!(script.steps.len(), 14);
+        assert_eq!(script.steps.len(), 20);
+        assert_eq!(
+            script.steps[14],
+            Step::LockSite {
+                site: "left heel".into(),
+                kind: ReplayLockKind::Position
+            }
+        );
+        assert_eq!(
+            script.steps[16],
+            Step::DragJoint {
+                joint: "pelvis".into(),
+                to: [0.0, 0.9, 0.0],
+                frames: 20
+            }
+        );
+        assert_eq!(script.steps[19], Step::OpenDocument("crouch.ron".into()));
         assert_eq!(script.steps[13], Step::Type("poses/a b.ron".into()));
         assert_eq!(script.steps[1], Step::SetView(View::Front));
         assert_eq!(

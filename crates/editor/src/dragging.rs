@@ -18,6 +18,8 @@ pub enum PickTarget {
     Body(JointId),
     /// A site's handle.
     Site(SiteId),
+    /// A joint's origin (a replay's `DragJoint`).
+    Joint(JointId),
 }
 
 /// A primary-button press on something draggable, with the picking hit.
@@ -43,7 +45,7 @@ impl PickRequest {
     pub fn preference(&self) -> f32 {
         match self.target {
             PickTarget::Site(_) => self.depth - HANDLE_PREFERENCE,
-            PickTarget::Body(_) => self.depth,
+            PickTarget::Body(_) | PickTarget::Joint(_) => self.depth,
         }
     }
 }
@@ -95,7 +97,13 @@ fn begin_drag(
     mouse: Res<ButtonInput<MouseButton>>,
     cursor: Res<CursorRay>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    marker: Res<crate::lock_markers::MarkerDrag>,
 ) {
+    if marker.0.is_some() {
+        // The press went to a lock's marker.
+        presses.clear();
+        return;
+    }
     let best = presses
         .read()
         .copied()
@@ -118,22 +126,23 @@ fn begin_drag(
     let mode = editor.chain_mode;
     let started = match press.target {
         PickTarget::Site(site) => editor.document.begin_site_drag(site, mode),
+        PickTarget::Joint(joint) => editor.document.begin_joint_drag(joint, mode),
         PickTarget::Body(joint) => {
-            let hit = nalgebra::Vector3::new(
-                f64::from(press.hit.x),
-                f64::from(press.hit.y),
-                f64::from(press.hit.z),
-            );
+            let hit = crate::convert::vector(press.hit);
             editor.document.begin_drag(joint, &hit, mode)
         }
     };
     match started {
         Ok(()) => {
-            let joint = match press.target {
-                PickTarget::Site(site) => editor.skeleton().site(site).joint,
-                PickTarget::Body(joint) => joint,
+            let (joint, site) = match press.target {
+                PickTarget::Site(site) => (editor.skeleton().site(site).joint, Some(site)),
+                PickTarget::Body(joint) | PickTarget::Joint(joint) => (joint, None),
             };
             editor.selected = Some(joint);
+            if site.is_some() && site != editor.selected_site {
+                editor.previous_site = editor.selected_site;
+            }
+            editor.selected_site = site;
             editor.residual_trace.clear();
             drag_camera.0 = Some(press.camera);
             start_ghosts(&mut editor);
@@ -192,15 +201,7 @@ fn moved_joints(editor: &Editor) -> Vec<bool> {
     moved
 }
 
-/// Converts Bevy's ray to the core's.
-pub fn to_core_ray(ray: &Ray3d) -> Option<Ray> {
-    let o = ray.origin;
-    let d = *ray.direction;
-    Ray::new(
-        nalgebra::Vector3::new(f64::from(o.x), f64::from(o.y), f64::from(o.z)),
-        nalgebra::Vector3::new(f64::from(d.x), f64::from(d.y), f64::from(d.z)),
-    )
-}
+pub use crate::convert::ray as to_core_ray;
 
 /// One frame of IK towards the cursor ray, for the pose and for every ghost (not in the frame
 /// the button is released: the drag ends as it was last shown).
@@ -235,7 +236,8 @@ fn advance_ghosts(editor: &mut Editor, ray: &Ray) {
     let runner = &mut editor.runner;
     for ghost in &mut editor.ghosts {
         let goal = drag.goal(&ghost.fk, ray);
-        let mut system = document.system(vec![goal], drag.chain.clone());
+        let set = document.goal_set(std::slice::from_ref(&goal), &drag.chain);
+        let mut system = set.system(document.skeleton(), document.stiffness());
         if let Some(result) = runner
             .compare(&mut system, &ghost.pose, &[ghost.kind])
             .pop()

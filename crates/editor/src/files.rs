@@ -18,14 +18,44 @@ use crate::state::Editor;
 /// What a file request is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileAction {
-    /// Open a skeleton (RON, SKELETON_FORMAT.md).
+    /// A new document on a skeleton file (RON, SKELETON_FORMAT.md).
     OpenSkeleton,
-    /// Open a pose (FILE_FORMATS.md).
+    /// Open a document (FILE_FORMATS.md, Document).
+    OpenDocument,
+    /// Save the document where it was opened or last saved, or ask where.
+    SaveDocument,
+    /// Save the document under a new name.
+    SaveDocumentAs,
+    /// Open a pose file into the current document (FILE_FORMATS.md, Pose).
     OpenPose,
-    /// Save the pose where it was last opened or saved, or ask where.
+    /// Export the current pose as a pose file, where it was last exported or a new name.
     SavePose,
-    /// Save the pose under a new name.
+    /// Export the current pose under a new name.
     SavePoseAs,
+}
+
+impl FileAction {
+    /// Whether the action writes a file.
+    pub fn saves(self) -> bool {
+        matches!(
+            self,
+            FileAction::SaveDocument
+                | FileAction::SaveDocumentAs
+                | FileAction::SavePose
+                | FileAction::SavePoseAs
+        )
+    }
+
+    /// The dialog's title and its button.
+    pub fn title(self) -> (&'static str, &'static str) {
+        match self {
+            FileAction::OpenSkeleton => ("New document from skeleton", "Open"),
+            FileAction::OpenDocument => ("Open document", "Open"),
+            FileAction::SaveDocument | FileAction::SaveDocumentAs => ("Save document", "Save"),
+            FileAction::OpenPose => ("Open pose", "Open"),
+            FileAction::SavePose | FileAction::SavePoseAs => ("Export pose", "Export"),
+        }
+    }
 }
 
 /// Asks for a file action (from a menu or a shortcut).
@@ -105,6 +135,12 @@ fn handle_requests(
             editor.save_pose(&path);
             continue;
         }
+        if action == FileAction::SaveDocument
+            && let Some(path) = editor.document.file().map(Path::to_path_buf)
+        {
+            editor.save_document(&path);
+            continue;
+        }
         if !answers.native {
             prompt.0 = Some(TypedPath {
                 action,
@@ -127,13 +163,16 @@ fn handle_requests(
                 if let Some(directory) = directory {
                     dialog = dialog.set_directory(directory);
                 }
+                let (title, _) = action.title();
+                let dialog = dialog.set_title(title);
                 let path = match action {
-                    FileAction::OpenSkeleton => dialog.set_title("Open skeleton").pick_file(),
-                    FileAction::OpenPose => dialog.set_title("Open pose").pick_file(),
-                    FileAction::SavePose | FileAction::SavePoseAs => dialog
-                        .set_title("Save pose")
-                        .set_file_name("pose.ron")
-                        .save_file(),
+                    FileAction::SavePose | FileAction::SavePoseAs => {
+                        dialog.set_file_name("pose.ron").save_file()
+                    }
+                    FileAction::SaveDocument | FileAction::SaveDocumentAs => {
+                        dialog.set_file_name("figure.ron").save_file()
+                    }
+                    _ => dialog.pick_file(),
                 };
                 // The editor may have closed meanwhile; nobody is left to tell.
                 let _ = sender.send((action, path, began.elapsed()));
@@ -192,6 +231,12 @@ pub fn carry_out(editor: &mut Editor, action: FileAction, path: &Path) {
         FileAction::OpenSkeleton => {
             editor.open_skeleton(path);
         }
+        FileAction::OpenDocument => {
+            editor.open_document(path);
+        }
+        FileAction::SaveDocument | FileAction::SaveDocumentAs => {
+            editor.save_document(path);
+        }
         FileAction::OpenPose => {
             editor.open_pose(path);
         }
@@ -211,15 +256,18 @@ fn skeleton_folder(editor: &Editor) -> Option<&Path> {
         .filter(|p| !p.as_os_str().is_empty())
 }
 
-/// Where the typed path starts: the pose's file when saving, else a file beside the
-/// skeleton's, else in the working directory.
+/// Where the typed path starts: the file last saved when saving (the document's, the pose's),
+/// else a file beside the skeleton's, else in the working directory.
 fn suggested_path(editor: &Editor, action: FileAction) -> String {
     let folder = skeleton_folder(editor);
-    let saving = matches!(action, FileAction::SavePose | FileAction::SavePoseAs);
-    match (saving, &editor.pose_path, folder) {
+    let (last, name) = match action {
+        FileAction::SavePose | FileAction::SavePoseAs => (editor.pose_path.clone(), "pose.ron"),
+        _ => (editor.document.file().map(Path::to_path_buf), "figure.ron"),
+    };
+    match (action.saves(), last, folder) {
         (true, Some(path), _) => path.display().to_string(),
-        (true, None, Some(folder)) => folder.join("pose.ron").display().to_string(),
-        (true, None, None) => "pose.ron".into(),
+        (true, None, Some(folder)) => folder.join(name).display().to_string(),
+        (true, None, None) => name.into(),
         (false, _, Some(folder)) => format!("{}/", folder.display()),
         (false, _, None) => String::new(),
     }
@@ -238,8 +286,9 @@ pub fn typed_path(text: &str) -> Option<PathBuf> {
     }
 }
 
-/// A file dropped onto the window: a skeleton if it reads as one, else a pose of the current
-/// skeleton; when it is neither, both reasons are shown.
+/// A file dropped onto the window: a document if it is one, else a skeleton (a new document on
+/// it) if it reads as one, else a pose of the current skeleton; when it is none of them, the
+/// reasons are shown and nothing changes.
 fn dropped_files(mut drops: MessageReader<FileDragAndDrop>, mut editor: ResMut<Editor>) {
     for drop in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
@@ -250,9 +299,16 @@ fn dropped_files(mut drops: MessageReader<FileDragAndDrop>, mut editor: ResMut<E
 
 /// Opens a dropped file (see [`FilesPlugin`]).
 pub fn open_dropped(editor: &mut Editor, path: &Path) {
+    let is_document = marionette_skeleton::ron_io::read_text(path)
+        .ok()
+        .is_some_and(|text| marionette_skeleton::ron_io::top_level_name(&text) == Some("Document"));
+    if is_document {
+        editor.open_document(path);
+        return;
+    }
     let skeleton_error = match marionette_editing::Document::open(path) {
-        Ok(document) => {
-            editor.adopt(document, path);
+        Ok(_) => {
+            editor.open_skeleton(path);
             return;
         }
         Err(e) => e,

@@ -8,8 +8,11 @@
 //! swivel) and runs headless under `MinimalPlugins`; [`EditorWindowPlugins`] adds what needs a
 //! window and a GPU: the scene, the views, the panels, the gizmos and scripted replays.
 
+pub mod autosave;
+pub mod convert;
 pub mod dragging;
 pub mod files;
+pub mod lock_markers;
 pub mod overlays;
 pub mod quit;
 pub mod replay;
@@ -19,6 +22,7 @@ pub mod state;
 pub mod tint;
 pub mod ui;
 pub mod ui_ik;
+pub mod ui_locks;
 pub mod ui_outliner;
 pub mod views;
 
@@ -59,6 +63,8 @@ impl Plugin for EditorCorePlugin {
                 shortcuts::ShortcutsPlugin,
                 files::FilesPlugin,
                 quit::QuitPlugin,
+                lock_markers::LockMarkersPlugin,
+                autosave::AutosavePlugin,
             ))
             .init_resource::<overlays::SelectedLimb>()
             .add_systems(

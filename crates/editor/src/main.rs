@@ -1,6 +1,7 @@
-//! `marionette-editor`: opens a window on the built-in humanoid (or `--skeleton FILE`) where
-//! dragging a body part poses the figure by IK; `--replay SCRIPT.ron` plays a scripted session
-//! through the window's input path (for tests and demonstrations).
+//! `marionette-editor [DOCUMENT]`: opens a window on a document (FILE_FORMATS.md), a new one on
+//! the built-in humanoid or on `--skeleton FILE`, where dragging a body part poses the figure by
+//! IK; `--replay SCRIPT.ron` plays a scripted session through the window's input path (for tests
+//! and demonstrations).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,7 +18,10 @@ use marionette_editor::{EditorCorePlugin, EditorWindowPlugins};
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// Open this skeleton (RON, SKELETON_FORMAT.md) instead of the built-in humanoid.
+    /// Open this document (RON, FILE_FORMATS.md: skeleton, pose, locks, sequences).
+    #[arg(value_name = "DOCUMENT", conflicts_with = "skeleton")]
+    document: Option<PathBuf>,
+    /// Start a new document on this skeleton (RON, SKELETON_FORMAT.md) instead of the built-in humanoid.
     #[arg(long, value_name = "FILE")]
     skeleton: Option<PathBuf>,
     /// Where meshes named by the skeleton are read from (default: `assets/` beside the
@@ -32,9 +36,19 @@ struct Args {
 fn main() -> ExitCode {
     let args = Args::parse();
     let mut startup_error = None;
-    let document = match &args.skeleton {
-        Some(path) => match Document::open(path) {
-            Ok(document) => document,
+    let opened = args.document.as_ref().map(Document::open_document);
+    let document = match (&args.skeleton, opened) {
+        (_, Some(Ok(document))) => document,
+        (_, Some(Err(e))) if args.replay.is_some() => {
+            eprintln!("marionette-editor: {e}");
+            return ExitCode::from(2);
+        }
+        (_, Some(Err(e))) => {
+            startup_error = Some(format!("Could not open the document: {e}"));
+            Document::new(marionette_skeleton::builtin::humanoid(), None).standing()
+        }
+        (Some(path), None) => match Document::open(path) {
+            Ok(document) => document.standing(),
             Err(e) if args.replay.is_some() => {
                 eprintln!("marionette-editor: {e}");
                 return ExitCode::from(2);
@@ -42,10 +56,10 @@ fn main() -> ExitCode {
             Err(e) => {
                 // A person started the editor: open the humanoid and show why.
                 startup_error = Some(format!("Could not open the skeleton: {e}"));
-                Document::new(marionette_skeleton::builtin::humanoid(), None)
+                Document::new(marionette_skeleton::builtin::humanoid(), None).standing()
             }
         },
-        None => Document::new(marionette_skeleton::builtin::humanoid(), None),
+        (None, None) => Document::new(marionette_skeleton::builtin::humanoid(), None).standing(),
     };
     let replay = match &args.replay {
         Some(path) => {
@@ -64,7 +78,6 @@ fn main() -> ExitCode {
         }
         None => None,
     };
-    let document = document.standing();
     let title = format!("Marionette — {}", document.skeleton().name());
     let mut app = App::new();
     app.add_plugins(

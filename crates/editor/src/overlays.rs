@@ -50,7 +50,13 @@ impl Plugin for OverlaysPlugin {
         )
         .add_systems(
             PostUpdate,
-            (draw_ground, draw_joint_axes, draw_drag, draw_swivel),
+            (
+                draw_ground,
+                draw_joint_axes,
+                draw_drag,
+                draw_swivel,
+                crate::lock_markers::draw_lock_markers,
+            ),
         );
     }
 }
@@ -165,7 +171,7 @@ fn draw_drag(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>) {
         0.015,
         Color::srgb(1.0, 0.9, 0.2),
     );
-    if let Some((goal, _)) = editor.document.last_goal()
+    if let Some((goal, _)) = editor.document.last_edit()
         && let GoalKind::Point { target, .. } = &goal.kind
     {
         let target = vec3(target);

@@ -1,6 +1,7 @@
-//! Quitting without losing work: closing the window (or File ▸ Quit) with an unsaved pose asks
-//! first (the panels show the question, [`Editor::confirm_quit`]); once the pose is saved, or the
-//! user chooses to discard it, the editor exits.
+//! Quitting without losing work: closing the window (or File ▸ Quit) with unsaved edits asks
+//! first (the panels show the question, [`Editor::confirm_quit`]) and writes the recovery file
+//! meanwhile ([`crate::autosave`]); once the document is saved the editor exits, and when the
+//! user chooses to discard the edits the recovery file goes too.
 
 use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
@@ -10,7 +11,7 @@ use crate::state::Editor;
 /// Asks to quit (the File menu); the same as closing the window.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QuitRequest {
-    /// Quit even if the pose is unsaved.
+    /// Quit even if the document is unsaved.
     pub discard: bool,
 }
 
@@ -30,6 +31,7 @@ fn quit(
     mut requests: MessageReader<QuitRequest>,
     mut editor: ResMut<Editor>,
     mut exit: MessageWriter<AppExit>,
+    autosave: Res<crate::autosave::Autosave>,
 ) {
     let mut asked = closes.read().count() > 0;
     let mut discard = false;
@@ -38,9 +40,16 @@ fn quit(
         discard |= request.discard;
     }
     if asked {
+        if discard && editor.unsaved() {
+            marionette_editing::Document::discard_recovery(
+                editor.document.file(),
+                &autosave.untitled,
+            );
+        }
         if discard || !editor.unsaved() {
             exit.write(AppExit::Success);
         } else {
+            crate::autosave::write_recovery(&mut editor, &autosave.untitled);
             editor.confirm_quit = true;
         }
     } else if editor.confirm_quit && !editor.unsaved() {

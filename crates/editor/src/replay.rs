@@ -18,8 +18,10 @@ use bevy::window::{CursorMoved, PrimaryWindow, WindowEvent};
 use marionette_editing::replay::{KeyChord, KeyName};
 use marionette_editing::{Script, Step};
 
+use crate::dragging::{PickRequest, PickTarget};
 use crate::state::Editor;
 use crate::views::{Layout, ViewCamera};
+use marionette_document::LockPart;
 
 /// Frames the cursor rests on a handle before pressing (picking updates its hover state from
 /// the cursor's position first).
@@ -54,10 +56,29 @@ enum Phase {
     Exiting,
 }
 
-/// A `DragSite` step: settle on the handle, press, move in a straight line, hold, release.
+/// What a scripted drag grips.
+#[derive(Debug, Clone, PartialEq)]
+enum Grip {
+    /// A site's handle, pressed where it is drawn.
+    Site(String),
+    /// A joint's origin.
+    Joint(String),
+}
+
+impl std::fmt::Display for Grip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Grip::Site(name) => write!(f, "site \"{name}\""),
+            Grip::Joint(name) => write!(f, "joint \"{name}\""),
+        }
+    }
+}
+
+/// A `DragSite` or `DragJoint` step: settle on the grip, press, move in a straight line, hold,
+/// release.
 #[derive(Debug, Clone, PartialEq)]
 struct SiteDrag {
-    site: String,
+    grip: Grip,
     /// Window pixels of the handle and of the target.
     from: Vec2,
     to: Vec2,
@@ -297,6 +318,39 @@ fn site_position(world: &World, name: &str) -> Option<Vec3> {
     ))
 }
 
+fn joint_position(world: &World, name: &str) -> Option<Vec3> {
+    let editor = world.resource::<Editor>();
+    let joint = editor.skeleton().joint_by_name(name)?;
+    Some(crate::convert::vec3(
+        &editor.document.fk().joint_position(joint),
+    ))
+}
+
+/// The press of a `DragJoint` lands on the joint's origin: a pick of that point through the
+/// large view, nearer than anything picking finds there.
+fn grip_joint(world: &mut World, name: &str) {
+    let Some(at) = joint_position(world, name) else {
+        return;
+    };
+    let Some(joint) = world.resource::<Editor>().skeleton().joint_by_name(name) else {
+        return;
+    };
+    let large = world.resource::<Layout>().large;
+    let mut cameras = world.query::<(Entity, &ViewCamera, &Camera)>();
+    let camera = cameras
+        .iter(world)
+        .find(|(_, v, c)| v.view == large && c.is_active)
+        .map(|(e, _, _)| e);
+    if let Some(camera) = camera {
+        world.write_message(PickRequest {
+            target: PickTarget::Joint(joint),
+            hit: at,
+            depth: f32::NEG_INFINITY,
+            camera,
+        });
+    }
+}
+
 fn fail(world: &mut World, text: String) {
     let mut replay = world.resource_mut::<Replay>();
     replay.failed = true;
@@ -420,30 +474,90 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             false
         }
         Step::DragSite { site, to, frames } => {
-            let Some(at) = site_position(world, &site) else {
-                fail(world, format!("no site named \"{site}\""));
-                return true;
-            };
-            let target = Vec3::new(to[0] as f32, to[1] as f32, to[2] as f32);
-            let (Some(from), Some(to_px)) = (
-                project_in_large_view(world, at),
-                project_in_large_view(world, target),
-            ) else {
+            let grip = Grip::Site(site);
+            start_drag(world, window, grip, to, frames)
+        }
+        Step::DragJoint { joint, to, frames } => {
+            let grip = Grip::Joint(joint);
+            start_drag(world, window, grip, to, frames)
+        }
+        Step::LockSite { site, kind } => {
+            let part = world
+                .resource::<Editor>()
+                .skeleton()
+                .site_by_name(&site)
+                .map(LockPart::Site);
+            lock_step(world, part, kind.kind(), &format!("site \"{site}\""));
+            // The panels change with a new lock: let the layout settle before the next step.
+            world.resource_mut::<Replay>().phase = Phase::Waiting(2);
+            true
+        }
+        Step::LockJoint { joint, kind } => {
+            let part = world
+                .resource::<Editor>()
+                .skeleton()
+                .joint_by_name(&joint)
+                .map(|j| LockPart::Point(j, nalgebra::Vector3::zeros()));
+            lock_step(world, part, kind.kind(), &format!("joint \"{joint}\""));
+            world.resource_mut::<Replay>().phase = Phase::Waiting(2);
+            true
+        }
+        Step::CheckLocks(max_mm) => {
+            let editor = world.resource::<Editor>();
+            let locks = editor.document.locks();
+            let broken: Vec<String> = editor
+                .document
+                .lock_violations()
+                .iter()
+                .zip(locks)
+                .filter(|(v, l)| l.enabled && v.largest() * 1000.0 > max_mm)
+                .map(|(v, l)| format!("\"{}\" gave way by {v}", l.name))
+                .collect();
+            if !broken.is_empty() {
                 fail(
                     world,
-                    format!("site \"{site}\" or its target is not visible in the large view"),
+                    format!("locks beyond {max_mm} mm: {}", broken.join(", ")),
+                );
+            }
+            false
+        }
+        Step::SaveDocument(path) => {
+            if !world.resource_mut::<Editor>().save_document(&path) {
+                fail(
+                    world,
+                    format!("could not save the document to {}", path.display()),
+                );
+            }
+            false
+        }
+        Step::Recover(recover) => {
+            let offered = world
+                .resource::<crate::autosave::RecoveryOffer>()
+                .0
+                .is_some();
+            if !offered {
+                fail(
+                    world,
+                    "no unsaved work from an earlier session is offered".into(),
                 );
                 return true;
-            };
-            move_cursor(world, window, from);
-            world.resource_mut::<Replay>().phase = Phase::Drag(SiteDrag {
-                site,
-                from,
-                to: to_px,
-                frames: frames.max(1),
-                frame: 0,
-                stage: DragStage::Settle(SETTLE_FRAMES),
+            }
+            world.resource_scope(|world, mut offer: Mut<crate::autosave::RecoveryOffer>| {
+                let mut editor = world.resource_mut::<Editor>();
+                crate::autosave::answer_recovery(&mut editor, &mut offer, recover);
             });
+            world.resource_mut::<Replay>().phase = Phase::Waiting(2);
+            true
+        }
+        Step::OpenDocument(path) => {
+            if !world.resource_mut::<Editor>().open_document(&path) {
+                fail(
+                    world,
+                    format!("could not open the document {}", path.display()),
+                );
+            }
+            // The scene is rebuilt for the document's skeleton: let it settle.
+            world.resource_mut::<Replay>().phase = Phase::Waiting(2);
             true
         }
         Step::Screenshot(path) => {
@@ -490,6 +604,55 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
     }
 }
 
+/// Begins a scripted drag of `grip` towards world point `to`; true (the step used the frame).
+fn start_drag(world: &mut World, window: Entity, grip: Grip, to: [f64; 3], frames: u32) -> bool {
+    let at = match &grip {
+        Grip::Site(site) => site_position(world, site),
+        Grip::Joint(joint) => joint_position(world, joint),
+    };
+    let Some(at) = at else {
+        fail(world, format!("no {grip}"));
+        return true;
+    };
+    let target = crate::convert::array_vec3(&to);
+    let (Some(from), Some(to_px)) = (
+        project_in_large_view(world, at),
+        project_in_large_view(world, target),
+    ) else {
+        fail(
+            world,
+            format!("{grip} or its target is not visible in the large view"),
+        );
+        return true;
+    };
+    move_cursor(world, window, from);
+    world.resource_mut::<Replay>().phase = Phase::Drag(SiteDrag {
+        grip,
+        from,
+        to: to_px,
+        frames: frames.max(1),
+        frame: 0,
+        stage: DragStage::Settle(SETTLE_FRAMES),
+    });
+    true
+}
+
+/// A lock step: locks `part` as `kind`, or fails the run.
+fn lock_step(
+    world: &mut World,
+    part: Option<LockPart>,
+    kind: marionette_document::LockKind,
+    what: &str,
+) {
+    let Some(part) = part else {
+        fail(world, format!("no {what}"));
+        return;
+    };
+    if world.resource_mut::<Editor>().lock(part, kind).is_none() {
+        fail(world, format!("could not lock {what}"));
+    }
+}
+
 /// One frame of a site drag; the phase that follows (`None` when the replay failed and already
 /// moved on).
 fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) -> Option<Phase> {
@@ -497,6 +660,9 @@ fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) -> Option<P
         DragStage::Settle(n) if n > 1 => drag.stage = DragStage::Settle(n - 1),
         DragStage::Settle(_) => {
             mouse(world, window, ButtonState::Pressed);
+            if let Grip::Joint(name) = &drag.grip {
+                grip_joint(world, name);
+            }
             drag.stage = DragStage::Press;
         }
         DragStage::Press => {
@@ -505,9 +671,9 @@ fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) -> Option<P
                 fail(
                     world,
                     format!(
-                        "the press at ({:.1}, {:.1}) did not start a drag on site \"{}\" \
+                        "the press at ({:.1}, {:.1}) did not start a drag on {} \
                          (is its handle hidden behind a panel or another body?)",
-                        drag.from.x, drag.from.y, drag.site
+                        drag.from.x, drag.from.y, drag.grip
                     ),
                 );
                 return None;

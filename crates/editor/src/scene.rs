@@ -7,7 +7,7 @@
 use bevy::light::GlobalAmbientLight;
 use bevy::prelude::*;
 use marionette_skeleton::{Fk, JointId, Shape, SiteId, Skeleton};
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::Vector3;
 
 use crate::dragging::{PickRequest, PickTarget};
 use crate::state::Editor;
@@ -246,21 +246,7 @@ fn economise_on_software_renderer(
     ));
 }
 
-/// nalgebra → glam.
-pub fn vec3(v: &Vector3<f64>) -> Vec3 {
-    Vec3::new(v.x as f32, v.y as f32, v.z as f32)
-}
-
-/// A rotation matrix → a quaternion.
-pub fn quat(m: &Matrix3<f64>) -> Quat {
-    let cols = [m.column(0), m.column(1), m.column(2)];
-    let mat = Mat3::from_cols(
-        Vec3::new(cols[0][0] as f32, cols[0][1] as f32, cols[0][2] as f32),
-        Vec3::new(cols[1][0] as f32, cols[1][1] as f32, cols[1][2] as f32),
-        Vec3::new(cols[2][0] as f32, cols[2][1] as f32, cols[2][2] as f32),
-    );
-    Quat::from_mat3(&mat).normalize()
-}
+pub use crate::convert::{quat, vec3};
 
 /// The mesh and its placement in the joint frame for a body shape (glTF meshes excepted).
 pub fn shape_mesh(shape: &Shape) -> Option<(Mesh, Transform)> {

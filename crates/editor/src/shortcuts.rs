@@ -1,7 +1,7 @@
-//! The standard shortcuts: Ctrl+Z undo, Ctrl+Shift+Z (or Ctrl+Y) redo, Ctrl+O open a skeleton,
-//! Ctrl+Shift+O open a pose, Ctrl+S save the pose (Ctrl+Shift+S under a new name), F frame the
-//! selection. Escape cancels a drag ([`crate::dragging`]). Keys typed into a text field of a
-//! panel are the panel's.
+//! The standard shortcuts: Ctrl+Z undo, Ctrl+Shift+Z (or Ctrl+Y) redo, Ctrl+O open a document,
+//! Ctrl+Shift+O open a pose, Ctrl+S save the document (Ctrl+Shift+S under a new name), F frame
+//! the selection, L lock the selection's position, Shift+L its pose. Escape cancels a drag
+//! ([`crate::dragging`]). Keys typed into a text field of a panel are the panel's.
 
 use bevy::prelude::*;
 
@@ -19,7 +19,7 @@ impl Plugin for ShortcutsPlugin {
 }
 
 /// What a key press asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Shortcut {
     /// Undo the last edit.
     Undo,
@@ -29,6 +29,8 @@ pub enum Shortcut {
     File(FileAction),
     /// Frame the selection.
     Frame,
+    /// Lock the selection.
+    Lock(marionette_document::LockKind),
 }
 
 /// The shortcut for `key` pressed with the modifiers held, if any.
@@ -36,11 +38,13 @@ pub fn shortcut_for(key: KeyCode, ctrl: bool, shift: bool) -> Option<Shortcut> {
     Some(match (key, ctrl, shift) {
         (KeyCode::KeyZ, true, false) => Shortcut::Undo,
         (KeyCode::KeyZ, true, true) | (KeyCode::KeyY, true, false) => Shortcut::Redo,
-        (KeyCode::KeyO, true, false) => Shortcut::File(FileAction::OpenSkeleton),
+        (KeyCode::KeyO, true, false) => Shortcut::File(FileAction::OpenDocument),
         (KeyCode::KeyO, true, true) => Shortcut::File(FileAction::OpenPose),
-        (KeyCode::KeyS, true, false) => Shortcut::File(FileAction::SavePose),
-        (KeyCode::KeyS, true, true) => Shortcut::File(FileAction::SavePoseAs),
+        (KeyCode::KeyS, true, false) => Shortcut::File(FileAction::SaveDocument),
+        (KeyCode::KeyS, true, true) => Shortcut::File(FileAction::SaveDocumentAs),
         (KeyCode::KeyF, false, false) => Shortcut::Frame,
+        (KeyCode::KeyL, false, false) => Shortcut::Lock(marionette_document::LockKind::Position),
+        (KeyCode::KeyL, false, true) => Shortcut::Lock(marionette_document::LockKind::Pose),
         _ => return None,
     })
 }
@@ -71,6 +75,9 @@ fn shortcuts(
             }
             Some(Shortcut::Frame) => {
                 frames.write(FrameRequest);
+            }
+            Some(Shortcut::Lock(kind)) => {
+                editor.lock_selection(kind);
             }
             None => {}
         }

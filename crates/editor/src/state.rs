@@ -1,14 +1,16 @@
-//! The editor's state as one Bevy resource: the document (skeleton, pose, undo history), the IK
-//! runner and its settings, what is selected, the last solve (for the status bar and the plot),
-//! the comparison ghosts and the messages shown to the user. Every plugin reads and edits the
-//! document through this resource; the scene plugin redraws when the revisions change.
+//! The editor's state as one Bevy resource: the document (skeleton, pose, locks, undo history),
+//! the IK runner and its settings, what is selected, the last solve (for the status bar and the
+//! plot), the comparison ghosts and the messages shown to the user. Every plugin reads and edits
+//! the document through this resource; the scene plugin redraws when the revisions change.
+//! (The locks' interface keeps its own small resources: [`crate::lock_markers`].)
 
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
+use marionette_document::{LockKind, LockPart};
 use marionette_editing::{ChainMode, Document, FrameOutcome, IkRunner, IkSettings};
 use marionette_ik::SolverKind;
-use marionette_skeleton::{Fk, JointId, Skeleton};
+use marionette_skeleton::{Fk, JointId, SiteId, Skeleton};
 
 /// One message for the user: what happened, and whether it went wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +46,10 @@ pub struct Editor {
     pub chain_mode: ChainMode,
     /// The selected joint (outliner, sliders, axes, swivel).
     pub selected: Option<JointId>,
+    /// The site whose handle was picked last, while its joint stays selected (what L locks).
+    pub selected_site: Option<SiteId>,
+    /// The site picked before it (with it, what "two sites together" locks).
+    pub previous_site: Option<SiteId>,
     /// The joint whose body is under the cursor.
     pub hovered: Option<JointId>,
     /// What the last frame of IK did: residuals for the plot, counts for the status bar.
@@ -65,13 +71,11 @@ pub struct Editor {
     pub ghost_generation: u64,
     /// Draw the selected joint's axes and limit arcs.
     pub show_axes: bool,
-    /// Where the pose was last saved or opened from, for Ctrl+S.
+    /// Where a pose file was last exported or opened from (File ▸ Export pose).
     pub pose_path: Option<PathBuf>,
     /// Bumped on every pose change, so the scene redraws only then.
     pub pose_revision: u64,
-    /// `pose_revision` when the pose was last saved or opened (the pose is unsaved otherwise).
-    pub saved_revision: u64,
-    /// Quitting was asked for while the pose is unsaved: the panels ask what to do.
+    /// Quitting was asked for while the document is unsaved: the panels ask what to do.
     pub confirm_quit: bool,
     /// Bumped when another skeleton is opened, so the scene is rebuilt.
     pub skeleton_revision: u64,
@@ -88,6 +92,8 @@ impl Editor {
             runner,
             chain_mode: ChainMode::default(),
             selected: None,
+            selected_site: None,
+            previous_site: None,
             hovered: None,
             last_solve: None,
             ik_time: None,
@@ -104,7 +110,6 @@ impl Editor {
             show_axes: true,
             pose_path: None,
             pose_revision: 0,
-            saved_revision: 0,
             confirm_quit: false,
             skeleton_revision: 0,
             notices: Vec::new(),
@@ -131,9 +136,9 @@ impl Editor {
         self.pose_revision = self.pose_revision.wrapping_add(1);
     }
 
-    /// Whether the pose changed since it was last saved or opened.
+    /// Whether the document changed since it was last saved or opened.
     pub fn unsaved(&self) -> bool {
-        self.pose_revision != self.saved_revision
+        self.document.is_modified()
     }
 
     /// Adds an information message.
@@ -156,11 +161,18 @@ impl Editor {
         self.notices.push(Notice { text, is_error });
     }
 
-    /// Opens another skeleton; on error the current one stays and the error is shown.
+    /// Starts a new document on another skeleton (File ▸ New from skeleton); on error the
+    /// current document stays and the error is shown.
     pub fn open_skeleton(&mut self, path: &Path) -> bool {
         match Document::open(path) {
             Ok(document) => {
-                self.adopt(document, path);
+                self.adopt(document.standing());
+                let joints = self.document.skeleton().joints().len();
+                let name = self.document.skeleton().name().to_owned();
+                self.inform(format!(
+                    "New document on skeleton \"{name}\" ({joints} joints) from {}",
+                    path.display()
+                ));
                 true
             }
             Err(e) => {
@@ -170,12 +182,48 @@ impl Editor {
         }
     }
 
-    /// Edits `document` (opened from `path`) from now on, in its standing pose.
-    pub fn adopt(&mut self, document: Document, path: &Path) {
-        self.document = document.standing();
-        let joints = self.document.skeleton().joints().len();
-        let name = self.document.skeleton().name().to_owned();
+    /// Opens a Document file; on error the open document stays as it was and the error is
+    /// shown.
+    pub fn open_document(&mut self, path: &Path) -> bool {
+        match Document::open_document(path) {
+            Ok(document) => {
+                self.adopt(document);
+                self.inform(format!(
+                    "Opened {} ({} locks, {} sequences)",
+                    path.display(),
+                    self.document.locks().len(),
+                    self.document.sequences().len()
+                ));
+                true
+            }
+            Err(e) => {
+                self.fail(format!("Could not open the document: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Saves the document (atomically) to `path`; on error the error is shown.
+    pub fn save_document(&mut self, path: &Path) -> bool {
+        self.document.end_drag();
+        match self.document.save_document(path) {
+            Ok(()) => {
+                self.inform(format!("Saved {}", path.display()));
+                true
+            }
+            Err(e) => {
+                self.fail(format!("Could not save the document: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Edits `document` from now on.
+    pub fn adopt(&mut self, document: Document) {
+        self.document = document;
         self.selected = None;
+        self.selected_site = None;
+        self.previous_site = None;
         self.hovered = None;
         self.last_solve = None;
         self.residual_trace.clear();
@@ -183,11 +231,56 @@ impl Editor {
         self.pose_path = None;
         self.skeleton_revision = self.skeleton_revision.wrapping_add(1);
         self.pose_changed();
-        self.saved_revision = self.pose_revision;
-        self.inform(format!(
-            "Opened skeleton \"{name}\" ({joints} joints) from {}",
-            path.display()
-        ));
+    }
+
+    /// What the lock buttons and L hold: the picked site, else the selected joint's first site,
+    /// else the selected joint's origin.
+    pub fn selected_part(&self) -> Option<LockPart> {
+        let joint = self.selected?;
+        if let Some(site) = self
+            .selected_site
+            .filter(|&s| self.skeleton().site(s).joint == joint)
+        {
+            return Some(LockPart::Site(site));
+        }
+        let skeleton = self.skeleton();
+        Some(
+            skeleton
+                .site_ids()
+                .find(|&s| skeleton.site(s).joint == joint)
+                .map_or(
+                    LockPart::Point(joint, nalgebra::Vector3::zeros()),
+                    LockPart::Site,
+                ),
+        )
+    }
+
+    /// Locks `part` as `kind` where it is now (one undo step); says what happened.
+    pub fn lock(&mut self, part: LockPart, kind: LockKind) -> Option<usize> {
+        let editor = &mut *self;
+        match editor.document.lock_part(part, kind, &mut editor.runner) {
+            Ok(index) => {
+                let name = editor.document.locks()[index].name.clone();
+                self.pose_changed();
+                self.inform(format!("Locked {name}"));
+                Some(index)
+            }
+            Err(e) => {
+                self.fail(format!("Could not lock: {e}"));
+                None
+            }
+        }
+    }
+
+    /// Locks the selection as `kind` (L, Shift+L and the Locks panel's buttons).
+    pub fn lock_selection(&mut self, kind: LockKind) -> Option<usize> {
+        match self.selected_part() {
+            Some(part) => self.lock(part, kind),
+            None => {
+                self.inform("Select a body part or a site handle to lock it");
+                None
+            }
+        }
     }
 
     /// Loads a pose file; on error the pose stays and the error is shown.
@@ -207,18 +300,16 @@ impl Editor {
         self.document.load_pose(path)?;
         self.pose_path = Some(path.to_path_buf());
         self.pose_changed();
-        self.saved_revision = self.pose_revision;
         self.inform(format!("Opened pose {}", path.display()));
         Ok(())
     }
 
-    /// Saves the pose; on error the error is shown.
+    /// Exports the current pose as a pose file; on error the error is shown.
     pub fn save_pose(&mut self, path: &Path) -> bool {
         match self.document.save_pose(path) {
             Ok(()) => {
                 self.pose_path = Some(path.to_path_buf());
-                self.saved_revision = self.pose_revision;
-                self.inform(format!("Saved pose to {}", path.display()));
+                self.inform(format!("Exported the pose to {}", path.display()));
                 true
             }
             Err(e) => {
@@ -252,21 +343,17 @@ impl Editor {
         }
     }
 
-    /// Runs the chosen solver on the last drag's goal until it is met, the solver stops moving or
-    /// `max_iterations` updates; one undo step.
+    /// Runs the chosen solver on the goal set (the enabled locks and the last drag's goal) until
+    /// every goal is met, the solver stops moving or `max_iterations` updates; one undo step.
     pub fn solve_until_satisfied(&mut self, max_iterations: usize) {
-        let Some((goal, chain)) = self.document.last_goal().cloned() else {
-            self.inform("Nothing to solve yet: drag a body or a handle first");
+        let editor = &mut *self;
+        let Some(outcome) = editor
+            .document
+            .solve_until_satisfied(&mut editor.runner, max_iterations)
+        else {
+            self.inform("Nothing to solve yet: drag a body or a handle, or lock a part, first");
             return;
         };
-        let mut q = self.document.pose().to_vec();
-        let outcome = {
-            let mut system = self.document.system(vec![goal], chain);
-            self.runner
-                .until_satisfied(&mut system, &mut q, max_iterations)
-        };
-        self.document
-            .replace_pose("Solve until satisfied".to_owned(), q);
         self.pose_changed();
         let report = &outcome.report;
         self.residual_trace.clone_from(&outcome.residuals);

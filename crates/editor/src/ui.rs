@@ -119,6 +119,8 @@ fn editor_ui(
     mut frames: MessageWriter<FrameRequest>,
     mut quit: MessageWriter<crate::quit::QuitRequest>,
     mut prompt: ResMut<PathPrompt>,
+    mut lock_hover: ResMut<crate::lock_markers::LockHover>,
+    mut recovery: ResMut<crate::autosave::RecoveryOffer>,
 ) {
     let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
         return;
@@ -134,6 +136,15 @@ fn editor_ui(
         egui::Panel::bottom("status bar").show(ui, |ui| {
             status_bar(ui, &editor);
         });
+        // At least its default height from the start, so adding the first lock does not move
+        // the views under the cursor.
+        egui::Panel::bottom("locks")
+            .resizable(true)
+            .default_size(170.0)
+            .size_range(170.0..=480.0)
+            .show(ui, |ui| {
+                crate::ui_locks::locks_panel(ui, &mut editor, &mut lock_hover);
+            });
         egui::Panel::left("outliner")
             .resizable(true)
             .default_size(300.0)
@@ -150,6 +161,7 @@ fn editor_ui(
         view_labels(ui, &mut layout, area.0);
         errors_window(ui, &mut editor);
         quit_question(ui, &mut editor, &mut requests);
+        crate::autosave::recovery_question(ui, &mut editor, &mut recovery);
         typed_path = path_prompt(ui, &mut prompt);
     });
     **output = Some(full);
@@ -185,12 +197,17 @@ fn menu_bar(
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
             let items = [
-                ("Open skeleton…", "Ctrl+O", FileAction::OpenSkeleton),
+                ("New from skeleton…", "", FileAction::OpenSkeleton),
+                ("Open…", "Ctrl+O", FileAction::OpenDocument),
+                ("Save", "Ctrl+S", FileAction::SaveDocument),
+                ("Save as…", "Ctrl+Shift+S", FileAction::SaveDocumentAs),
                 ("Open pose…", "Ctrl+Shift+O", FileAction::OpenPose),
-                ("Save pose", "Ctrl+S", FileAction::SavePose),
-                ("Save pose as…", "Ctrl+Shift+S", FileAction::SavePoseAs),
+                ("Export pose…", "", FileAction::SavePoseAs),
             ];
-            for (label, keys, action) in items {
+            for (index, (label, keys, action)) in items.into_iter().enumerate() {
+                if index == 4 {
+                    ui.separator();
+                }
                 if ui
                     .add(egui::Button::new(label).shortcut_text(keys))
                     .clicked()
@@ -351,6 +368,18 @@ fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
                 ui.label(format!("Solver: {}", editor.runner.settings().solver));
             }
         }
+        if let Some((i, v)) = crate::ui_locks::worst_lock(editor) {
+            ui.separator();
+            let name = &editor.document.locks()[i].name;
+            if v.within(editor.runner.settings().tolerance) {
+                ui.label(format!("Locks held (worst: {name}, {v})"));
+            } else {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 110, 100),
+                    format!("Lock gave way: {name} by {v}"),
+                );
+            }
+        }
         if let Some(notice) = editor.notices.last() {
             ui.separator();
             let colour = if notice.is_error {
@@ -368,15 +397,15 @@ fn quit_question(ui: &mut egui::Ui, editor: &mut Editor, requests: &mut UiReques
     if !editor.confirm_quit {
         return;
     }
-    egui::Window::new("Unsaved pose")
+    egui::Window::new("Unsaved changes")
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ui.ctx(), |ui| {
-            ui.label("The pose has changed since it was last saved.");
+            ui.label("The document has changed since it was last saved.");
             ui.horizontal(|ui| {
-                if ui.button("Save pose…").clicked() {
-                    requests.files.push(FileAction::SavePose);
+                if ui.button("Save…").clicked() {
+                    requests.files.push(FileAction::SaveDocument);
                 }
                 if ui.button("Quit without saving").clicked() {
                     requests.discard = true;
@@ -395,11 +424,7 @@ fn path_prompt(
     prompt: &mut PathPrompt,
 ) -> Option<(FileAction, std::path::PathBuf)> {
     let typed = prompt.0.as_mut()?;
-    let (title, verb) = match typed.action {
-        FileAction::OpenSkeleton => ("Open skeleton", "Open"),
-        FileAction::OpenPose => ("Open pose", "Open"),
-        FileAction::SavePose | FileAction::SavePoseAs => ("Save pose", "Save"),
-    };
+    let (title, verb) = typed.action.title();
     let (mut chosen, mut closed) = (false, false);
     egui::Window::new(title)
         .collapsible(false)

@@ -135,7 +135,16 @@ impl Plugin for ViewsPlugin {
                     .chain()
                     .before(crate::dragging::DragSet::Begin),
             )
-            .add_systems(PostUpdate, cursor_ray.after(TransformSystems::Propagate));
+            .add_systems(
+                Update,
+                // This frame's cursor, through the cameras as placed: the drag and the markers
+                // solve towards the ray of the frame they run in.
+                cursor_ray
+                    .after(place_cameras)
+                    .after(apply_layout)
+                    .before(crate::dragging::DragSet::Begin)
+                    .before(crate::lock_markers::grip_marker),
+            );
     }
 }
 

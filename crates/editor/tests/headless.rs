@@ -19,6 +19,11 @@ fn app() -> App {
     let document = Document::new(builtin::humanoid(), None).standing();
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
+    // Recovery files go to a scratch folder, never the user's.
+    app.world_mut()
+        .resource_mut::<marionette_editor::autosave::Autosave>()
+        .untitled =
+        std::env::temp_dir().join(format!("marionette-untitled-{}", std::process::id()));
     app.update();
     app
 }
@@ -583,7 +588,7 @@ fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
 }
 
 #[test]
-fn closing_with_an_unsaved_pose_asks_first_and_quits_once_saved() {
+fn closing_with_unsaved_edits_asks_first_and_quits_once_saved() {
     let mut app = app();
     // Nothing changed: closing quits at once.
     app.world_mut()
@@ -608,7 +613,7 @@ fn closing_with_an_unsaved_pose_asks_first_and_quits_once_saved() {
     );
     assert!(editor(&app).confirm_quit);
     let file = std::env::temp_dir().join(format!("marionette-quit-{}.ron", std::process::id()));
-    assert!(editor_mut(&mut app).save_pose(&file));
+    assert!(editor_mut(&mut app).save_document(&file));
     app.update();
     assert!(
         app.should_exit().is_some(),

@@ -30,6 +30,7 @@ fn run_editor(dir: &Path, script: &str) -> std::process::Output {
         .arg(env!("CARGO_BIN_EXE_marionette-editor"))
         .args(["--replay", "script.ron"])
         .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
         .env("WGPU_BACKEND", "vulkan")
         .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
         .output()
@@ -50,6 +51,7 @@ fn run_mesh_stickman(dir: &Path, script: &str) -> std::process::Output {
         .arg(data.join("assets"))
         .args(["--replay", "script.ron"])
         .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
         .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
         .output()
         .expect("run the editor")
@@ -147,15 +149,15 @@ fn a_broken_script_is_refused_with_its_file_and_step() {
 #[test]
 fn a_gltf_mesh_body_is_drawn_picked_and_dragged() {
     // The stickman with glTF hands, from the test data; its right hand's block is pressed in the
-    // front view (window pixels: the panels have fixed default widths) and dragged up and out.
+    // front view (window pixels: the panels have fixed default sizes) and dragged up and out.
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let skeleton_file = data.join("mesh_stickman.ron");
     let skeleton = marionette_skeleton::Skeleton::load(&skeleton_file).expect("test skeleton");
     let dir = scratch_dir("mesh");
     let output = run_mesh_stickman(
         &dir,
-        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(565, 395), Wait(3), Press, Wait(2), \
-         Move(555, 380), Wait(1), Move(540, 360), Wait(1), Move(520, 340), Wait(5), Release, \
+        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(581, 309), Wait(3), Press, Wait(2), \
+         Move(573, 297), Wait(1), Move(561, 281), Wait(1), Move(545, 265), Wait(5), Release, \
          Wait(2), SavePose(\"pose.ron\"), Exit])",
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -219,17 +221,17 @@ fn pixel(png: &Path, x: u32, y: u32) -> Srgba {
 #[test]
 fn a_gltf_body_is_tinted_when_hovered_and_selected() {
     // The stickman's glTF hands are light blue blocks; in the front view the right one is at
-    // (565, 395) and the left one at (704, 395). Hover the right one, then click it.
+    // (581, 309) and the left one at (688, 309). Hover the right one, then click it.
     let dir = scratch_dir("tint");
     let output = run_mesh_stickman(
         &dir,
-        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(565, 395), Wait(5), \
-         Screenshot(\"hover.png\"), Wait(3), Press, Wait(2), Release, Wait(3), Move(700, 600), \
+        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(581, 309), Wait(5), \
+         Screenshot(\"hover.png\"), Wait(3), Press, Wait(2), Release, Wait(3), Move(800, 500), \
          Wait(5), Screenshot(\"selected.png\"), Wait(3), Exit])",
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
-    let (tinted, plain) = ((560, 400), (704, 400));
+    let (tinted, plain) = ((578, 313), (688, 313));
     let untouched = pixel(&dir.join("hover.png"), plain.0, plain.1);
     assert!(
         untouched.blue > untouched.red + 0.05,
@@ -255,7 +257,8 @@ fn a_gltf_body_is_tinted_when_hovered_and_selected() {
 #[test]
 fn save_as_takes_a_typed_path_where_no_native_dialog_is_shown() {
     // With native dialogs off (as on a desktop without a portal or zenity), Save as opens the
-    // editor's own path window: select the suggestion, type a name, Enter.
+    // editor's own path window: select the suggestion, type a name, Enter. The document (a
+    // built-in figure: its skeleton is written beside it) is saved there.
     let dir = scratch_dir("typed");
     let output = run_editor(
         &dir,
@@ -265,9 +268,13 @@ fn save_as_takes_a_typed_path_where_no_native_dialog_is_shown() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
     let skeleton = builtin::humanoid();
-    let saved =
-        Pose::load(&skeleton, dir.join("typed pose.ron")).expect("the typed path was saved");
-    assert_eq!(saved.q, builtin::standing(&skeleton).q);
+    let saved = marionette_document::DocumentFile::load(dir.join("typed pose.ron"))
+        .expect("the document was saved at the typed path");
+    assert_eq!(saved.skeleton.name(), skeleton.name());
+    // The pose round-trips through degrees: equal to the last bits of the conversion.
+    for (a, b) in saved.pose.q.iter().zip(&builtin::standing(&skeleton).q) {
+        assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+    }
 }
 
 /// Issue 15 in the real window: the stickman opens straight (elbows and knees at their 0° limit),
@@ -309,6 +316,7 @@ fn straight_stickman_limbs_bend_when_dragged_in_the_window() {
         .arg(&skeleton_file)
         .args(["--replay", "script.ron"])
         .current_dir(&dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
         .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
         .output()
         .expect("run the editor");
@@ -343,4 +351,161 @@ fn straight_stickman_limbs_bend_when_dragged_in_the_window() {
         }
     }
     assert!(misses.is_empty(), "{}", misses.join("\n"));
+}
+
+/// The `marionette` command built beside the tests (`cargo test --workspace` builds it).
+fn marionette_cli() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>");
+    let cli = dir.join("marionette");
+    assert!(
+        cli.exists(),
+        "{} is missing: run the tests with `cargo test --workspace`",
+        cli.display()
+    );
+    cli
+}
+
+#[test]
+fn both_heels_locked_the_pelvis_dragged_down_is_a_crouch_saved_as_a_document() {
+    let skeleton = builtin::humanoid();
+    let start = builtin::standing(&skeleton);
+    let mut fk = Fk::new(&skeleton);
+    fk.update(&skeleton, &start.q);
+    let heels = ["left heel", "right heel"].map(|n| skeleton.site_by_name(n).expect("heel"));
+    let planted = heels.map(|h| fk.site_position(h));
+    let pelvis = skeleton.root();
+    let target = fk.joint_position(pelvis) - nalgebra::Vector3::new(0.0, 0.10, 0.0);
+    let dir = scratch_dir("crouch");
+    let script = format!(
+        "Replay([\n    Wait(20),\n    SetView(\"front\"),\n    Wait(10),\n    \
+         LockSite(site: \"left heel\", kind: Position),\n    \
+         LockSite(site: \"right heel\", kind: Position),\n    \
+         DragJoint(joint: \"pelvis\", to: ({:.6}, {:.6}, {:.6}), frames: 30),\n    Wait(5),\n    \
+         CheckLocks(0.1),\n    SaveDocument(\"crouch.ron\"),\n    Screenshot(\"crouch.png\"),\n    \
+         Exit,\n])\n",
+        target.x, target.y, target.z
+    );
+    let output = run_editor(&dir, &script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let doc = marionette_document::DocumentFile::load(dir.join("crouch.ron"))
+        .unwrap_or_else(|e| panic!("the saved document loads: {e}"));
+    assert_eq!(doc.locks.len(), 2);
+    fk.update(&doc.skeleton, &doc.pose.q);
+    for (h, was) in heels.iter().zip(&planted) {
+        let moved = (fk.site_position(*h) - was).norm();
+        assert!(moved < 1e-4, "a heel moved {:.4} mm", moved * 1e3);
+    }
+    // The cursor lands on whole pixels (about 1.2 mm in the front view).
+    let pelvis_at = fk.joint_position(pelvis);
+    assert!(
+        (pelvis_at - target).norm() < 3e-3,
+        "the pelvis is at {pelvis_at}, dragged to {target}"
+    );
+    let knee = doc.skeleton.joint_by_name("left knee").expect("knee");
+    let bent = doc.pose.q[doc
+        .skeleton
+        .joint_dofs(knee)
+        .next()
+        .expect("dof")
+        .state_index()];
+    assert!(
+        bent.to_degrees() > 25.0,
+        "the knees bent ({:.1}°)",
+        bent.to_degrees()
+    );
+    let check = Command::new(marionette_cli())
+        .arg("check")
+        .arg(dir.join("crouch.ron"))
+        .output()
+        .expect("marionette check");
+    assert!(
+        check.status.success(),
+        "marionette check refused the document: {}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+#[test]
+fn killing_the_editor_after_edits_offers_them_at_the_next_start() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch_dir("recovery");
+    let data = dir.join("data");
+    let skeleton = builtin::humanoid();
+    let start = builtin::standing(&skeleton);
+    let mut fk = Fk::new(&skeleton);
+    fk.update(&skeleton, &start.q);
+    let target = fk.joint_position(skeleton.root()) - nalgebra::Vector3::new(0.0, 0.06, 0.0);
+    // Edits, then the editor stays open (no Exit) until it is killed.
+    std::fs::write(
+        dir.join("edit.ron"),
+        format!(
+            "Replay([\n    Wait(20),\n    SetView(\"front\"),\n    Wait(10),\n    \
+             LockSite(site: \"left heel\", kind: Pose),\n    \
+             DragJoint(joint: \"pelvis\", to: ({:.6}, {:.6}, {:.6}), frames: 20),\n    \
+             Wait(100000),\n])\n",
+            target.x, target.y, target.z
+        ),
+    )
+    .expect("script");
+    let mut editor = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .args(["--replay", "edit.ron"])
+        .current_dir(&dir)
+        .env("XDG_DATA_HOME", &data)
+        .env(marionette_editor::autosave::AUTOSAVE_SECONDS_VAR, "0.5")
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("start the editor");
+    let recovery = data.join("marionette/untitled.recovery.ron");
+    let began = std::time::Instant::now();
+    let moved = |path: &Path| {
+        marionette_document::DocumentFile::load(path)
+            .ok()
+            .is_some_and(|d| {
+                let mut fk = Fk::new(&d.skeleton);
+                fk.update(&d.skeleton, &d.pose.q);
+                !d.locks.is_empty() && (fk.joint_position(d.skeleton.root()) - target).norm() < 3e-3
+            })
+    };
+    while !moved(&recovery) && began.elapsed().as_secs() < 180 {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // A crash: the whole process group is killed, nothing is saved on the way out.
+    let group = format!("-{}", editor.id());
+    let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+    let _ = editor.wait();
+    assert!(
+        moved(&recovery),
+        "no recovery file with the edits at {}",
+        recovery.display()
+    );
+    // The next start offers the edits; recovered, they are all there.
+    let script = "Replay([\n    Wait(10),\n    Recover(true),\n    Wait(5),\n    CheckLocks(0.1),\n    \
+                  SaveDocument(\"recovered.ron\"),\n    Exit,\n])\n";
+    std::fs::write(dir.join("script.ron"), script).expect("script");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .args(["--replay", "script.ron"])
+        .current_dir(&dir)
+        .env("XDG_DATA_HOME", &data)
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
+        .output()
+        .expect("restart the editor");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the second run failed:\n{stderr}");
+    assert!(
+        moved(&dir.join("recovered.ron")),
+        "the recovered document lacks the edits"
+    );
+    assert!(!recovery.exists(), "saving removes the recovery file");
 }

@@ -70,6 +70,8 @@ pub struct Svd {
     warm: bool,
     /// Decompositions since the rotations were last reset to the identity.
     warm_runs: u32,
+    /// Two columns count as orthogonal when |cos| of their angle is below this.
+    orthogonality: f64,
 }
 
 impl Svd {
@@ -85,7 +87,17 @@ impl Svd {
             rot: DMatrix::zeros(r, r),
             warm: false,
             warm_runs: 0,
+            orthogonality: 1e-15,
         }
+    }
+
+    /// Stops rotating a pair of columns once the cosine of their angle is below `cosine`
+    /// (default 1e-15, full precision). A step of an iterative solver needs far less: 1e-10 puts
+    /// errors of that relative size into the step, well below what the next update corrects,
+    /// and saves the sweeps that only polish the last digits.
+    pub fn orthogonality(mut self, cosine: f64) -> Svd {
+        self.orthogonality = cosine;
+        self
     }
 
     /// Starts every decomposition from the previous one's rotations: when the matrix changes
@@ -130,7 +142,7 @@ impl Svd {
                         beta += y * y;
                         gamma += x * y;
                     }
-                    if gamma.abs() <= 1e-15 * (alpha * beta).sqrt() || gamma == 0.0 {
+                    if gamma.abs() <= self.orthogonality * (alpha * beta).sqrt() || gamma == 0.0 {
                         continue;
                     }
                     rotated = true;

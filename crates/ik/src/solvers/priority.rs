@@ -90,7 +90,7 @@ impl TaskPriority {
                 Level {
                     projected: DMatrix::zeros(m, n),
                     residual: DVector::zeros(m),
-                    svd: Svd::new(m, n).warm_start(true),
+                    svd: Svd::new(m, n).warm_start(true).orthogonality(1e-10),
                     rows,
                 }
             })
