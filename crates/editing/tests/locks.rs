@@ -47,12 +47,13 @@ fn drag_joint(doc: &mut Document, joint: &str, by: Vector3<f64>, frames: usize, 
     doc.end_drag();
 }
 
-const KINDS: [LockKind; 6] = [
+const KINDS: [LockKind; 7] = [
     LockKind::Position,
     LockKind::Orientation,
     LockKind::Pose,
     LockKind::Axis(1),
     LockKind::Plane,
+    LockKind::Line(Vector3::new(1.0, 0.0, 0.0)),
     LockKind::CenterOfMass,
 ];
 
