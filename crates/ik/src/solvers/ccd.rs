@@ -13,7 +13,8 @@
 //! coincidence. Direction pairs: held orientation axes and the aim direction, weighted by the
 //! squared reach (distance from the joint to the goal's site or joint, at least 0.1 m) so that a
 //! radian weighs like the arc it moves. Stiffness scales each joint's change (Welman's w_i).
-//! Centre-of-mass goals are not handled by CCD and are left to the other solvers.
+//! Centre-of-mass goals are not handled by CCD and are left to the other solvers. The root
+//! translation, when the chain moves it, is set like a slide along each world axis.
 
 use marionette_skeleton::{DofKind, Fk, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{Matrix3, Vector3};
@@ -205,7 +206,38 @@ impl Solver for CyclicCoordinateDescent {
         for c in (0..system.chain().len()).rev() {
             let state = system.chain().columns()[c];
             let Some(k) = state.checked_sub(ROOT_STATE_LEN) else {
-                continue; // the root translation is left to the Jacobian solvers
+                // The root translation: a slide along a world axis that moves every joint,
+                // set to the goals' weighted mean offset along it (a pelvis dragged with the
+                // feet locked).
+                let mut axis = Vector3::zeros();
+                axis[state] = 1.0;
+                let everything = |_: usize| true;
+                let pivot = Pivot {
+                    axis,
+                    point: Vector3::zeros(),
+                    moves: &everything,
+                };
+                let mut terms = Terms::default();
+                for (g, goal) in system.goals().iter().enumerate() {
+                    if system.serves(g, c) {
+                        add_goal(
+                            skeleton,
+                            system.fk(),
+                            &goal.kind,
+                            goal.weight,
+                            &pivot,
+                            &mut terms,
+                        );
+                    }
+                }
+                if terms.weight > 0.0 {
+                    system.set_column(q, c, q[state] + terms.slide / terms.weight);
+                    if q[state] != self.q_scratch[state] {
+                        system.evaluate_errors(q);
+                        self.q_scratch[state] = q[state];
+                    }
+                }
+                continue;
             };
             let dof = &skeleton.dofs()[k];
             let owner = dof.joint.index();
