@@ -22,6 +22,9 @@ use crate::history::{Change, Edited, History};
 use crate::ik_frame::{FrameOutcome, IkRunner};
 use crate::{ChainMode, Drag, Ray};
 
+/// The next document's identity ([`Document::id`]).
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// A lock further than this from holding is re-solved by any edit, whatever the edit moves
 /// (metres or radians; far below the solvers' 0.1 mm tolerance).
 const DISTURBED: f64 = 1e-7;
@@ -81,6 +84,7 @@ pub struct Document {
     drag: Option<Drag>,
     last_edit: Option<(Goal, Chain)>,
     pub(crate) fk: Fk,
+    id: u64,
 }
 
 impl Document {
@@ -104,6 +108,7 @@ impl Document {
             drag: None,
             last_edit: None,
             fk,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -123,6 +128,13 @@ impl Document {
             Skeleton::load(path)?,
             Some(path.to_path_buf()),
         ))
+    }
+
+    /// This document's identity, unique in the process: a view that depends on the skeleton
+    /// (the scene's bodies, the outliner) is rebuilt when it changes, that is when another
+    /// document is opened.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The skeleton.

@@ -223,7 +223,6 @@ fn drag_frame(
         editor.ik_time = Some(started.elapsed());
         editor.trace(&outcome.residuals);
         editor.last_solve = Some(outcome);
-        editor.pose_changed();
     }
 }
 
@@ -262,7 +261,6 @@ fn end_drag(
     if keys.just_pressed(KeyCode::Escape) {
         editor.document.cancel_drag();
         editor.ghosts.clear();
-        editor.pose_changed();
         editor.inform("Drag cancelled");
         drag_camera.0 = None;
     } else if !mouse.pressed(MouseButton::Left) {

@@ -144,7 +144,6 @@ fn drag_marker(
             grip.last = at;
             grip.moved = true;
             marker.0 = Some(grip);
-            editor.pose_changed();
         }
         Ok(false) => {
             // Orientation locks and two-site locks have no point to move.

@@ -21,7 +21,8 @@ use crate::state::Editor;
 pub struct SelectedLimb {
     /// The measurement, or why it failed.
     pub measured: Option<Result<LimbSwivel, String>>,
-    measured_for: Option<(u64, u64, usize)>,
+    /// The document, pose and joint measured for.
+    measured_for: Option<(u64, Vec<f64>, usize)>,
     /// The limb of the selected joint, found once per skeleton and selection.
     limb: Option<Limb>,
     limb_for: Option<(u64, usize)>,
@@ -68,17 +69,17 @@ pub fn measure_selected_limb(editor: Res<Editor>, mut limb: ResMut<SelectedLimb>
         limb.measured_for = None;
         return;
     };
-    let key = (
-        editor.skeleton_revision,
-        editor.pose_revision,
-        joint.index(),
-    );
-    if limb.measured_for == Some(key) {
+    let (id, pose) = (editor.document.id(), editor.document.pose());
+    if limb
+        .measured_for
+        .as_ref()
+        .is_some_and(|(i, q, j)| *i == id && q == pose && *j == joint.index())
+    {
         return;
     }
-    limb.measured_for = Some(key);
+    limb.measured_for = Some((id, pose.to_vec(), joint.index()));
     // Detection depends on the skeleton and the joint only; the swivel on the pose.
-    let limb_key = (editor.skeleton_revision, joint.index());
+    let limb_key = (editor.document.id(), joint.index());
     if limb.limb_for != Some(limb_key) {
         limb.limb_for = Some(limb_key);
         limb.limb = limb_of(editor.skeleton(), joint);

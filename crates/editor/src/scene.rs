@@ -299,10 +299,10 @@ fn rebuild_figure(
     asset_server: Res<AssetServer>,
     mut built: Local<Option<u64>>,
 ) {
-    if *built == Some(editor.skeleton_revision) {
+    if *built == Some(editor.document.id()) {
         return;
     }
-    *built = Some(editor.skeleton_revision);
+    *built = Some(editor.document.id());
     for entity in &parts {
         commands.entity(entity).despawn();
     }
@@ -396,14 +396,23 @@ fn non_blocking() -> Pickable {
 fn place_figure(
     editor: Res<Editor>,
     mut frames: Query<(&JointFrame, &mut Transform)>,
-    mut placed: Local<Option<(u64, u64)>>,
+    mut placed: Local<Option<(u64, Vec<f64>)>>,
     added: Query<(), Added<JointFrame>>,
 ) {
-    let now = (editor.skeleton_revision, editor.pose_revision);
-    if *placed == Some(now) && added.is_empty() {
+    // Redrawn when the document or the pose itself differs from what was placed.
+    let id = editor.document.id();
+    let pose = editor.document.pose();
+    if placed.as_ref().is_some_and(|(i, q)| *i == id && q == pose) && added.is_empty() {
         return;
     }
-    *placed = Some(now);
+    match placed.as_mut() {
+        Some((i, q)) => {
+            *i = id;
+            q.clear();
+            q.extend_from_slice(pose);
+        }
+        None => *placed = Some((id, pose.to_vec())),
+    }
     let fk = editor.document.fk();
     for (frame, mut transform) in &mut frames {
         transform.translation = vec3(&fk.joint_position(frame.0));

@@ -1,7 +1,8 @@
 //! The editor's state as one Bevy resource: the document (skeleton, pose, locks, undo history),
 //! the IK runner and its settings, what is selected, the last solve (for the status bar and the
 //! plot), the comparison ghosts and the messages shown to the user. Every plugin reads and edits
-//! the document through this resource; the scene plugin redraws when the revisions change.
+//! the document through this resource. Views redraw from what changed, not from counters: the
+//! scene when the document's identity ([`Document::id`]) or its pose differs from what it drew.
 //! (The locks' interface keeps its own small resources: [`crate::lock_markers`].)
 
 use std::path::{Path, PathBuf};
@@ -73,12 +74,8 @@ pub struct Editor {
     pub show_axes: bool,
     /// Where a pose file was last exported or opened from (File ▸ Export pose).
     pub pose_path: Option<PathBuf>,
-    /// Bumped on every pose change, so the scene redraws only then.
-    pub pose_revision: u64,
     /// Quitting was asked for while the document is unsaved: the panels ask what to do.
     pub confirm_quit: bool,
-    /// Bumped when another skeleton is opened, so the scene is rebuilt.
-    pub skeleton_revision: u64,
     /// Messages, newest last.
     pub notices: Vec<Notice>,
 }
@@ -109,9 +106,7 @@ impl Editor {
             ghost_generation: 0,
             show_axes: true,
             pose_path: None,
-            pose_revision: 0,
             confirm_quit: false,
-            skeleton_revision: 0,
             notices: Vec::new(),
         }
     }
@@ -129,11 +124,6 @@ impl Editor {
             let excess = self.residual_trace.len() - KEPT;
             self.residual_trace.drain(..excess);
         }
-    }
-
-    /// Marks the pose as changed (the scene redraws).
-    pub fn pose_changed(&mut self) {
-        self.pose_revision = self.pose_revision.wrapping_add(1);
     }
 
     /// Whether the document changed since it was last saved or opened.
@@ -229,8 +219,6 @@ impl Editor {
         self.residual_trace.clear();
         self.ghosts.clear();
         self.pose_path = None;
-        self.skeleton_revision = self.skeleton_revision.wrapping_add(1);
-        self.pose_changed();
     }
 
     /// What the lock buttons and L hold: the picked site, else the selected joint's first site,
@@ -261,7 +249,6 @@ impl Editor {
         match editor.document.lock_part(part, kind, &mut editor.runner) {
             Ok(index) => {
                 let name = editor.document.locks()[index].name.clone();
-                self.pose_changed();
                 self.inform(format!("Locked {name}"));
                 Some(index)
             }
@@ -299,7 +286,6 @@ impl Editor {
         self.document.end_drag();
         self.document.load_pose(path)?;
         self.pose_path = Some(path.to_path_buf());
-        self.pose_changed();
         self.inform(format!("Opened pose {}", path.display()));
         Ok(())
     }
@@ -324,7 +310,6 @@ impl Editor {
         self.ghosts.clear();
         match self.document.undo() {
             Some(label) => {
-                self.pose_changed();
                 self.inform(format!("Undid: {label}"));
             }
             None => self.inform("Nothing to undo"),
@@ -336,7 +321,6 @@ impl Editor {
         self.ghosts.clear();
         match self.document.redo() {
             Some(label) => {
-                self.pose_changed();
                 self.inform(format!("Redid: {label}"));
             }
             None => self.inform("Nothing to redo"),
@@ -354,7 +338,6 @@ impl Editor {
             self.inform("Nothing to solve yet: drag a body or a handle, or lock a part, first");
             return;
         };
-        self.pose_changed();
         let report = &outcome.report;
         self.residual_trace.clone_from(&outcome.residuals);
         self.inform(format!(

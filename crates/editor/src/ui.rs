@@ -39,24 +39,39 @@ impl Plugin for UiPlugin {
     }
 }
 
-/// The window's title names the skeleton (and its file).
+/// The window's title names the document (or the skeleton of a new one) and marks unsaved
+/// edits; it is rewritten only when one of those differs from what it shows.
 fn window_title(
     editor: Res<Editor>,
     mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
-    mut shown: Local<Option<u64>>,
+    mut shown: Local<Option<(u64, Option<std::path::PathBuf>, bool)>>,
 ) {
-    if *shown == Some(editor.skeleton_revision) {
+    let now = (
+        editor.document.id(),
+        editor.document.file().map(std::path::Path::to_path_buf),
+        editor.unsaved(),
+    );
+    if shown.as_ref() == Some(&now) {
         return;
     }
-    *shown = Some(editor.skeleton_revision);
-    let title = match editor.document.source() {
-        Some(path) => format!(
-            "Marionette — {} ({})",
+    let unsaved = if now.2 { " •" } else { "" };
+    let title = match (&now.1, editor.document.source()) {
+        (Some(file), _) => format!(
+            "Marionette — {}{unsaved} ({})",
+            file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            ),
+            editor.skeleton().name()
+        ),
+        (None, Some(path)) => format!(
+            "Marionette — {}{unsaved} (new, on {})",
             editor.skeleton().name(),
             path.display()
         ),
-        None => format!("Marionette — {}", editor.skeleton().name()),
+        (None, None) => format!("Marionette — {}{unsaved} (new)", editor.skeleton().name()),
     };
+    *shown = Some(now);
     for mut window in &mut windows {
         window.title.clone_from(&title);
     }

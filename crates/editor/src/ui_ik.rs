@@ -218,7 +218,7 @@ fn swivel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
             degrees.to_radians(),
             continuing,
         ) {
-            Ok(_) => editor.pose_changed(),
+            Ok(_) => {}
             Err(e) => editor.fail(format!("Swivel: {e}")),
         }
     }

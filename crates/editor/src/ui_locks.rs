@@ -138,9 +138,8 @@ fn lock_buttons(ui: &mut egui::Ui, editor: &mut Editor) {
             && let Some((a, b)) = pair
         {
             let editor = &mut *editor;
-            match editor.document.lock_together(b, a, &mut editor.runner) {
-                Ok(_) => editor.pose_changed(),
-                Err(e) => editor.fail(format!("Could not lock: {e}")),
+            if let Err(e) = editor.document.lock_together(b, a, &mut editor.runner) {
+                editor.fail(format!("Could not lock: {e}"));
             }
         }
     });
@@ -286,10 +285,8 @@ fn lock_row(
     if ui.small_button("Delete").clicked() {
         result = Some(editor.document.remove_lock(i));
     }
-    match result {
-        Some(Ok(())) => editor.pose_changed(),
-        Some(Err(e)) => editor.fail(e.to_string()),
-        None => {}
+    if let Some(Err(e)) = result {
+        editor.fail(e.to_string());
     }
     Some(rect)
 }

@@ -64,9 +64,8 @@ pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor) {
             } else {
                 editor.document.set_dof(slider.dof, internal)
             };
-            match result {
-                Ok(()) => editor.pose_changed(),
-                Err(e) => editor.fail(e.to_string()),
+            if let Err(e) = result {
+                editor.fail(e.to_string());
             }
         }
     }

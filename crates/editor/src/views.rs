@@ -294,13 +294,13 @@ fn frame_new_skeleton(
     mut seen: Local<Option<u64>>,
     mut requests: MessageWriter<FrameRequest>,
 ) {
-    if seen.is_some_and(|s| s == editor.skeleton_revision) {
+    if seen.is_some_and(|s| s == editor.document.id()) {
         return;
     }
     if seen.is_some() {
         requests.write(FrameRequest);
     }
-    *seen = Some(editor.skeleton_revision);
+    *seen = Some(editor.document.id());
 }
 
 /// Sets each camera's viewport and whether it draws, from the layout and the free area.
