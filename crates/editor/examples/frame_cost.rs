@@ -57,8 +57,10 @@ fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> (V
         let start = Instant::now();
         app.update();
         times.push(start.elapsed().as_secs_f64() * 1e6);
-        let editor = app.world().resource::<Editor>();
-        ik.push(editor.ik_time.map_or(f64::NAN, |t| t.as_secs_f64() * 1e6));
+        let status = app
+            .world()
+            .resource::<marionette_editor::state::SolveStatus>();
+        ik.push(status.ik_time.map_or(f64::NAN, |t| t.as_secs_f64() * 1e6));
     }
     assert!(app.world().resource::<Editor>().document.drag().is_some());
     (times, ik)

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use marionette_editing::Ray;
 use marionette_skeleton::{Fk, JointId, SiteId};
 
-use crate::state::{Editor, GhostTrack};
+use crate::state::{Editor, GhostTrack, SolveStatus};
 
 /// What a press landed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +77,7 @@ impl Plugin for DragPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<PickRequest>()
             .init_resource::<CursorRay>()
+            .init_resource::<SolveStatus>()
             .init_resource::<DragCamera>()
             .configure_sets(
                 Update,
@@ -143,7 +144,6 @@ fn begin_drag(
                 editor.previous_site = editor.selected_site;
             }
             editor.selected_site = site;
-            editor.residual_trace.clear();
             drag_camera.0 = Some(press.camera);
             start_ghosts(&mut editor);
         }
@@ -207,6 +207,7 @@ pub use crate::convert::ray as to_core_ray;
 /// the button is released: the drag ends as it was last shown).
 fn drag_frame(
     mut editor: ResMut<Editor>,
+    mut status: ResMut<SolveStatus>,
     cursor: Res<CursorRay>,
     mouse: Res<ButtonInput<MouseButton>>,
 ) {
@@ -219,10 +220,12 @@ fn drag_frame(
     let editor = &mut *editor;
     let started = std::time::Instant::now();
     advance_ghosts(editor, &ray);
+    if mouse.just_pressed(MouseButton::Left) {
+        // The drag began this frame: the plot starts afresh.
+        status.trace.clear();
+    }
     if let Some(outcome) = editor.document.drag_frame(&ray, &mut editor.runner) {
-        editor.ik_time = Some(started.elapsed());
-        editor.trace(&outcome.residuals);
-        editor.last_solve = Some(outcome);
+        status.frame(editor.document.id(), outcome, started.elapsed());
     }
 }
 

@@ -576,7 +576,8 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
         }
         Step::CheckResidual(max_mm) => {
             let editor = world.resource::<Editor>();
-            let problem = match &editor.last_solve {
+            let status = world.resource::<crate::state::SolveStatus>();
+            let problem = match status.outcome(editor.document.id()) {
                 None => Some("no solve has run".to_owned()),
                 Some(outcome) if outcome.report.residual * 1000.0 > max_mm => {
                     let why = outcome

@@ -36,6 +36,45 @@ pub struct GhostTrack {
     pub residual: f64,
 }
 
+/// What the last solve did, for the status bar, the residual plot and replays' checks: its own
+/// resource, so what only shows it redraws when a solve ran.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct SolveStatus {
+    /// The last frame's (or "solve until satisfied"'s) outcome, and the document it was for.
+    pub last: Option<(u64, FrameOutcome)>,
+    /// How long the last frame's IK took (the solver and the ghosts).
+    pub ik_time: Option<std::time::Duration>,
+    /// The residual after every update of the current drag (or of the last "solve until
+    /// satisfied").
+    pub trace: Vec<f64>,
+}
+
+impl SolveStatus {
+    /// The last outcome, if it was for the document `id` (another document's is not shown).
+    pub fn outcome(&self, id: u64) -> Option<&FrameOutcome> {
+        self.last.as_ref().filter(|(i, _)| *i == id).map(|(_, o)| o)
+    }
+
+    /// A drag frame: its outcome and time, its residuals appended to the trace (capped, the
+    /// oldest dropped first).
+    pub fn frame(&mut self, id: u64, outcome: FrameOutcome, time: std::time::Duration) {
+        const KEPT: usize = 20_000;
+        self.trace.extend_from_slice(&outcome.residuals);
+        if self.trace.len() > KEPT {
+            let excess = self.trace.len() - KEPT;
+            self.trace.drain(..excess);
+        }
+        self.ik_time = Some(time);
+        self.last = Some((id, outcome));
+    }
+
+    /// A whole solve ("solve until satisfied"): the trace is its residuals.
+    pub fn solved(&mut self, id: u64, outcome: FrameOutcome) {
+        self.trace.clone_from(&outcome.residuals);
+        self.last = Some((id, outcome));
+    }
+}
+
 /// The editor's state.
 #[derive(Resource)]
 pub struct Editor {
@@ -53,13 +92,6 @@ pub struct Editor {
     pub previous_site: Option<SiteId>,
     /// The joint whose body is under the cursor.
     pub hovered: Option<JointId>,
-    /// What the last frame of IK did: residuals for the plot, counts for the status bar.
-    pub last_solve: Option<FrameOutcome>,
-    /// How long the last frame's IK took (the solver and the ghosts), for the status bar.
-    pub ik_time: Option<std::time::Duration>,
-    /// The residual after every update of the current drag (or of the last "solve until
-    /// satisfied"), for the plot.
-    pub residual_trace: Vec<f64>,
     /// Whether comparison ghosts are shown while dragging.
     pub compare: bool,
     /// The solvers compared against (when `compare` is on).
@@ -92,9 +124,6 @@ impl Editor {
             selected_site: None,
             previous_site: None,
             hovered: None,
-            last_solve: None,
-            ik_time: None,
-            residual_trace: Vec::new(),
             compare: false,
             compared: vec![
                 SolverKind::JacobianTranspose,
@@ -114,16 +143,6 @@ impl Editor {
     /// The skeleton being edited.
     pub fn skeleton(&self) -> &Skeleton {
         self.document.skeleton()
-    }
-
-    /// Appends a frame's residuals to the plotted trace (capped, oldest dropped first).
-    pub fn trace(&mut self, residuals: &[f64]) {
-        const KEPT: usize = 20_000;
-        self.residual_trace.extend_from_slice(residuals);
-        if self.residual_trace.len() > KEPT {
-            let excess = self.residual_trace.len() - KEPT;
-            self.residual_trace.drain(..excess);
-        }
     }
 
     /// Whether the document changed since it was last saved or opened.
@@ -215,8 +234,6 @@ impl Editor {
         self.selected_site = None;
         self.previous_site = None;
         self.hovered = None;
-        self.last_solve = None;
-        self.residual_trace.clear();
         self.ghosts.clear();
         self.pose_path = None;
     }
@@ -329,17 +346,17 @@ impl Editor {
 
     /// Runs the chosen solver on the goal set (the enabled locks and the last drag's goal) until
     /// every goal is met, the solver stops moving or `max_iterations` updates; one undo step.
-    pub fn solve_until_satisfied(&mut self, max_iterations: usize) {
+    /// What it did, for the status bar and the plot (`None`: nothing to solve, and says so).
+    pub fn solve_until_satisfied(&mut self, max_iterations: usize) -> Option<FrameOutcome> {
         let editor = &mut *self;
         let Some(outcome) = editor
             .document
             .solve_until_satisfied(&mut editor.runner, max_iterations)
         else {
             self.inform("Nothing to solve yet: drag a body or a handle, or lock a part, first");
-            return;
+            return None;
         };
         let report = &outcome.report;
-        self.residual_trace.clone_from(&outcome.residuals);
         self.inform(format!(
             "{}: {} after {} iterations, residual {:.4} mm",
             outcome.ran,
@@ -347,7 +364,7 @@ impl Editor {
             report.iterations,
             report.residual * 1000.0
         ));
-        self.last_solve = Some(outcome);
+        Some(outcome)
     }
 
     /// Chooses the IK solver (method options stay with their method).

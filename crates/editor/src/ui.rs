@@ -136,6 +136,7 @@ fn editor_ui(
     mut prompt: ResMut<PathPrompt>,
     mut lock_hover: ResMut<crate::lock_markers::LockHover>,
     mut recovery: ResMut<crate::autosave::RecoveryOffer>,
+    mut status: ResMut<crate::state::SolveStatus>,
 ) {
     let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
         return;
@@ -149,7 +150,7 @@ fn editor_ui(
             menu_bar(ui, &mut editor, &mut layout, &mut requests);
         });
         egui::Panel::bottom("status bar").show(ui, |ui| {
-            status_bar(ui, &editor);
+            status_bar(ui, &editor, &status);
         });
         // At least its default height from the start, so adding the first lock does not move
         // the views under the cursor.
@@ -170,7 +171,7 @@ fn editor_ui(
             .resizable(true)
             .default_size(310.0)
             .show(ui, |ui| {
-                crate::ui_ik::ik_panel(ui, &mut editor, &limb);
+                crate::ui_ik::ik_panel(ui, &mut editor, &limb, &mut status);
             });
         free = Some(ui.available_rect_before_wrap());
         view_labels(ui, &mut layout, area.0);
@@ -330,9 +331,9 @@ pub fn view_title(view: View) -> &'static str {
     }
 }
 
-fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
+fn status_bar(ui: &mut egui::Ui, editor: &Editor, status: &crate::state::SolveStatus) {
     ui.horizontal_wrapped(|ui| {
-        match &editor.last_solve {
+        match status.outcome(editor.document.id()) {
             Some(outcome) => {
                 let report = &outcome.report;
                 ui.label(format!("Solver: {}", outcome.ran));
@@ -342,9 +343,9 @@ fn status_bar(ui: &mut egui::Ui, editor: &Editor) {
                 ui.label(format!(
                     "Iterations: {} ({} this drag)",
                     report.iterations,
-                    editor.residual_trace.len()
+                    status.trace.len()
                 ));
-                if let Some(time) = editor.ik_time {
+                if let Some(time) = status.ik_time {
                     ui.separator();
                     ui.label(format!("IK: {:.0} µs", time.as_secs_f64() * 1e6));
                 }

@@ -17,7 +17,12 @@ use crate::state::Editor;
 pub const SATISFY_BUDGET: usize = 2000;
 
 /// Draws the IK panel.
-pub fn ik_panel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
+pub fn ik_panel(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    limb: &SelectedLimb,
+    status: &mut crate::state::SolveStatus,
+) {
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Inverse kinematics");
         solver_settings(ui, editor);
@@ -26,17 +31,20 @@ pub fn ik_panel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
         ui.separator();
         if ui
             .button("Solve until satisfied")
-            .on_hover_text("Run the solver on the last drag's goal until it is met")
+            .on_hover_text(
+                "Run the solver on the locks and the last drag's goal until they are met",
+            )
             .clicked()
+            && let Some(outcome) = editor.solve_until_satisfied(SATISFY_BUDGET)
         {
-            editor.solve_until_satisfied(SATISFY_BUDGET);
+            status.solved(editor.document.id(), outcome);
         }
         ui.separator();
         comparison(ui, editor);
         ui.separator();
         swivel(ui, editor, limb);
         ui.separator();
-        residual_plot(ui, editor);
+        residual_plot(ui, status);
     });
 }
 
@@ -224,10 +232,10 @@ fn swivel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
     }
 }
 
-fn residual_plot(ui: &mut egui::Ui, editor: &Editor) {
+fn residual_plot(ui: &mut egui::Ui, status: &crate::state::SolveStatus) {
     ui.label("Residual of the current solve, per update");
-    let points: Vec<[f64; 2]> = editor
-        .residual_trace
+    let points: Vec<[f64; 2]> = status
+        .trace
         .iter()
         .enumerate()
         .map(|(i, &r)| [i as f64, r.max(1e-12).log10()])
