@@ -91,6 +91,7 @@ impl Plugin for DragPlugin {
 
 /// Turns this frame's presses into a drag: the nearest hit, site handles counted a little nearer
 /// ([`PickRequest::preference`]).
+#[allow(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 fn begin_drag(
     mut presses: MessageReader<PickRequest>,
     mut editor: ResMut<Editor>,
@@ -99,6 +100,7 @@ fn begin_drag(
     cursor: Res<CursorRay>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     marker: Res<crate::lock_markers::MarkerDrag>,
+    mut selection: ResMut<crate::selection::Selection>,
 ) {
     if marker.0.is_some() {
         // The press went to a lock's marker.
@@ -117,7 +119,7 @@ fn begin_drag(
             && !over_panel
             && editor.document.drag().is_none()
         {
-            editor.selected = None;
+            selection.select(&editor.document, None);
         }
         return;
     };
@@ -135,15 +137,12 @@ fn begin_drag(
     };
     match started {
         Ok(()) => {
-            let (joint, site) = match press.target {
-                PickTarget::Site(site) => (editor.skeleton().site(site).joint, Some(site)),
-                PickTarget::Body(joint) | PickTarget::Joint(joint) => (joint, None),
-            };
-            editor.selected = Some(joint);
-            if site.is_some() && site != editor.selected_site {
-                editor.previous_site = editor.selected_site;
+            match press.target {
+                PickTarget::Site(site) => selection.pick_site(&editor.document, site),
+                PickTarget::Body(joint) | PickTarget::Joint(joint) => {
+                    selection.select(&editor.document, Some(joint));
+                }
             }
-            editor.selected_site = site;
             drag_camera.0 = Some(press.camera);
             start_ghosts(&mut editor);
         }

@@ -17,6 +17,7 @@ pub mod overlays;
 pub mod quit;
 pub mod replay;
 pub mod scene;
+pub mod selection;
 pub mod shortcuts;
 pub mod state;
 pub mod tint;
@@ -67,6 +68,8 @@ impl Plugin for EditorCorePlugin {
                 autosave::AutosavePlugin,
             ))
             .init_resource::<overlays::SelectedLimb>()
+            .init_resource::<selection::Selection>()
+            .init_resource::<selection::Hovered>()
             .add_systems(
                 Update,
                 overlays::measure_selected_limb.after(dragging::DragSet::End),

@@ -63,8 +63,12 @@ impl Plugin for OverlaysPlugin {
 }
 
 /// Measures the selected limb's swivel when the selection or the pose changed.
-pub fn measure_selected_limb(editor: Res<Editor>, mut limb: ResMut<SelectedLimb>) {
-    let Some(joint) = editor.selected else {
+pub fn measure_selected_limb(
+    editor: Res<Editor>,
+    selection: Res<crate::selection::Selection>,
+    mut limb: ResMut<SelectedLimb>,
+) {
+    let Some(joint) = selection.joint(&editor.document) else {
         limb.measured = None;
         limb.measured_for = None;
         return;
@@ -104,8 +108,15 @@ fn draw_ground(mut gizmos: Gizmos, ground: Query<&GlobalTransform, With<Ground>>
 
 /// The selected joint's DOF axes (X red, Y green, Z blue by the axis' main direction) and, for
 /// limited hinges, the arc of the range with a tick at the current angle.
-fn draw_joint_axes(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>) {
-    let Some(joint) = editor.selected.filter(|_| editor.show_axes) else {
+fn draw_joint_axes(
+    mut gizmos: Gizmos<OnTop>,
+    editor: Res<Editor>,
+    selection: Res<crate::selection::Selection>,
+) {
+    let Some(joint) = selection
+        .joint(&editor.document)
+        .filter(|_| editor.show_axes)
+    else {
         return;
     };
     let skeleton = editor.skeleton();

@@ -507,13 +507,15 @@ fn ghost_frame(
 /// [`crate::tint`]).
 fn highlight(
     editor: Res<Editor>,
+    selection: Res<crate::selection::Selection>,
+    hovered: Res<crate::selection::Hovered>,
     palette: Res<Palette>,
     mut bodies: Query<(&Body, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     for (body, mut material) in &mut bodies {
-        let wanted = if editor.selected == Some(body.0) {
+        let wanted = if selection.joint(&editor.document) == Some(body.0) {
             &palette.selected
-        } else if editor.hovered == Some(body.0) {
+        } else if hovered.0 == Some(body.0) {
             &palette.hovered
         } else {
             &palette.body
@@ -555,7 +557,7 @@ fn update_hover(
     hover: Res<bevy::picking::hover::HoverMap>,
     bodies: Query<&Body>,
     parents: Query<&ChildOf>,
-    mut editor: ResMut<Editor>,
+    mut hovered: ResMut<crate::selection::Hovered>,
 ) {
     let body_of = |mut entity: Entity| {
         for _ in 0..8 {
@@ -574,8 +576,8 @@ fn update_hover(
                 .min_by(|a, b| a.1.total_cmp(&b.1))
         })
         .map(|(joint, _)| joint);
-    if editor.hovered != nearest {
-        editor.hovered = nearest;
+    if hovered.0 != nearest {
+        hovered.0 = nearest;
     }
 }
 

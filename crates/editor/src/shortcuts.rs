@@ -53,6 +53,7 @@ fn shortcuts(
     keys: Res<ButtonInput<KeyCode>>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut editor: ResMut<Editor>,
+    selection: Res<crate::selection::Selection>,
     mut files: MessageWriter<FileRequest>,
     mut frames: MessageWriter<FrameRequest>,
 ) {
@@ -77,7 +78,7 @@ fn shortcuts(
                 frames.write(FrameRequest);
             }
             Some(Shortcut::Lock(kind)) => {
-                editor.lock_selection(kind);
+                editor.lock_selection(&selection, kind);
             }
             None => {}
         }

@@ -1,5 +1,5 @@
 //! The editor's state as one Bevy resource: the document (skeleton, pose, locks, undo history),
-//! the IK runner and its settings, what is selected, the last solve (for the status bar and the
+//! the IK runner and its settings, the last solve (for the status bar and the
 //! plot), the comparison ghosts and the messages shown to the user. Every plugin reads and edits
 //! the document through this resource. Views redraw from what changed, not from counters: the
 //! scene when the document's identity ([`Document::id`]) or its pose differs from what it drew.
@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use marionette_document::{LockKind, LockPart};
 use marionette_editing::{ChainMode, Document, FrameOutcome, IkRunner, IkSettings};
 use marionette_ik::SolverKind;
-use marionette_skeleton::{Fk, JointId, SiteId, Skeleton};
+use marionette_skeleton::{Fk, Skeleton};
 
 /// One message for the user: what happened, and whether it went wrong.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,14 +84,6 @@ pub struct Editor {
     pub runner: IkRunner,
     /// What a drag moves.
     pub chain_mode: ChainMode,
-    /// The selected joint (outliner, sliders, axes, swivel).
-    pub selected: Option<JointId>,
-    /// The site whose handle was picked last, while its joint stays selected (what L locks).
-    pub selected_site: Option<SiteId>,
-    /// The site picked before it (with it, what "two sites together" locks).
-    pub previous_site: Option<SiteId>,
-    /// The joint whose body is under the cursor.
-    pub hovered: Option<JointId>,
     /// Whether comparison ghosts are shown while dragging.
     pub compare: bool,
     /// The solvers compared against (when `compare` is on).
@@ -120,10 +112,6 @@ impl Editor {
             document,
             runner,
             chain_mode: ChainMode::default(),
-            selected: None,
-            selected_site: None,
-            previous_site: None,
-            hovered: None,
             compare: false,
             compared: vec![
                 SolverKind::JacobianTranspose,
@@ -230,34 +218,8 @@ impl Editor {
     /// Edits `document` from now on.
     pub fn adopt(&mut self, document: Document) {
         self.document = document;
-        self.selected = None;
-        self.selected_site = None;
-        self.previous_site = None;
-        self.hovered = None;
         self.ghosts.clear();
         self.pose_path = None;
-    }
-
-    /// What the lock buttons and L hold: the picked site, else the selected joint's first site,
-    /// else the selected joint's origin.
-    pub fn selected_part(&self) -> Option<LockPart> {
-        let joint = self.selected?;
-        if let Some(site) = self
-            .selected_site
-            .filter(|&s| self.skeleton().site(s).joint == joint)
-        {
-            return Some(LockPart::Site(site));
-        }
-        let skeleton = self.skeleton();
-        Some(
-            skeleton
-                .site_ids()
-                .find(|&s| skeleton.site(s).joint == joint)
-                .map_or(
-                    LockPart::Point(joint, nalgebra::Vector3::zeros()),
-                    LockPart::Site,
-                ),
-        )
     }
 
     /// Locks `part` as `kind` where it is now (one undo step); says what happened.
@@ -277,8 +239,12 @@ impl Editor {
     }
 
     /// Locks the selection as `kind` (L, Shift+L and the Locks panel's buttons).
-    pub fn lock_selection(&mut self, kind: LockKind) -> Option<usize> {
-        match self.selected_part() {
+    pub fn lock_selection(
+        &mut self,
+        selection: &crate::selection::Selection,
+        kind: LockKind,
+    ) -> Option<usize> {
+        match selection.part(&self.document) {
             Some(part) => self.lock(part, kind),
             None => {
                 self.inform("Select a body part or a site handle to lock it");

@@ -134,16 +134,18 @@ pub fn adopt_mesh_body_parts(
     }
 }
 
-/// Shows each glTF mesh in its selected, hovered or own material, as [`Editor::selected`] and
-/// [`Editor::hovered`] say.
+/// Shows each glTF mesh in its selected, hovered or own material, as the
+/// [`Selection`](crate::selection::Selection) and [`Hovered`](crate::selection::Hovered) say.
 pub fn tint_mesh_body_parts(
     editor: Res<Editor>,
+    selection: Res<crate::selection::Selection>,
+    hovered: Res<crate::selection::Hovered>,
     mut parts: Query<(&MeshBodyPart, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     for (part, mut material) in &mut parts {
-        let wanted = if editor.selected == Some(part.joint) {
+        let wanted = if selection.joint(&editor.document) == Some(part.joint) {
             &part.selected
-        } else if editor.hovered == Some(part.joint) {
+        } else if hovered.0 == Some(part.joint) {
             &part.hovered
         } else {
             &part.own
@@ -166,6 +168,8 @@ mod tests {
         app.add_plugins((MinimalPlugins, AssetPlugin::default()))
             .init_asset::<StandardMaterial>()
             .insert_resource(Editor::new(Document::new(builtin::humanoid(), None)))
+            .init_resource::<crate::selection::Selection>()
+            .init_resource::<crate::selection::Hovered>()
             .add_systems(
                 Update,
                 (adopt_mesh_body_parts, tint_mesh_body_parts).chain(),
@@ -212,7 +216,9 @@ mod tests {
         assert_eq!(shown(&app, mesh), textured_red, "idle: its own material");
         assert!(app.world().get::<MeshBodyPart>(stray).is_none());
 
-        app.world_mut().resource_mut::<Editor>().hovered = Some(hand);
+        app.world_mut()
+            .resource_mut::<crate::selection::Hovered>()
+            .0 = Some(hand);
         app.update();
         let hovered = shown(&app, mesh);
         assert_ne!(hovered, textured_red);
@@ -225,7 +231,10 @@ mod tests {
         );
         assert_eq!(tinted.emissive, HOVER_TINT.2);
 
-        app.world_mut().resource_mut::<Editor>().selected = Some(hand);
+        app.world_mut()
+            .resource_scope(|world, mut selection: Mut<crate::selection::Selection>| {
+                selection.select(&world.resource::<Editor>().document, Some(hand));
+            });
         app.update();
         let selected = shown(&app, mesh);
         let materials = app.world().resource::<Assets<StandardMaterial>>();
@@ -237,9 +246,13 @@ mod tests {
             SELECTED_TINT.2
         );
 
-        let mut editor = app.world_mut().resource_mut::<Editor>();
-        editor.selected = None;
-        editor.hovered = None;
+        app.world_mut()
+            .resource_scope(|world, mut selection: Mut<crate::selection::Selection>| {
+                selection.select(&world.resource::<Editor>().document, None);
+            });
+        app.world_mut()
+            .resource_mut::<crate::selection::Hovered>()
+            .0 = None;
         app.update();
         assert_eq!(shown(&app, mesh), textured_red, "back to its own material");
         assert_eq!(shown(&app, stray), textured_red);

@@ -137,6 +137,7 @@ fn editor_ui(
     mut lock_hover: ResMut<crate::lock_markers::LockHover>,
     mut recovery: ResMut<crate::autosave::RecoveryOffer>,
     mut status: ResMut<crate::state::SolveStatus>,
+    mut selection: ResMut<crate::selection::Selection>,
 ) {
     let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
         return;
@@ -159,13 +160,13 @@ fn editor_ui(
             .default_size(170.0)
             .size_range(170.0..=480.0)
             .show(ui, |ui| {
-                crate::ui_locks::locks_panel(ui, &mut editor, &mut lock_hover);
+                crate::ui_locks::locks_panel(ui, &mut editor, &selection, &mut lock_hover);
             });
         egui::Panel::left("outliner")
             .resizable(true)
             .default_size(300.0)
             .show(ui, |ui| {
-                crate::ui_outliner::outliner_panel(ui, &mut editor);
+                crate::ui_outliner::outliner_panel(ui, &mut editor, &mut selection);
             });
         egui::Panel::right("ik panel")
             .resizable(true)

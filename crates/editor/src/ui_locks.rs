@@ -10,6 +10,7 @@ use marionette_ik::GoalKind;
 use marionette_skeleton::Skeleton;
 
 use crate::lock_markers::LockHover;
+use crate::selection::Selection;
 use crate::state::Editor;
 
 /// Colour of a violation: green within the tolerance, red beyond.
@@ -72,9 +73,9 @@ pub fn worst_lock(editor: &Editor) -> Option<(usize, Violation)> {
 }
 
 /// The buttons that lock the selection.
-fn lock_buttons(ui: &mut egui::Ui, editor: &mut Editor) {
+fn lock_buttons(ui: &mut egui::Ui, editor: &mut Editor, selection: &Selection) {
     ui.horizontal_wrapped(|ui| {
-        let selected = editor.selected.is_some();
+        let selected = selection.joint(&editor.document).is_some();
         let buttons: [(&str, &str, LockKind); 7] = [
             (
                 "Position",
@@ -125,12 +126,14 @@ fn lock_buttons(ui: &mut egui::Ui, editor: &mut Editor) {
                         );
                     }
                     _ => {
-                        editor.lock_selection(kind);
+                        editor.lock_selection(selection, kind);
                     }
                 }
             }
         }
-        let pair = editor.selected_site.zip(editor.previous_site);
+        let pair = selection
+            .site(&editor.document)
+            .zip(selection.previous_site(&editor.document));
         if ui
             .add_enabled(pair.is_some(), egui::Button::new("Two sites together"))
             .on_hover_text("keep the last two picked site handles touching")
@@ -146,7 +149,12 @@ fn lock_buttons(ui: &mut egui::Ui, editor: &mut Editor) {
 }
 
 /// The Locks panel.
-pub fn locks_panel(ui: &mut egui::Ui, editor: &mut Editor, hover: &mut LockHover) {
+pub fn locks_panel(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    selection: &Selection,
+    hover: &mut LockHover,
+) {
     ui.horizontal(|ui| {
         ui.strong("Locks");
         match worst_lock(editor) {
@@ -165,7 +173,7 @@ pub fn locks_panel(ui: &mut egui::Ui, editor: &mut Editor, hover: &mut LockHover
             }
         }
     });
-    lock_buttons(ui, editor);
+    lock_buttons(ui, editor, selection);
     let tolerance = editor.runner.settings().tolerance;
     let violations = editor.document.lock_violations();
     let mut hovered = None;

@@ -6,13 +6,15 @@
 use bevy_egui::egui;
 use marionette_editing::outliner::{OutlineItem, dof_sliders, from_display, outline};
 
+use crate::selection::Selection;
 use crate::state::Editor;
 
 /// Draws the outliner and the forward-kinematics sliders.
-pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor) {
+pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor, selection: &mut Selection) {
     ui.heading("Skeleton");
     ui.label(egui::RichText::new(editor.skeleton().name()).weak());
     let rows = outline(editor.skeleton());
+    let chosen = selection.joint(&editor.document);
     egui::ScrollArea::vertical()
         .id_salt("outliner rows")
         .max_height(ui.available_height() * 0.5)
@@ -24,9 +26,10 @@ pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor) {
                     match row.item {
                         OutlineItem::Joint(joint) => {
                             let name = editor.skeleton().joint(joint).name.clone();
-                            let selected = editor.selected == Some(joint);
+                            let selected = chosen == Some(joint);
                             if ui.selectable_label(selected, name).clicked() {
-                                editor.selected = if selected { None } else { Some(joint) };
+                                let joint = if selected { None } else { Some(joint) };
+                                selection.select(&editor.document, joint);
                             }
                         }
                         OutlineItem::Group(group) => {
@@ -38,7 +41,7 @@ pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor) {
             }
         });
     ui.separator();
-    let Some(joint) = editor.selected else {
+    let Some(joint) = selection.joint(&editor.document) else {
         ui.label("Select a joint (click its body or its name) to edit its DOFs.");
         return;
     };

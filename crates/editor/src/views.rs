@@ -260,13 +260,14 @@ fn control_cameras(
 fn frame_on_request(
     mut requests: MessageReader<FrameRequest>,
     editor: Res<Editor>,
+    selection: Res<crate::selection::Selection>,
     mut cameras: Query<&mut ViewCamera>,
 ) {
     if requests.read().count() == 0 {
         return;
     }
     let skeleton = editor.skeleton();
-    let points = match editor.selected {
+    let points = match selection.joint(&editor.document) {
         Some(top) => {
             let subtree: Vec<_> = skeleton.subtree(top).collect();
             points_of(skeleton, editor.document.fk(), |j| subtree.contains(&j))

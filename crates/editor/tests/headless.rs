@@ -40,6 +40,12 @@ fn last_solve(app: &App) -> Option<marionette_editing::FrameOutcome> {
         .cloned()
 }
 
+fn selected(app: &App) -> Option<JointId> {
+    app.world()
+        .resource::<marionette_editor::selection::Selection>()
+        .joint(&editor(app).document)
+}
+
 fn editor_mut(app: &mut App) -> Mut<'_, Editor> {
     app.world_mut().resource_mut::<Editor>()
 }
@@ -168,7 +174,7 @@ fn dragging_a_hand_pulls_it_onto_the_cursor_ray_and_is_one_undo_step() {
         editor(&app).document.drag().is_some(),
         "the drag lasts while the button is held"
     );
-    assert_eq!(editor(&app).selected, Some(joint(&app, "right wrist")));
+    assert_eq!(selected(&app), Some(joint(&app, "right wrist")));
     release(&mut app);
     assert!(editor(&app).document.drag().is_none());
     let dragged = editor(&app).document.pose().to_vec();
@@ -519,13 +525,17 @@ fn files_open_and_save_and_bad_ones_change_nothing() {
 fn a_click_on_empty_space_clears_the_selection() {
     let mut app = app();
     let wrist = joint(&app, "right wrist");
-    editor_mut(&mut app).selected = Some(wrist);
+    app.world_mut().resource_scope(
+        |world, mut selection: Mut<marionette_editor::selection::Selection>| {
+            selection.select(&world.resource::<Editor>().document, Some(wrist));
+        },
+    );
     // A press with the cursor in a view but on nothing (no picking hit).
     app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(Vec3::new(2.0, 2.0, 0.0)));
     mouse(&mut app, ButtonState::Pressed);
     app.update();
     release(&mut app);
-    assert_eq!(editor(&app).selected, None);
+    assert_eq!(selected(&app), None);
     assert_eq!(
         editor(&app).document.history().next_undo(),
         None,
