@@ -349,6 +349,15 @@ impl Lock {
         self.goal.priority = priority;
     }
 
+    /// Whether the lock holds something to a point that its marker can move (position, pose,
+    /// point, plane, line, centre of mass); orientation, aim and two-site locks do not.
+    pub fn has_target(&self) -> bool {
+        !matches!(
+            self.goal.kind,
+            GoalKind::Orientation { .. } | GoalKind::Aim { .. } | GoalKind::Coincide { .. }
+        )
+    }
+
     /// Moves what the lock holds to by `delta` (a marker dragged): the target of a position,
     /// pose, point or centre-of-mass lock, the plane's or line's point. Orientation, aim and
     /// two-site locks have no point to move; false for them.
@@ -537,5 +546,19 @@ mod tests {
         assert!((lock.violation(&s, &fk).largest() - 0.1).abs() < 1e-12);
         assert_eq!(lock.violation(&s, &fk).to_string(), "100.00 mm");
         assert!(Lock::new(&s, " ", lock.goal().clone(), None).is_err());
+        // An orientation lock has no point for its marker to move.
+        let wrist = s.joint_by_name("right wrist").expect("wrist");
+        let turned = Lock::at_current(
+            &s,
+            &fk,
+            "wrist",
+            LockPart::Point(wrist, Vector3::zeros()),
+            LockKind::Orientation,
+        )
+        .expect("lock");
+        assert!(lock.has_target() && !turned.has_target());
+        let mut moved = turned.clone();
+        assert!(!moved.move_target(&Vector3::x()));
+        assert_eq!(moved, turned);
     }
 }

@@ -57,8 +57,9 @@ impl Plugin for LockMarkersPlugin {
     }
 }
 
-/// The lock whose marker the ray passes nearest, within [`GRIP_DISTANCE`], and the point of the
-/// ray nearest it.
+/// The lock whose marker the ray passes nearest, within [`GRIP_DISTANCE`], and its anchor; only
+/// markers of locks with a target to move (a press on an orientation or two-site lock's marker
+/// goes to the body or handle under it).
 pub fn marker_under(
     editor: &Editor,
     ray: &marionette_editing::Ray,
@@ -68,7 +69,7 @@ pub fn marker_under(
         .locks()
         .iter()
         .enumerate()
-        .filter(|(_, lock)| lock.enabled)
+        .filter(|(_, lock)| lock.enabled && lock.has_target())
         .filter_map(|(i, lock)| {
             let anchor = lock.anchor(document.skeleton(), document.fk());
             let on_ray = ray.closest_point_to(&anchor);
