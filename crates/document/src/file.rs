@@ -347,13 +347,13 @@ fn resolve(
             lock: l.name.clone(),
             what,
         };
-        if locks.iter().any(|k| k.name == l.name)
-            || def.locks[..index].iter().any(|k| k.name == l.name)
-        {
-            if !defects
-                .iter()
-                .any(|d| matches!(d, DocumentDefect::DuplicateLock { lock } if *lock == l.name))
-            {
+        // A repeated name is reported once, at its second appearance.
+        let earlier = def.locks[..index]
+            .iter()
+            .filter(|k| k.name == l.name)
+            .count();
+        if earlier > 0 {
+            if earlier == 1 {
                 defects.push(DocumentDefect::DuplicateLock {
                     lock: l.name.clone(),
                 });

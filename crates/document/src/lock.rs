@@ -164,11 +164,6 @@ pub struct Lock {
     limb: Chain,
 }
 
-/// The joint a lock's goal is attached to first (a site's joint), `None` for the centre of mass.
-fn lock_joints(skeleton: &Skeleton, goal: &Goal) -> Option<Vec<JointId>> {
-    goal.kind.joints(skeleton)
-}
-
 /// The DOFs that keep `goal`: each of its joints' limb, or from the joint up to `base`.
 fn limb_of(
     skeleton: &Skeleton,
@@ -176,7 +171,7 @@ fn limb_of(
     goal: &Goal,
     base: Option<JointId>,
 ) -> Result<Chain, LockError> {
-    let limb = match (lock_joints(skeleton, goal), base) {
+    let limb = match (goal.kind.joints(skeleton), base) {
         (None, None) => Chain::whole(skeleton, false),
         (None, Some(base)) => Chain::from_joints(skeleton, skeleton.subtree(base)),
         (Some(joints), None) => joints.iter().fold(Chain::default(), |acc, &j| {
@@ -387,7 +382,7 @@ impl Lock {
     /// Where the lock holds, for its marker: the target point (the plane's or line's point, the
     /// centre of mass's support point, the first site of two held together at the pose `fk`
     /// holds; an orientation lock's joint origin).
-    pub fn anchor(&self, skeleton: &Skeleton, fk: &Fk) -> Vector3<f64> {
+    pub fn anchor(&self, fk: &Fk) -> Vector3<f64> {
         match &self.goal.kind {
             GoalKind::Position { target, .. }
             | GoalKind::Point { target, .. }
@@ -396,10 +391,7 @@ impl Lock {
             GoalKind::Plane { point, .. } | GoalKind::Line { point, .. } => *point,
             GoalKind::Orientation { joint, .. } => fk.joint_position(*joint),
             GoalKind::Aim { at, .. } => *at,
-            GoalKind::Coincide { a, .. } => {
-                let _ = skeleton;
-                fk.site_position(*a)
-            }
+            GoalKind::Coincide { a, .. } => fk.site_position(*a),
         }
     }
 
@@ -457,30 +449,24 @@ impl Lock {
     /// How far it is from holding at the pose `fk` holds (its centre of mass must be current
     /// for a centre-of-mass lock).
     pub fn violation(&self, skeleton: &Skeleton, fk: &Fk) -> Violation {
-        let error = self.goal.kind.error(skeleton, fk);
-        match &self.goal.kind {
-            GoalKind::Pose {
-                site,
-                target,
-                rotation,
-            } => {
-                let current = fk.joint_rotation(skeleton.site(*site).joint);
-                Violation {
-                    metres: Some((target - fk.site_position(*site)).norm()),
-                    radians: Some(
-                        marionette_ik::goal::rotation_vector(&(rotation * current.transpose()))
-                            .norm(),
-                    ),
-                }
-            }
-            kind if kind.is_angular() => Violation {
+        let kind = &self.goal.kind;
+        if let Some((metres, radians)) = kind.pose_parts(skeleton, fk) {
+            return Violation {
+                metres: Some(metres),
+                radians: Some(radians),
+            };
+        }
+        let error = kind.error(skeleton, fk);
+        if kind.is_angular() {
+            Violation {
                 metres: None,
                 radians: Some(error),
-            },
-            _ => Violation {
+            }
+        } else {
+            Violation {
                 metres: Some(error),
                 radians: None,
-            },
+            }
         }
     }
 }
@@ -491,14 +477,11 @@ mod tests {
     use marionette_skeleton::{Pose, builtin};
 
     fn names(s: &Skeleton, chain: &Chain) -> Vec<String> {
-        let mut joints: Vec<String> = chain
-            .columns()
-            .iter()
-            .filter_map(|&c| s.dof_at_state(c))
-            .map(|d| s.joint(s.dof(d).joint).name.clone())
-            .collect();
-        joints.dedup();
-        joints
+        chain
+            .joints(s)
+            .into_iter()
+            .map(|j| s.joint(j).name.clone())
+            .collect()
     }
 
     #[test]

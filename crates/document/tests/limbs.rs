@@ -3,19 +3,8 @@
 //! base, from the joint up to and including the base; never the root translation.
 
 use marionette_document::{Lock, LockKind, LockPart};
-use marionette_skeleton::{Fk, JointId, ROOT_STATE_LEN, Skeleton, testing};
+use marionette_skeleton::{Fk, JointId, ROOT_STATE_LEN, testing};
 use proptest::prelude::*;
-
-/// The joints whose DOFs a chain holds, each once.
-fn joints_of(s: &Skeleton, columns: &[usize]) -> Vec<JointId> {
-    let mut joints: Vec<JointId> = columns
-        .iter()
-        .filter_map(|&c| s.dof_at_state(c))
-        .map(|d| s.dof(d).joint)
-        .collect();
-    joints.dedup();
-    joints
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
@@ -45,7 +34,7 @@ proptest! {
             Ok(lock) => {
                 prop_assert!(has_dofs);
                 prop_assert!(lock.limb().columns().iter().all(|&c| c >= ROOT_STATE_LEN));
-                let mut got = joints_of(&s, lock.limb().columns());
+                let mut got = lock.limb().joints(&s);
                 got.sort();
                 let mut want: Vec<JointId> = expected
                     .iter()
@@ -70,7 +59,7 @@ proptest! {
                             .filter(|&j| !s.joint(j).dofs.is_empty())
                             .collect();
                         path.sort();
-                        let mut got = joints_of(&s, with_base.limb().columns());
+                        let mut got = with_base.limb().joints(&s);
                         got.sort();
                         prop_assert_eq!(got, path);
                     }

@@ -50,14 +50,11 @@ mod tests {
     use marionette_skeleton::builtin;
 
     fn names(s: &Skeleton, chain: &Chain) -> Vec<String> {
-        let mut joints: Vec<String> = chain
-            .columns()
-            .iter()
-            .filter_map(|&c| s.dof_at_state(c))
-            .map(|d| s.joint(s.dof(d).joint).name.clone())
-            .collect();
-        joints.dedup();
-        joints
+        chain
+            .joints(s)
+            .into_iter()
+            .map(|j| s.joint(j).name.clone())
+            .collect()
     }
 
     #[test]

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use marionette_document::{GoalSet, Lock, Owner, Sequence};
 use marionette_ik::{Goal, System};
 use marionette_skeleton::{
-    Chain, DofId, Fk, JointId, Pose, PoseError, ROOT_STATE_LEN, SiteId, Skeleton, SkeletonError,
+    Chain, ChainError, DofId, Fk, JointId, Pose, PoseError, ROOT_STATE_LEN, SiteId, Skeleton,
+    SkeletonError,
 };
 use nalgebra::Vector3;
 
@@ -229,28 +230,36 @@ impl Document {
     /// feet): those are taken in too, until nothing more is disturbed. With no edit, every
     /// enabled lock.
     pub fn goal_set(&self, goals: &[Goal], chain: &Chain) -> GoalSet {
-        let mut set = GoalSet::with_locks(&self.locks, None);
-        if !goals.is_empty() {
-            let mut moving = chain.clone();
-            let mut taken = vec![false; self.locks.len()];
-            loop {
-                let mut grew = false;
-                for (i, lock) in self.locks.iter().enumerate() {
-                    if !taken[i] && lock.active_at(None) && self.disturbed_by(lock, &moving) {
-                        taken[i] = true;
-                        moving = moving.union(lock.limb());
-                        grew = true;
-                    }
-                }
-                if !grew {
-                    break;
-                }
-            }
-            set.retain_locks(|i| taken[i]);
-        }
+        let mut set = if goals.is_empty() {
+            GoalSet::with_locks(&self.locks, None)
+        } else {
+            self.locks_disturbed_by(chain)
+        };
         for g in goals {
             set.push_edit(g.clone(), chain);
         }
+        set
+    }
+
+    /// The enabled locks that moving `chain` could disturb, and those their limbs could.
+    fn locks_disturbed_by(&self, chain: &Chain) -> GoalSet {
+        let mut moving = chain.clone();
+        let mut taken = vec![false; self.locks.len()];
+        loop {
+            let mut grew = false;
+            for (i, lock) in self.locks.iter().enumerate() {
+                if !taken[i] && lock.active_at(None) && self.disturbed_by(lock, &moving) {
+                    taken[i] = true;
+                    moving = moving.union(lock.limb());
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut set = GoalSet::with_locks(&self.locks, None);
+        set.retain_locks(|i| taken[i]);
         set
     }
 
@@ -391,16 +400,9 @@ impl Document {
 
     /// Begins dragging a site's handle: the site itself is the dragged point.
     pub fn begin_site_drag(&mut self, site: SiteId, mode: ChainMode) -> Result<(), EditError> {
-        let mut drag =
-            Drag::begin_at_site(&self.skeleton, &self.pose, site, mode).map_err(|e| {
-                EditError::Drag {
-                    joint: self.skeleton.site(site).name.clone(),
-                    why: e.to_string(),
-                }
-            })?;
-        self.root_moves_figure(&mut drag, mode);
-        self.drag = Some(drag);
-        Ok(())
+        let made = Drag::begin_at_site(&self.skeleton, &self.pose, site, mode);
+        let name = self.skeleton.site(site).name.clone();
+        self.start_drag(made, name, mode)
     }
 
     /// Begins dragging `joint`'s body, picked at world point `hit`.
@@ -410,24 +412,29 @@ impl Document {
         hit: &Vector3<f64>,
         mode: ChainMode,
     ) -> Result<(), EditError> {
-        let mut drag = Drag::begin(&self.skeleton, &self.fk, &self.pose, joint, hit, mode)
-            .map_err(|e| EditError::Drag {
-                joint: self.skeleton.joint(joint).name.clone(),
-                why: e.to_string(),
-            })?;
-        self.root_moves_figure(&mut drag, mode);
-        self.drag = Some(drag);
-        Ok(())
+        let made = Drag::begin(&self.skeleton, &self.fk, &self.pose, joint, hit, mode);
+        let name = self.skeleton.joint(joint).name.clone();
+        self.start_drag(made, name, mode)
     }
 
     /// Begins dragging `joint` by its origin (a replay's `DragJoint`).
     pub fn begin_joint_drag(&mut self, joint: JointId, mode: ChainMode) -> Result<(), EditError> {
-        let mut drag =
-            Drag::begin_at_point(&self.skeleton, &self.pose, joint, Vector3::zeros(), mode)
-                .map_err(|e| EditError::Drag {
-                    joint: self.skeleton.joint(joint).name.clone(),
-                    why: e.to_string(),
-                })?;
+        let made = Drag::begin_at_point(&self.skeleton, &self.pose, joint, Vector3::zeros(), mode);
+        let name = self.skeleton.joint(joint).name.clone();
+        self.start_drag(made, name, mode)
+    }
+
+    /// Makes `made` the drag in progress, or says why it could not begin (naming `picked`).
+    fn start_drag(
+        &mut self,
+        made: Result<Drag, ChainError>,
+        picked: String,
+        mode: ChainMode,
+    ) -> Result<(), EditError> {
+        let mut drag = made.map_err(|e| EditError::Drag {
+            joint: picked,
+            why: e.to_string(),
+        })?;
         self.root_moves_figure(&mut drag, mode);
         self.drag = Some(drag);
         Ok(())
@@ -455,7 +462,10 @@ impl Document {
         let held = drag.goal(&self.fk, ray);
         let free = drag.ray_goal(&self.fk, ray);
         let mut pose = self.pose.clone();
-        let set = self.goal_set(std::slice::from_ref(&held), &chain);
+        // The locks the drag could disturb, found once for both tries.
+        let locks = self.locks_disturbed_by(&chain);
+        let mut set = locks.clone();
+        set.push_edit(held.clone(), &chain);
         let mut outcome = {
             let mut system = set.system(&self.skeleton, &self.stiffness);
             runner.frame(&mut system, &mut pose)
@@ -465,7 +475,8 @@ impl Document {
             // The goals are made: `self.fk` serves to compare the tries (it is brought back to
             // the kept pose below).
             let mut retry = self.pose.clone();
-            let set = self.goal_set(std::slice::from_ref(&free), &chain);
+            let mut set = locks;
+            set.push_edit(free.clone(), &chain);
             let second = {
                 let mut system = set.system(&self.skeleton, &self.stiffness);
                 runner.frame(&mut system, &mut retry)

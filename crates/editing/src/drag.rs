@@ -109,12 +109,7 @@ impl Drag {
         mode: ChainMode,
     ) -> Result<Drag, ChainError> {
         let site = skeleton.site(site);
-        Ok(Drag {
-            joint: site.joint,
-            local_point: site.offset,
-            chain: chain_for(skeleton, site.joint, mode)?,
-            start_pose: q.to_vec(),
-        })
+        Drag::begin_at_point(skeleton, q, site.joint, site.offset, mode)
     }
 
     /// Where the dragged point is, at the pose `fk` holds.

@@ -207,11 +207,11 @@ impl Document {
     pub fn set_lock_base(&mut self, index: usize, base: Option<JointId>) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Base of lock {}", self.locks[index].name);
-        let skeleton = self.skeleton.clone();
+        let mut rebased = self.locks[index].clone();
+        rebased.set_base(&self.skeleton, base)?;
         self.edit_locks(label, false, None, |locks| {
-            locks[index]
-                .set_base(&skeleton, base)
-                .map_err(EditError::from)
+            locks[index] = rebased;
+            Ok(())
         })
     }
 

@@ -71,7 +71,7 @@ pub fn marker_under(
         .enumerate()
         .filter(|(_, lock)| lock.enabled && lock.has_target())
         .filter_map(|(i, lock)| {
-            let anchor = lock.anchor(document.skeleton(), document.fk());
+            let anchor = lock.anchor(document.fk());
             let on_ray = ray.closest_point_to(&anchor);
             let distance = (on_ray - anchor).norm();
             (distance <= GRIP_DISTANCE).then_some((i, anchor, distance))

@@ -40,15 +40,12 @@ pub fn kind_label(lock: &Lock) -> &'static str {
 /// The joints that keep the lock: "left hip … left ankle (6 DOFs)".
 pub fn chain_label(skeleton: &Skeleton, lock: &Lock) -> String {
     let columns = lock.limb().columns();
-    let joints: Vec<&str> = {
-        let mut names: Vec<&str> = columns
-            .iter()
-            .filter_map(|&c| skeleton.dof_at_state(c))
-            .map(|d| skeleton.joint(skeleton.dof(d).joint).name.as_str())
-            .collect();
-        names.dedup();
-        names
-    };
+    let joints: Vec<&str> = lock
+        .limb()
+        .joints(skeleton)
+        .into_iter()
+        .map(|j| skeleton.joint(j).name.as_str())
+        .collect();
     let span = match joints.as_slice() {
         [] => "nothing".to_owned(),
         [one] => (*one).to_owned(),

@@ -173,7 +173,7 @@ fn dragging_a_marker_moves_its_lock_and_the_limb_follows_as_one_step() {
     );
     assert!(app.world().resource::<MarkerDrag>().0.is_none(), "released");
     let lock = &editor(&app).document.locks()[index];
-    let anchor = vec3(&lock.anchor(editor(&app).skeleton(), editor(&app).document.fk()));
+    let anchor = vec3(&lock.anchor(editor(&app).document.fk()));
     assert!((anchor - (at + Vec3::Y * 0.05)).length() < 1e-4, "{anchor}");
     assert!(
         (site_at(&app, "right fingertips") - anchor).length() < 1e-3,

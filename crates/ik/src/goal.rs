@@ -353,15 +353,9 @@ impl GoalKind {
                 (r - direction * direction.dot(&r)).norm()
             }
             GoalKind::Coincide { a, b } => (fk.site_position(*a) - fk.site_position(*b)).norm(),
-            GoalKind::Pose {
-                site,
-                target,
-                rotation,
-            } => {
-                let current = fk.joint_rotation(skeleton.site(*site).joint);
-                (target - fk.site_position(*site))
-                    .norm()
-                    .max(rotation_vector(&(rotation * current.transpose())).norm())
+            GoalKind::Pose { .. } => {
+                let (metres, radians) = self.pose_parts(skeleton, fk).unwrap_or_default();
+                metres.max(radians)
             }
             GoalKind::CenterOfMass { target, axes } => {
                 let d = target - fk.center_of_mass();
@@ -372,6 +366,24 @@ impl GoalKind {
                     .sqrt()
             }
         }
+    }
+
+    /// A pose goal's two errors at the pose `fk` holds: the site's distance from its target
+    /// (metres) and the joint's angle from its target rotation (radians); `None` for other kinds.
+    pub fn pose_parts(&self, skeleton: &Skeleton, fk: &Fk) -> Option<(f64, f64)> {
+        let GoalKind::Pose {
+            site,
+            target,
+            rotation,
+        } = self
+        else {
+            return None;
+        };
+        let current = fk.joint_rotation(skeleton.site(*site).joint);
+        Some((
+            (target - fk.site_position(*site)).norm(),
+            rotation_vector(&(rotation * current.transpose())).norm(),
+        ))
     }
 
     /// The goal's error from its own (unweighted) rows of e, equal to [`GoalKind::error`] but

@@ -119,6 +119,19 @@ impl Chain {
         }
     }
 
+    /// The joints whose DOFs the chain moves, in hierarchy order, each once (the root
+    /// translation belongs to no joint).
+    pub fn joints(&self, skeleton: &Skeleton) -> Vec<JointId> {
+        let mut joints: Vec<JointId> = self
+            .columns
+            .iter()
+            .filter_map(|&c| skeleton.dof_at_state(c))
+            .map(|d| skeleton.dof(d).joint)
+            .collect();
+        joints.dedup();
+        joints
+    }
+
     /// The state indices, ascending: the Jacobian's columns.
     pub fn columns(&self) -> &[usize] {
         &self.columns

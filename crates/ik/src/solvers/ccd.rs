@@ -16,7 +16,7 @@
 //! Centre-of-mass goals are not handled by CCD and are left to the other solvers. The root
 //! translation, when the chain moves it, is set like a slide along each world axis.
 
-use marionette_skeleton::{DofKind, Fk, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{DofKind, Fk, Skeleton};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::goal::GoalKind;
@@ -205,51 +205,32 @@ impl Solver for CyclicCoordinateDescent {
         self.q_scratch.extend_from_slice(q);
         for c in (0..system.chain().len()).rev() {
             let state = system.chain().columns()[c];
-            let Some(k) = state.checked_sub(ROOT_STATE_LEN) else {
-                // The root translation: a slide along a world axis that moves every joint,
-                // set to the goals' weighted mean offset along it (a pelvis dragged with the
-                // feet locked).
-                let mut axis = Vector3::zeros();
-                axis[state] = 1.0;
-                let everything = |_: usize| true;
-                let pivot = Pivot {
-                    axis,
-                    point: Vector3::zeros(),
-                    moves: &everything,
-                };
-                let mut terms = Terms::default();
-                for (g, goal) in system.goals().iter().enumerate() {
-                    if system.serves(g, c) {
-                        add_goal(
-                            skeleton,
-                            system.fk(),
-                            &goal.kind,
-                            goal.weight,
-                            &pivot,
-                            &mut terms,
-                        );
-                    }
-                }
-                if terms.weight > 0.0 {
-                    system.set_column(q, c, q[state] + terms.slide / terms.weight);
-                    if q[state] != self.q_scratch[state] {
-                        system.evaluate_errors(q);
-                        self.q_scratch[state] = q[state];
-                    }
-                }
-                continue;
-            };
-            let dof = &skeleton.dofs()[k];
-            let owner = dof.joint.index();
-            let end = skeleton.joint(dof.joint).subtree_end;
-            let moves = |j: usize| owner <= j && j < end;
             let fk = system.fk();
-            let dof_id = skeleton
-                .dof_at_state(state)
-                .expect("chain columns are DOFs");
+            // The column's axis and pivot, the joints it moves, and whether it slides: a DOF,
+            // or the root translation, a slide along a world axis that moves every joint (a
+            // pelvis dragged with the feet locked).
+            let (axis, point, moved, slides) = match skeleton.dof_at_state(state) {
+                Some(dof_id) => {
+                    let dof = skeleton.dof(dof_id);
+                    let owner = dof.joint.index();
+                    let end = skeleton.joint(dof.joint).subtree_end;
+                    (
+                        fk.dof_axis(dof_id),
+                        fk.dof_pivot(dof_id),
+                        owner..end,
+                        dof.kind == DofKind::Slide,
+                    )
+                }
+                None => {
+                    let mut axis = Vector3::zeros();
+                    axis[state] = 1.0;
+                    (axis, Vector3::zeros(), 0..skeleton.joints().len(), true)
+                }
+            };
+            let moves = |j: usize| moved.contains(&j);
             let pivot = Pivot {
-                axis: fk.dof_axis(dof_id),
-                point: fk.dof_pivot(dof_id),
+                axis,
+                point,
                 moves: &moves,
             };
             let mut terms = Terms::default();
@@ -258,10 +239,16 @@ impl Solver for CyclicCoordinateDescent {
                     add_goal(skeleton, fk, &goal.kind, goal.weight, &pivot, &mut terms);
                 }
             }
-            let change = match dof.kind {
-                DofKind::Hinge if terms.a != 0.0 || terms.b != 0.0 => terms.b.atan2(terms.a),
-                DofKind::Slide if terms.weight > 0.0 => terms.slide / terms.weight,
-                _ => continue,
+            let change = if slides {
+                if terms.weight <= 0.0 {
+                    continue;
+                }
+                terms.slide / terms.weight
+            } else {
+                if terms.a == 0.0 && terms.b == 0.0 {
+                    continue;
+                }
+                terms.b.atan2(terms.a)
             };
             let stiffness = system.stiffness()[c];
             system.set_column(q, c, q[state] + stiffness * change);
