@@ -2,6 +2,7 @@
 //! of REFERENCE_PROBLEMS.md, each producing a [`Table`] of measured numbers. `marionette bench`
 //! prints them; `cargo bench -p marionette-bench --bench peers` adds the `k` crate beside them.
 
+pub mod bake;
 pub mod convergence;
 pub mod crouch;
 pub mod drag;
@@ -51,7 +52,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 11] = [
+pub const PROTOCOLS: [&str; 12] = [
     "tracking",
     "planar",
     "convergence",
@@ -63,6 +64,7 @@ pub const PROTOCOLS: [&str; 11] = [
     "reach",
     "crouch",
     "locks",
+    "bake",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -86,6 +88,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "drag" => drag::table(if quick { 60 } else { 600 }),
             "crouch" => crouch::table(),
             "locks" => locks::table(if quick { 60 } else { 600 }),
+            "bake" => bake::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 5 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

@@ -1,7 +1,7 @@
 //! `marionette`: Marionette's core on the command line, for scripts, tests and benchmarks.
 //!
 //! Exit status: 0 success, 1 bad input (messages on standard error); `solve` exits 3 when it
-//! did not converge. Whatever the input, the
+//! did not converge, `bake` when a lock was not held on some frame. Whatever the input, the
 //! command never prints a backtrace: a panic would be a bug, and is reported as one line.
 
 mod commands;
@@ -27,6 +27,8 @@ enum Command {
     Fk(commands::fk::FkArgs),
     /// Solve a Problem file: move the chain so the goals are met.
     Solve(commands::solve::SolveArgs),
+    /// Bake a document's sequence: every frame, its locks re-solved, written as JSON.
+    Bake(commands::bake::BakeArgs),
     /// Run the benchmark suite (the papers' problems and the peer protocols) and print tables.
     Bench(commands::bench::BenchArgs),
     /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Fk(args) => commands::fk::run(&args),
         Command::Solve(args) => commands::solve::run(&args),
+        Command::Bake(args) => commands::bake::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };

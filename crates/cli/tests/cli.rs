@@ -291,6 +291,7 @@ fn help_exists_for_every_command() {
         &["check", "--help"],
         &["fk", "--help"],
         &["demo", "--help"],
+        &["bake", "--help"],
     ] {
         let o = marionette(cmd);
         assert!(o.status.success(), "{cmd:?}");
@@ -595,4 +596,144 @@ fn check_and_fk_take_documents() {
     let o = marionette(&["fk", &bad, "--json"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).is_empty() && stderr(&o).contains("left hoof"));
+}
+
+/// The bench's crouch cycle (both heels locked, keys every 12 frames) of `frames` frames as a
+/// document in `dir`.
+fn crouch_document(dir: &Path, frames: i64) -> String {
+    let file = dir.join("crouches.marionette.ron");
+    marionette_bench::bake::crouch_cycle_document(frames, &skeletons().join("humanoid.ron"))
+        .save(&file)
+        .expect("save");
+    file.display().to_string()
+}
+
+#[test]
+fn bake_writes_the_frames_of_the_contract_and_holds_the_heels() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let doc = crouch_document(dir.path(), 49);
+    let out = dir.path().join("frames.json").display().to_string();
+    let o = marionette(&[
+        "bake",
+        &doc,
+        "--sequence",
+        "crouches",
+        "--out",
+        &out,
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(summary["sequence"], "crouches");
+    assert_eq!(summary["frames"], 49);
+    assert_eq!(summary["held"], true);
+    assert!(summary["micros"].as_f64().expect("micros") > 0.0);
+    let locks = summary["locks"].as_array().expect("locks");
+    assert_eq!(locks.len(), 2);
+    assert_eq!(locks[0]["name"], "left heel");
+    assert_eq!(locks[0]["frames"], 49);
+    assert!(locks[0]["max_error"].as_f64().expect("error") < 1e-4);
+
+    let frames: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("written")).expect("json");
+    assert_eq!(frames["sequence"], "crouches");
+    assert_eq!(frames["fps"], 24.0);
+    let list = frames["frames"].as_array().expect("frames");
+    assert_eq!(list.len(), 49);
+    for (i, f) in list.iter().enumerate() {
+        assert_eq!(f["frame"], i as i64);
+        assert_eq!(point(&f["pose"]["root"]).len(), 3);
+        let joints = f["pose"]["joints"].as_object().expect("joints");
+        assert_eq!(joints["pelvis"].as_array().expect("pelvis").len(), 3);
+        assert!(joints.contains_key("left toes"), "every joint listed");
+        for heel in ["left heel", "right heel"] {
+            assert!(
+                f["lock_errors"][heel].as_f64().expect("error") < 1e-4,
+                "frame {i}"
+            );
+        }
+    }
+    // The pelvis goes down between keys: frame 12 is the crouched key, 8 cm lower.
+    let y = |i: usize| point(&list[i]["pose"]["root"])[1];
+    assert!((y(0) - y(12) - 0.08).abs() < 1e-12, "{} {}", y(0), y(12));
+
+    // One thread or two: the same bytes.
+    let again = dir.path().join("again.json").display().to_string();
+    for threads in ["1", "2"] {
+        let o = marionette(&[
+            "bake",
+            &doc,
+            "--sequence",
+            "crouches",
+            "--out",
+            &again,
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("crouches: 49 frames"), "{}", stdout(&o));
+        assert_eq!(
+            std::fs::read(&again).expect("written"),
+            std::fs::read(&out).expect("written"),
+            "{threads} threads"
+        );
+    }
+}
+
+#[test]
+fn bake_exit_codes_follow_the_contract() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let doc = crouch_document(dir.path(), 25);
+    let out = dir.path().join("frames.json");
+    let out_text = out.display().to_string();
+    // Tighter than any solve reaches: frames written, exit 3.
+    let o = marionette(&[
+        "bake",
+        &doc,
+        "--sequence",
+        "crouches",
+        "--out",
+        &out_text,
+        "--tolerance",
+        "1e-15",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stdout(&o).contains("NOT HELD"), "{}", stdout(&o));
+    assert!(out.exists());
+    std::fs::remove_file(&out).expect("rm");
+    // Bad input: exit 1, a message naming the culprit, nothing written.
+    for (args, culprit) in [
+        (
+            vec!["bake", &doc, "--sequence", "walk", "--out", &out_text],
+            "\"walk\"",
+        ),
+        (
+            vec![
+                "bake",
+                "nowhere.ron",
+                "--sequence",
+                "walk",
+                "--out",
+                &out_text,
+            ],
+            "nowhere.ron",
+        ),
+    ] {
+        let o = marionette(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains(culprit), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+        assert!(stdout(&o).is_empty() && !out.exists(), "{args:?}");
+    }
+    let o = marionette(&[
+        "bake",
+        &doc,
+        "--sequence",
+        "crouches",
+        "--out",
+        &out_text,
+        "--tolerance",
+        "-1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "a bad option: clap's usage error");
 }

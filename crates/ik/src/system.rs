@@ -481,12 +481,4 @@ impl<'s> System<'s> {
     }
 }
 
-/// An angle wrapped into (−π, π].
-pub fn wrap_angle(a: f64) -> f64 {
-    use std::f64::consts::{PI, TAU};
-    if a > -PI && a <= PI {
-        return a;
-    }
-    let w = a.rem_euclid(TAU);
-    if w > PI { w - TAU } else { w }
-}
+pub use marionette_skeleton::angles::wrap_angle;

@@ -18,12 +18,15 @@
 //! assert!(tip.z < -0.3); // the forearm now points backwards (+X hinge, figure faces +Z)
 //! ```
 
+pub mod angles;
 pub mod builtin;
 pub mod chain;
 pub mod error;
+pub mod euler;
 pub mod fk;
 pub mod format;
 mod jacobian;
+pub mod joint_rotation;
 mod load;
 pub mod mirror;
 pub mod model;

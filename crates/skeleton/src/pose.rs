@@ -211,11 +211,11 @@ impl Pose {
         }
     }
 
-    /// The pose as a file structure listing every joint that has DOFs, in hierarchy order.
-    pub fn to_file(&self, skeleton: &Skeleton) -> PoseFile {
-        let joints = skeleton
+    /// Every joint's name and values in file units (degrees, metres for slides), in hierarchy
+    /// order; joints without DOFs get no values.
+    pub fn file_values(&self, skeleton: &Skeleton) -> Vec<(String, Vec<f64>)> {
+        skeleton
             .joint_ids()
-            .filter(|&j| !skeleton.joint(j).dofs.is_empty())
             .map(|j| {
                 let values = skeleton
                     .joint_dofs(j)
@@ -224,7 +224,13 @@ impl Pose {
                     .collect();
                 (skeleton.joint(j).name.clone(), values)
             })
-            .collect();
+            .collect()
+    }
+
+    /// The pose as a file structure listing every joint that has DOFs, in hierarchy order.
+    pub fn to_file(&self, skeleton: &Skeleton) -> PoseFile {
+        let mut joints = self.file_values(skeleton);
+        joints.retain(|(_, values)| !values.is_empty());
         PoseFile {
             root: [self.q[0], self.q[1], self.q[2]],
             joints: OrderedMap(joints),

@@ -3,6 +3,7 @@
 //! `run` returns the exit code on success and the error text (one or more lines, each naming the
 //! file at fault) on bad input, which `main` prints to standard error with exit status 1.
 
+pub mod bake;
 pub mod bench;
 pub mod check;
 pub mod demo;
@@ -42,5 +43,13 @@ pub fn load_pose(skeleton: &Skeleton, path: Option<&Path>) -> Result<Pose, Strin
     match path {
         Some(p) => Pose::load(skeleton, p).map_err(|e| e.to_string()),
         None => Ok(Pose::rest(skeleton)),
+    }
+}
+
+/// Parses a finite number > 0 (a tolerance).
+pub fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("\"{s}\" is not a positive number")),
     }
 }

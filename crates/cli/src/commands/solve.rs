@@ -27,7 +27,7 @@ pub struct SolveArgs {
     #[arg(long, default_value = "dls")]
     solver: SolverKind,
     /// Every goal's error must end at most this (metres or radians).
-    #[arg(long, default_value_t = 1e-4, value_parser = positive)]
+    #[arg(long, default_value_t = 1e-4, value_parser = super::positive)]
     tolerance: f64,
     /// Updates at most.
     #[arg(long, default_value_t = 200)]
@@ -53,13 +53,6 @@ fn unit_interval(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
         _ => Err(format!("\"{s}\" is not a number in [0, 1]")),
-    }
-}
-
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("\"{s}\" is not a positive number")),
     }
 }
 
@@ -103,16 +96,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
 }
 
 fn joint_values(skeleton: &Skeleton, pose: &Pose) -> Map<String, Value> {
-    skeleton
-        .joint_ids()
-        .map(|j| {
-            let values: Vec<f64> = skeleton
-                .joint_dofs(j)
-                .zip(pose.joint_values(skeleton, j))
-                .map(|(d, &v)| skeleton.dof(d).to_file_units(v))
-                .collect();
-            (skeleton.joint(j).name.clone(), Value::from(values))
-        })
+    pose.file_values(skeleton)
+        .into_iter()
+        .map(|(name, values)| (name, Value::from(values)))
         .collect()
 }
 

@@ -12,7 +12,7 @@
 //! optimisation within the limits, as the paper does (`refine`). Each solve reports which case it
 //! was ([`Reach`]).
 
-pub mod euler;
+pub use marionette_skeleton::euler;
 pub mod intervals;
 pub mod limb;
 pub mod ranges;

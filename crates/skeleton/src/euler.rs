@@ -2,7 +2,8 @@
 //! in the frame moved by the rotations before it (the skeleton format's DOF convention), for
 //! axes with a₁ ⊥ a₂ and a₂ ⊥ a₃ (Davenport's condition; Z-Y-Z, X-Z-Y and every human shoulder,
 //! hip, wrist and ankle of our skeletons). This is the "Euler angles of R1/R2 in the chain's own
-//! DOF order" step of Tolani, Goswami & Badler (2000, §3.2.3).
+//! DOF order" step of Tolani, Goswami & Badler (2000, §3.2.3), and the read-back of a joint's
+//! DOF values from an interpolated rotation (`crate::joint_rotation`).
 //!
 //! Since R(a₁)ᵀa₁ = a₁ and R(a₃)a₃ = a₃, a₁ᵀ R a₃ = a₁ᵀ R(a₂,θ₂) a₃ = cos θ₂ (a₁·a₃) +
 //! sin θ₂ a₁·(a₂×a₃), so θ₂ = λ ± acos(a₁ᵀRa₃) with λ = atan2(a₁·(a₂×a₃), a₁·a₃): the two
@@ -10,7 +11,7 @@
 
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
 
-use super::ranges::AngleRange;
+use crate::angles::AngleRange;
 
 /// Three unit axes with a₁ ⊥ a₂ and a₂ ⊥ a₃.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,7 +163,7 @@ pub fn angle_about(axis: &Vector3<f64>, from: &Vector3<f64>, to: &Vector3<f64>) 
 
 /// An angle in (−π, π].
 pub fn wrap(a: f64) -> f64 {
-    crate::system::wrap_angle(a)
+    crate::angles::wrap_angle(a)
 }
 
 #[cfg(test)]

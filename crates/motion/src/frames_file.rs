@@ -1,0 +1,70 @@
+//! Baked frames as the JSON of FILE_FORMATS.md ("Baked frames"): the sequence's name and fps,
+//! then every frame's pose (joint values as `solve --json` prints them: every joint, degrees,
+//! metres for slides) and the errors of the locks active on it, by name.
+
+use marionette_document::Lock;
+use marionette_skeleton::{Pose, Skeleton};
+use serde_json::{Map, Value, json};
+
+use crate::bake::BakedFrame;
+
+/// The pose as `{"root": [x, y, z], "joints": {name: [values]}}`.
+pub fn pose_json(skeleton: &Skeleton, q: &[f64]) -> Value {
+    let pose = Pose { q: q.to_vec() };
+    let joints: Map<String, Value> = pose
+        .file_values(skeleton)
+        .into_iter()
+        .map(|(name, values)| (name, Value::from(values)))
+        .collect();
+    json!({"root": [q[0], q[1], q[2]], "joints": joints})
+}
+
+/// The whole baked-frames file, written to `out` one frame at a time (a long bake's file never
+/// exists twice in memory).
+pub fn write_frames(
+    out: &mut impl std::io::Write,
+    skeleton: &Skeleton,
+    locks: &[Lock],
+    sequence: &str,
+    fps: f64,
+    frames: &[BakedFrame],
+) -> std::io::Result<()> {
+    let head = json!({"sequence": sequence, "fps": fps});
+    let head = serde_json::to_string(&head)?;
+    // `{"sequence": …, "fps": …` then `, "frames": [` and the frames.
+    out.write_all(&head.as_bytes()[..head.len() - 1])?;
+    out.write_all(b",\"frames\":[")?;
+    for (k, f) in frames.iter().enumerate() {
+        if k > 0 {
+            out.write_all(b",")?;
+        }
+        let errors: Map<String, Value> = f
+            .lock_errors
+            .iter()
+            .map(|&(i, e)| (locks[i].name.clone(), json_number(e)))
+            .collect();
+        serde_json::to_writer(
+            &mut *out,
+            &json!({"frame": f.frame, "pose": pose_json(skeleton, &f.q), "lock_errors": errors}),
+        )?;
+    }
+    out.write_all(b"]}")
+}
+
+/// The whole baked-frames file as text.
+pub fn frames_text(
+    skeleton: &Skeleton,
+    locks: &[Lock],
+    sequence: &str,
+    fps: f64,
+    frames: &[BakedFrame],
+) -> String {
+    let mut out = Vec::new();
+    write_frames(&mut out, skeleton, locks, sequence, fps, frames).expect("writing to memory");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// A number, or `null` for a NaN or infinite error (JSON has no such numbers).
+pub fn json_number(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}

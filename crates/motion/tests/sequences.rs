@@ -1,0 +1,246 @@
+//! Sequences on the humanoid: interpolation as FILE_FORMATS.md defines it, a walk whose foot
+//! locks hold on every frame, and bakes that do not depend on the number of threads.
+
+use marionette_document::{
+    GoalSet, Key, Lock, LockKind, LockPart, RootInterpolation, RotationInterpolation, Sequence,
+};
+use marionette_ik::{Settings, SolverKind, solve};
+use marionette_motion::frames_file::frames_text;
+use marionette_motion::{BakeSettings, Baker, bake_with_threads};
+use marionette_skeleton::joint_rotation::JointRotations;
+use marionette_skeleton::{Fk, Pose, Skeleton, builtin};
+use nalgebra::Vector3;
+use proptest::prelude::*;
+
+fn sequence(keys: Vec<Key>, rotation: RotationInterpolation, root: RootInterpolation) -> Sequence {
+    Sequence {
+        name: "test".into(),
+        fps: 24.0,
+        rotation,
+        root,
+        hold_locks: true,
+        keys,
+    }
+}
+
+fn state(s: &Skeleton, joint: &str, k: usize) -> usize {
+    let j = s.joint_by_name(joint).expect(joint);
+    s.joint_dofs(j).nth(k).expect("dof").state_index()
+}
+
+/// A walk of three steps: the left heel planted on frames 0–16, the right one 0.4 m ahead on
+/// frames 16–32, the left again 0.8 m ahead on 32–48; keys every 8 frames, the pelvis moving
+/// forward 12.5 mm a frame, each key solved against the locks active on its frame (as the
+/// editor's keys are: the pose the user saw, locks held).
+fn walk() -> (Skeleton, Vec<Lock>, Sequence) {
+    let s = builtin::humanoid();
+    let standing = builtin::standing(&s);
+    let mut fk = Fk::new(&s);
+    fk.update(&s, &standing.q);
+    let heel = |name: &str, lock: &str, ahead: f64, frames: (i64, i64)| {
+        let site = s.site_by_name(name).expect(name);
+        let mut l = Lock::at_current(&s, &fk, lock, LockPart::Site(site), LockKind::Position)
+            .expect("lock");
+        assert!(l.move_target(&Vector3::new(0.0, 0.0, ahead)));
+        l.set_frames(Some(frames)).expect("frames");
+        l
+    };
+    let locks = vec![
+        heel("left heel", "left step 1", 0.0, (0, 16)),
+        heel("right heel", "right step", 0.4, (16, 32)),
+        heel("left heel", "left step 2", 0.8, (32, 48)),
+    ];
+    let stiffness: Vec<f64> = s.joints().iter().map(|j| j.stiffness).collect();
+    let keys = (0..=6)
+        .map(|k| {
+            let frame = k * 8;
+            let mut q = standing.q.clone();
+            q[1] -= 0.04;
+            q[2] += 0.0125 * frame as f64;
+            // The swinging leg a little bent, on its way forward.
+            let swing = if (8..=24).contains(&frame) {
+                "right"
+            } else {
+                "left"
+            };
+            q[state(&s, &format!("{swing} knee"), 0)] = 0.5;
+            let set = GoalSet::with_locks(&locks, Some(frame));
+            let mut system = set.system(&s, &stiffness);
+            let mut solver = SolverKind::DampedLeastSquares.build();
+            let report = solve(
+                solver.as_mut(),
+                &mut system,
+                &mut q,
+                Settings {
+                    tolerance: 1e-8,
+                    max_iterations: 500,
+                },
+            );
+            assert!(report.converged, "key {frame}: {report:?}");
+            Key {
+                frame,
+                pose: Pose { q },
+            }
+        })
+        .collect();
+    let seq = sequence(
+        keys,
+        RotationInterpolation::Slerp,
+        RootInterpolation::CatmullRom,
+    );
+    (s, locks, seq)
+}
+
+#[test]
+fn a_walk_keeps_its_planted_heels_on_every_frame_without_jumps() {
+    let (s, locks, seq) = walk();
+    for rotation in [RotationInterpolation::Slerp, RotationInterpolation::Squad] {
+        let seq = Sequence {
+            rotation,
+            ..seq.clone()
+        };
+        let baker = Baker::new(&s, &seq, &locks, BakeSettings::default());
+        let frames = baker.bake(&|| {});
+        assert_eq!(frames.len(), 49);
+        // Without the solve the heels would slide (millimetres between keys).
+        let mut fk = Fk::new(&s);
+        let slide = frames
+            .iter()
+            .flat_map(|f| {
+                fk.update(&s, &baker.interpolated(f.frame));
+                f.lock_errors
+                    .iter()
+                    .map(|&(i, _)| locks[i].violation(&s, &fk).largest())
+                    .collect::<Vec<_>>()
+            })
+            .fold(0.0, f64::max);
+        assert!(
+            slide > 5e-4,
+            "{rotation:?}: interpolation alone slides {slide} m"
+        );
+        for f in &frames {
+            let expected = if f.frame == 16 || f.frame == 32 { 2 } else { 1 };
+            assert_eq!(f.lock_errors.len(), expected, "frame {}", f.frame);
+            for &(i, e) in &f.lock_errors {
+                assert!(
+                    e < 1e-4,
+                    "{rotation:?} frame {}: {} off by {e}",
+                    f.frame,
+                    locks[i].name
+                );
+            }
+            assert!(
+                Pose { q: f.q.clone() }.within_limits(&s),
+                "frame {}",
+                f.frame
+            );
+        }
+        for pair in frames.windows(2) {
+            let jump = pair[0]
+                .q
+                .iter()
+                .zip(&pair[1].q)
+                .skip(3)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            assert!(
+                jump < 10f64.to_radians(),
+                "{rotation:?}: a DOF jumps {:.1}° from frame {} to {}",
+                jump.to_degrees(),
+                pair[0].frame,
+                pair[1].frame
+            );
+        }
+    }
+}
+
+#[test]
+fn one_thread_and_two_bake_the_same_bytes() {
+    let (s, locks, seq) = walk();
+    let baker = Baker::new(&s, &seq, &locks, BakeSettings::default());
+    let text = |threads: usize| {
+        let frames = bake_with_threads(&baker, threads, &|| {}).expect("pool");
+        frames_text(&s, &locks, &seq.name, seq.fps, &frames)
+    };
+    let one = text(1);
+    assert_eq!(one, text(2));
+    assert_eq!(one, text(2));
+}
+
+#[test]
+fn slerp_takes_the_shorter_arc() {
+    let s = builtin::humanoid();
+    let rotations = JointRotations::new(&s);
+    let pelvis = s.joint_by_name("pelvis").expect("pelvis");
+    let yaw = state(&s, "pelvis", 1);
+    let mut a = Pose::rest(&s);
+    a.q[yaw] = 170f64.to_radians();
+    let mut b = Pose::rest(&s);
+    b.q[yaw] = (-169f64).to_radians();
+    let seq = sequence(
+        vec![
+            Key {
+                frame: 0,
+                pose: a.clone(),
+            },
+            Key { frame: 7, pose: b },
+        ],
+        RotationInterpolation::Slerp,
+        RootInterpolation::Linear,
+    );
+    let baker = Baker::new(&s, &seq, &[], BakeSettings::default());
+    let start = rotations.rotation(&s, pelvis, &a.q);
+    let frames = baker.bake(&|| {});
+    for (k, f) in frames.iter().enumerate() {
+        let turned = rotations.rotation(&s, pelvis, &f.q).angle_to(&start);
+        assert!(
+            (turned - (21.0 * k as f64 / 7.0).to_radians()).abs() < 1e-9,
+            "frame {}: {:.3}°",
+            f.frame,
+            turned.to_degrees()
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn single_hinges_interpolate_exactly_and_keys_are_kept(
+        values in proptest::collection::vec(0.0..1.0f64, 3),
+        gaps in proptest::collection::vec(1i64..20, 2),
+        squad in any::<bool>(),
+    ) {
+        let s = builtin::humanoid();
+        let knee = state(&s, "left knee", 0);
+        let dof = &s.dofs()[knee - 3];
+        let at = |u: f64| dof.min + u * (dof.max - dof.min);
+        let frames = [0, gaps[0], gaps[0] + gaps[1]];
+        let keys: Vec<Key> = frames.iter().zip(&values).map(|(&frame, &u)| {
+            let mut pose = builtin::standing(&s);
+            pose.q[knee] = at(u);
+            pose.q[0] = u; // the root moves too
+            Key { frame, pose }
+        }).collect();
+        let rotation = if squad { RotationInterpolation::Squad } else { RotationInterpolation::Slerp };
+        let seq = sequence(keys.clone(), rotation, RootInterpolation::KochanekBartels { tension: 0.2, continuity: 0.1, bias: -0.3 });
+        let baker = Baker::new(&s, &seq, &[], BakeSettings::default());
+        let baked = baker.bake(&|| {});
+        for key in &keys {
+            let f = &baked[key.frame as usize];
+            prop_assert_eq!(&f.q, &key.pose.q, "key frame {}", key.frame);
+        }
+        if !squad {
+            for f in &baked {
+                let i = if f.frame < frames[1] { 0 } else { 1 };
+                let u = (f.frame - frames[i]) as f64 / (frames[i + 1] - frames[i]) as f64;
+                let expected = at(values[i]) + u * (at(values[i + 1]) - at(values[i]));
+                prop_assert!((f.q[knee] - expected).abs() < 1e-12, "frame {}", f.frame);
+            }
+        }
+        for f in &baked {
+            let pose = Pose { q: f.q.clone() };
+            prop_assert!(pose.within_limits(&s));
+        }
+    }
+}
