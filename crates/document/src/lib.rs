@@ -1,6 +1,6 @@
 //! A figure's work, without Bevy: the locks that hold parts of the body in place ([`lock`]), the
 //! one goal set a frame solves ([`goal_set`]: the locks enabled on that frame and the drag or
-//! other edit, each goal served by its own chain), the sequences as data ([`sequence`]) and the
+//! other edit, each goal served by its own chain), the sequences as data ([`sequence`]) and their key edits ([`key_edits`]) and the
 //! Document file of FILE_FORMATS.md ([`file`]: version 1, atomic saves, errors that name the file
 //! and the culprit). The editor, the command line and the benchmarks all build their IK systems
 //! through [`GoalSet`], so a drag, a swivel change, "solve until satisfied" and a bake ask for the
@@ -8,10 +8,12 @@
 
 pub mod file;
 pub mod goal_set;
+pub mod key_edits;
 pub mod lock;
 pub mod sequence;
 
 pub use file::{DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION};
 pub use goal_set::{GoalSet, Owner};
+pub use key_edits::{Clip, KeyEditError};
 pub use lock::{Lock, LockError, LockKind, LockPart, Violation};
 pub use sequence::{Key, RootInterpolation, RotationInterpolation, Sequence};

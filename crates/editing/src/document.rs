@@ -66,6 +66,23 @@ pub enum EditError {
     /// No lock at that index.
     #[error("there is no lock number {0}")]
     NoSuchLock(usize),
+    /// A key or range edit that was refused.
+    #[error(transparent)]
+    Key(#[from] marionette_document::KeyEditError),
+    /// No sequence at that index (or none chosen).
+    #[error("there is no sequence number {0}")]
+    NoSuchSequence(usize),
+    /// Another sequence already has the name, or the name is empty.
+    #[error("a sequence needs a name of its own; \"{0}\" is empty or taken")]
+    SequenceName(String),
+    /// A sequence setting out of range (fps, spline parameters).
+    #[error("sequence \"{sequence}\": {what}")]
+    SequenceValue {
+        /// The sequence.
+        sequence: String,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 /// The document: what is open and everything the user changed.
@@ -79,6 +96,10 @@ pub struct Document {
     pub(crate) stiffness: Vec<f64>,
     pub(crate) locks: Vec<Lock>,
     pub(crate) sequences: Vec<Sequence>,
+    /// The sequence the timeline shows, if any ([`crate::timeline`]).
+    pub(crate) sequence: Option<usize>,
+    /// The timeline's current frame.
+    pub(crate) frame: i64,
     pub(crate) history: History,
     /// The history's revision when last saved (or opened).
     pub(crate) saved_revision: u64,
@@ -104,6 +125,8 @@ impl Document {
             stiffness,
             locks: Vec::new(),
             sequences: Vec::new(),
+            sequence: None,
+            frame: 0,
             history: History::default(),
             saved_revision: 0,
             drag: None,
@@ -231,7 +254,7 @@ impl Document {
     /// enabled lock.
     pub fn goal_set(&self, goals: &[Goal], chain: &Chain) -> GoalSet {
         let mut set = if goals.is_empty() {
-            GoalSet::with_locks(&self.locks, None)
+            GoalSet::with_locks(&self.locks, self.lock_frame())
         } else {
             self.locks_disturbed_by(chain)
         };
@@ -244,11 +267,12 @@ impl Document {
     /// The enabled locks that moving `chain` could disturb, and those their limbs could.
     fn locks_disturbed_by(&self, chain: &Chain) -> GoalSet {
         let mut moving = chain.clone();
+        let frame = self.lock_frame();
         let mut taken = vec![false; self.locks.len()];
         loop {
             let mut grew = false;
             for (i, lock) in self.locks.iter().enumerate() {
-                if !taken[i] && lock.active_at(None) && self.disturbed_by(lock, &moving) {
+                if !taken[i] && lock.active_at(frame) && self.disturbed_by(lock, &moving) {
                     taken[i] = true;
                     moving = moving.union(lock.limb());
                     grew = true;
@@ -258,7 +282,7 @@ impl Document {
                 break;
             }
         }
-        let mut set = GoalSet::with_locks(&self.locks, None);
+        let mut set = GoalSet::with_locks(&self.locks, frame);
         set.retain_locks(|i| taken[i]);
         set
     }
@@ -563,11 +587,14 @@ impl Document {
     /// Undoes the last edit (ending any drag first); its label, or `None`.
     pub fn undo(&mut self) -> Option<String> {
         self.end_drag();
+        let sequences = self.sequences.clone();
         let label = self.history.undo(Edited {
             pose: &mut self.pose,
             stiffness: &mut self.stiffness,
             locks: &mut self.locks,
+            sequences: &mut self.sequences,
         });
+        self.after_sequences_changed(sequences != self.sequences);
         self.fk.update(&self.skeleton, &self.pose);
         label
     }
@@ -575,11 +602,14 @@ impl Document {
     /// Redoes the last undone edit; its label, or `None`.
     pub fn redo(&mut self) -> Option<String> {
         self.end_drag();
+        let sequences = self.sequences.clone();
         let label = self.history.redo(Edited {
             pose: &mut self.pose,
             stiffness: &mut self.stiffness,
             locks: &mut self.locks,
+            sequences: &mut self.sequences,
         });
+        self.after_sequences_changed(sequences != self.sequences);
         self.fk.update(&self.skeleton, &self.pose);
         label
     }

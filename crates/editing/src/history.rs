@@ -1,9 +1,9 @@
 //! Undo and redo (issue 5): every edit is one step, a whole drag included. A step records the
 //! values before and after, which plain data (a pose is a `Vec<f64>`, the locks a short list)
-//! makes cheap; later document edits (keyframes) add variants to [`Change`] and fields to
-//! [`Edited`].
+//! makes cheap; the sequences are recorded whole, as their edits (keys, ranges of frames) may
+//! touch any key.
 
-use marionette_document::Lock;
+use marionette_document::{Lock, Sequence};
 use marionette_skeleton::JointId;
 
 /// The parts of a document that edits change, borrowed for an undo or a redo.
@@ -15,6 +15,8 @@ pub struct Edited<'a> {
     pub stiffness: &'a mut [f64],
     /// The locks.
     pub locks: &'a mut Vec<Lock>,
+    /// The sequences.
+    pub sequences: &'a mut Vec<Sequence>,
 }
 
 /// One undoable edit.
@@ -50,6 +52,16 @@ pub enum Change {
         /// The locks and the pose after.
         after: (Vec<Lock>, Vec<f64>),
     },
+    /// The sequences changed (a key set, deleted or moved, a range of frames edited, a
+    /// sequence added, renamed or deleted).
+    Sequences {
+        /// What the user did ("Set key at frame 24").
+        label: String,
+        /// The sequences before.
+        before: Vec<Sequence>,
+        /// The sequences after.
+        after: Vec<Sequence>,
+    },
 }
 
 impl Change {
@@ -58,7 +70,8 @@ impl Change {
         match self {
             Change::Pose { label, .. }
             | Change::Stiffness { label, .. }
-            | Change::Locks { label, .. } => label,
+            | Change::Locks { label, .. }
+            | Change::Sequences { label, .. } => label,
         }
     }
 
@@ -68,6 +81,7 @@ impl Change {
             Change::Pose { before, after, .. } => before == after,
             Change::Stiffness { before, after, .. } => before == after,
             Change::Locks { before, after, .. } => before == after,
+            Change::Sequences { before, after, .. } => before == after,
         }
     }
 
@@ -94,6 +108,9 @@ impl Change {
                 state.locks.clone_from(locks);
                 state.pose.clone_from(pose);
             }
+            Change::Sequences {
+                before, after: a, ..
+            } => state.sequences.clone_from(if after { a } else { before }),
         }
     }
 }
@@ -238,12 +255,14 @@ mod tests {
         let mut pose = vec![0.0];
         let mut stiffness = vec![1.0];
         let mut locks = Vec::new();
+        let mut sequences = Vec::new();
         macro_rules! state {
             () => {
                 Edited {
                     pose: &mut pose,
                     stiffness: &mut stiffness,
                     locks: &mut locks,
+                    sequences: &mut sequences,
                 }
             };
         }
@@ -274,12 +293,14 @@ mod tests {
         stiffness[joint.index()] = 0.5;
         let mut pose = vec![2.0];
         let mut locks = Vec::new();
+        let mut sequences = Vec::new();
         macro_rules! state {
             () => {
                 Edited {
                     pose: &mut pose,
                     stiffness: &mut stiffness,
                     locks: &mut locks,
+                    sequences: &mut sequences,
                 }
             };
         }

@@ -3,7 +3,7 @@
 //! recovery in [`document_io`]), which joints a drag moves ([`chain_mode`]),
 //! what a drag pulls at ([`drag`]), the solver run each frame ([`ik_frame`]), the outliner and
 //! DOF sliders ([`outliner`]), undo ([`history`]), the swivel gizmo's geometry
-//! ([`swivel_gizmo`]) and the scripts that replay a session through the window ([`replay`]).
+//! ([`swivel_gizmo`]), the timeline's keys, frames and sequences ([`timeline`]) and the scripts that replay a session through the window ([`replay`]).
 //! The Bevy editor (issue 5) copies ECS state into these, calls them, and writes the result back;
 //! its ray casts come from Bevy's picking, turned into a [`drag::Ray`].
 
@@ -18,6 +18,7 @@ pub mod outliner;
 pub mod replay;
 pub mod swivel;
 pub mod swivel_gizmo;
+pub mod timeline;
 
 pub use chain_mode::{ChainMode, chain_for};
 pub use document::{Document, EditError};

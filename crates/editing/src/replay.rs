@@ -257,6 +257,18 @@ pub enum Step {
     /// Answer the offer of unsaved work found at start: recover it (`true`) or discard it; the
     /// run fails when nothing is offered.
     Recover(bool),
+    /// Go to a frame of the timeline (the shown sequence's pose there).
+    SetFrame(i64),
+    /// Set a key at the current frame (K).
+    SetKey,
+    /// Delete the key at the current frame (Alt+K).
+    DeleteKey,
+    /// Play the shown sequence for this many editor frames, one sequence frame each, then
+    /// pause.
+    Play {
+        /// Editor frames (at least 1).
+        frames: u32,
+    },
     /// Close the editor.
     Exit,
 }
@@ -352,6 +364,12 @@ enum RawStep {
     SaveDocument(String),
     OpenDocument(String),
     Recover(bool),
+    SetFrame(i64),
+    SetKey,
+    DeleteKey,
+    Play {
+        frames: u32,
+    },
     Exit,
 }
 
@@ -501,6 +519,15 @@ fn check_step(raw: RawStep) -> Result<Step, String> {
         RawStep::SaveDocument(path) => Step::SaveDocument(non_empty_path(path, "SaveDocument")?),
         RawStep::OpenDocument(path) => Step::OpenDocument(non_empty_path(path, "OpenDocument")?),
         RawStep::Recover(recover) => Step::Recover(recover),
+        RawStep::SetFrame(frame) => Step::SetFrame(frame),
+        RawStep::SetKey => Step::SetKey,
+        RawStep::DeleteKey => Step::DeleteKey,
+        RawStep::Play { frames } => {
+            if frames == 0 {
+                return Err("Play: frames must be at least 1".into());
+            }
+            Step::Play { frames }
+        }
         RawStep::Exit => Step::Exit,
     })
 }
@@ -538,12 +565,18 @@ mod tests {
         CheckLocks(0.1),
         SaveDocument("crouch.ron"),
         OpenDocument("crouch.ron"),
+        SetFrame(24),
+        SetKey,
+        DeleteKey,
+        Play(frames: 48),
     ])"#;
 
     #[test]
     fn the_issue_example_reads_into_steps() {
         let script = Script::parse(EXAMPLE, "example.ron").expect("valid script");
-        assert_eq!(script.steps.len(), 20);
+        assert_eq!(script.steps.len(), 24);
+        assert_eq!(script.steps[20], Step::SetFrame(24));
+        assert_eq!(script.steps[23], Step::Play { frames: 48 });
         assert_eq!(
             script.steps[14],
             Step::LockSite {

@@ -20,11 +20,13 @@ pub mod scene;
 pub mod selection;
 pub mod shortcuts;
 pub mod state;
+pub mod timeline;
 pub mod tint;
 pub mod ui;
 pub mod ui_ik;
 pub mod ui_locks;
 pub mod ui_outliner;
+pub mod ui_timeline;
 pub mod views;
 
 use bevy::app::PluginGroupBuilder;
@@ -66,6 +68,7 @@ impl Plugin for EditorCorePlugin {
                 quit::QuitPlugin,
                 lock_markers::LockMarkersPlugin,
                 autosave::AutosavePlugin,
+                timeline::TimelinePlugin,
             ))
             .init_resource::<overlays::SelectedLimb>()
             .init_resource::<selection::Selection>()

@@ -2,7 +2,8 @@
 //! arcs of its limited hinges (on request), the dragged point and its goal, and for a selected
 //! arm or leg the swivel gizmo: the circle the elbow can turn on with the arcs that keep every
 //! joint within its limits (Tolani §3.2.4) and the elbow where it is. The selected limb's swivel
-//! is measured here once per pose and shared with the IK panel's slider.
+//! is measured here once per pose and shared with the IK panel's slider. With a sequence shown,
+//! the onion skins: the figure at the previous key (blue) and the next (orange), translucent.
 
 use bevy::prelude::*;
 use marionette_editing::swivel::{LimbSwivel, limb_of, measure};
@@ -56,6 +57,7 @@ impl Plugin for OverlaysPlugin {
                 draw_joint_axes,
                 draw_drag,
                 draw_swivel,
+                draw_onion_skins,
                 crate::lock_markers::draw_lock_markers,
             ),
         );
@@ -89,6 +91,51 @@ pub fn measure_selected_limb(
         limb.limb = limb_of(editor.skeleton(), joint);
     }
     limb.measured = limb.limb.as_ref().map(|l| measure(&editor.document, l));
+}
+
+/// The figures at the shown sequence's previous and next keys, as baked (locks held), drawn
+/// as translucent stick figures.
+fn draw_onion_skins(
+    mut gizmos: Gizmos<OnTop>,
+    editor: Res<Editor>,
+    onion: Res<crate::timeline::OnionSkin>,
+    strip: Res<crate::timeline::BakedStrip>,
+) {
+    if !onion.0 || strip.poses.is_empty() {
+        return;
+    }
+    let keys = crate::timeline::key_frames(&editor);
+    let frame = editor.document.frame();
+    let Some(&first) = keys.first() else {
+        return;
+    };
+    let skeleton = editor.skeleton();
+    let mut fk = marionette_skeleton::Fk::new(skeleton);
+    let skins = [
+        (
+            keys.iter().rev().find(|&&k| k < frame),
+            Color::srgba(0.35, 0.6, 1.0, 0.55),
+        ),
+        (
+            keys.iter().find(|&&k| k > frame),
+            Color::srgba(1.0, 0.6, 0.25, 0.55),
+        ),
+    ];
+    for (key, colour) in skins {
+        let Some(pose) = key.and_then(|&k| strip.poses.get((k - first) as usize)) else {
+            continue;
+        };
+        fk.update(skeleton, pose);
+        for j in skeleton.joint_ids() {
+            if let Some(parent) = skeleton.joint(j).parent {
+                gizmos.line(
+                    vec3(&fk.joint_position(parent)),
+                    vec3(&fk.joint_position(j)),
+                    colour,
+                );
+            }
+        }
+    }
 }
 
 fn draw_ground(mut gizmos: Gizmos, ground: Query<&GlobalTransform, With<Ground>>) {

@@ -20,6 +20,7 @@ use marionette_editing::{Script, Step};
 
 use crate::dragging::{PickRequest, PickTarget};
 use crate::state::Editor;
+use crate::timeline::TimelineAction;
 use crate::views::{Layout, ViewCamera};
 use marionette_document::LockPart;
 
@@ -52,6 +53,8 @@ enum Phase {
     KeyUp(KeyChord),
     /// A site drag in progress.
     Drag(SiteDrag),
+    /// Playing the timeline for this many more frames.
+    Playing(u32),
     /// Exit once every screenshot is on disk.
     Exiting,
 }
@@ -385,6 +388,15 @@ fn play(world: &mut World) {
                 };
                 return;
             }
+            Phase::Playing(n) => {
+                world.resource_mut::<Replay>().phase = if n > 1 {
+                    Phase::Playing(n - 1)
+                } else {
+                    world.resource_mut::<crate::timeline::Playback>().playing = false;
+                    Phase::Ready
+                };
+                return;
+            }
             Phase::KeyUp(chord) => {
                 keys(world, window, &chord, ButtonState::Released);
                 world.resource_mut::<Replay>().phase = Phase::Ready;
@@ -598,11 +610,28 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             }
             false
         }
+        Step::SetFrame(frame) => timeline_step(world, TimelineAction::SetFrame(frame)),
+        Step::SetKey => timeline_step(world, TimelineAction::SetKey),
+        Step::DeleteKey => timeline_step(world, TimelineAction::DeleteKey),
+        Step::Play { frames } => {
+            world.resource_mut::<crate::timeline::Playback>().fixed_step = true;
+            world.write_message(TimelineAction::Play(true));
+            world.resource_mut::<Replay>().phase = Phase::Playing(frames);
+            true
+        }
         Step::Exit => {
             world.resource_mut::<Replay>().phase = Phase::Exiting;
             true
         }
     }
+}
+
+/// Sends a timeline action (as the panel does), then lets a frame pass for it to be carried out
+/// and the panels to show it.
+fn timeline_step(world: &mut World, action: TimelineAction) -> bool {
+    world.write_message(action);
+    world.resource_mut::<Replay>().phase = Phase::Waiting(2);
+    true
 }
 
 /// Begins a scripted drag of `grip` towards world point `to`; true (the step used the frame).

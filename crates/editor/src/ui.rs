@@ -1,6 +1,7 @@
 //! The egui panels around the views: the menu bar, the outliner with the selected joint's DOF
 //! sliders and stiffness (left, [`crate::ui_outliner`]), the IK panel with the residual plot and
-//! the swivel slider (right, [`crate::ui_ik`]), the status bar and the error list. egui runs once
+//! the swivel slider (right, [`crate::ui_ik`]), the timeline and the Locks panel (bottom,
+//! [`crate::ui_timeline`], [`crate::ui_locks`]), the status bar and the error list. egui runs once
 //! per frame on its own camera, drawn over the views; what the panels leave free is the
 //! [`ViewArea`] the views share.
 
@@ -35,7 +36,8 @@ impl Plugin for UiPlugin {
         .add_systems(
             Update,
             (editor_ui.after(crate::dragging::DragSet::End), window_title),
-        );
+        )
+        .init_resource::<crate::ui_timeline::TimelineUi>();
     }
 }
 
@@ -138,6 +140,7 @@ fn editor_ui(
     mut recovery: ResMut<crate::autosave::RecoveryOffer>,
     mut status: ResMut<crate::state::SolveStatus>,
     mut selection: ResMut<crate::selection::Selection>,
+    mut timeline: crate::ui_timeline::TimelineParams,
 ) {
     let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
         return;
@@ -161,6 +164,13 @@ fn editor_ui(
             .size_range(170.0..=480.0)
             .show(ui, |ui| {
                 crate::ui_locks::locks_panel(ui, &mut editor, &selection, &mut lock_hover);
+            });
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(150.0)
+            .size_range(120.0..=420.0)
+            .show(ui, |ui| {
+                timeline.show(ui, &editor);
             });
         egui::Panel::left("outliner")
             .resizable(true)

@@ -202,9 +202,12 @@ fn swivel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
     };
     let mut degrees = measured.angle.to_degrees();
     let response = ui.add(
+        // Never clamped by egui: "always" clamping re-sets the value each frame, rounded to the
+        // shown decimals, which reads as a change and would turn the limb every frame.
         egui::Slider::new(&mut degrees, -180.0..=180.0)
             .suffix("°")
             .fixed_decimals(1)
+            .clamping(egui::SliderClamping::Never)
             .text("swivel"),
     );
     let intervals: Vec<String> = measured

@@ -89,8 +89,10 @@ fn dragging_the_right_hand_in_the_window_puts_it_at_the_target() {
     let reached = fk.site_position(hand);
     let in_view = ((reached.x - target.x).powi(2) + (reached.y - target.y).powi(2)).sqrt();
     let overall = (reached - target).norm();
+    // The cursor lands on whole pixels: about 4.5 mm each in the front view at 1280×800 with
+    // the timeline and the Locks panel open, so within half a pixel's diagonal.
     assert!(
-        in_view < 2e-3,
+        in_view < 3.5e-3,
         "the hand is {in_view} m from the target in the front view ({reached:?} vs {target:?})"
     );
     assert!(overall < 0.03, "the hand is {overall} m from the target");
@@ -156,8 +158,8 @@ fn a_gltf_mesh_body_is_drawn_picked_and_dragged() {
     let dir = scratch_dir("mesh");
     let output = run_mesh_stickman(
         &dir,
-        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(581, 309), Wait(3), Press, Wait(2), \
-         Move(573, 297), Wait(1), Move(561, 281), Wait(1), Move(545, 265), Wait(5), Release, \
+        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(595, 236), Wait(3), Press, Wait(2), \
+         Move(587, 224), Wait(1), Move(575, 208), Wait(1), Move(559, 192), Wait(5), Release, \
          Wait(2), SavePose(\"pose.ron\"), Exit])",
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -221,17 +223,17 @@ fn pixel(png: &Path, x: u32, y: u32) -> Srgba {
 #[test]
 fn a_gltf_body_is_tinted_when_hovered_and_selected() {
     // The stickman's glTF hands are light blue blocks; in the front view the right one is at
-    // (581, 309) and the left one at (688, 309). Hover the right one, then click it.
+    // (595, 236) and the left one at (674, 236). Hover the right one, then click it.
     let dir = scratch_dir("tint");
     let output = run_mesh_stickman(
         &dir,
-        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(581, 309), Wait(5), \
+        "Replay([Wait(25), SetView(\"front\"), Wait(5), Move(595, 236), Wait(5), \
          Screenshot(\"hover.png\"), Wait(3), Press, Wait(2), Release, Wait(3), Move(800, 500), \
          Wait(5), Screenshot(\"selected.png\"), Wait(3), Exit])",
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
-    let (tinted, plain) = ((578, 313), (688, 313));
+    let (tinted, plain) = ((592, 240), (674, 240));
     let untouched = pixel(&dir.join("hover.png"), plain.0, plain.1);
     assert!(
         untouched.blue > untouched.red + 0.05,
@@ -343,7 +345,8 @@ fn straight_stickman_limbs_bend_when_dragged_in_the_window() {
             } else {
                 nalgebra::Vector2::new(grip.y - to.y, grip.z - to.z).norm()
             };
-            if off > 3e-3 {
+            // Half a pixel's diagonal (the cursor lands on whole pixels, about 4.5 mm each).
+            if off > 3.5e-3 {
                 misses.push(format!(
                     "{solver}: {site} in the {view} view ended {off:.4} m off"
                 ));
@@ -428,6 +431,61 @@ fn both_heels_locked_the_pelvis_dragged_down_is_a_crouch_saved_as_a_document() {
         "marionette check refused the document: {}",
         String::from_utf8_lossy(&check.stderr)
     );
+}
+
+#[test]
+fn a_crouch_keyed_on_the_timeline_bakes_with_the_heels_held_on_every_frame() {
+    let skeleton = builtin::humanoid();
+    let mut fk = Fk::new(&skeleton);
+    fk.update(&skeleton, &builtin::standing(&skeleton).q);
+    let target = fk.joint_position(skeleton.root()) - nalgebra::Vector3::new(0.0, 0.10, 0.0);
+    let dir = scratch_dir("timeline");
+    // Frame 0 keyed with the K shortcut, frame 24 with the replay's SetKey; then played.
+    let script = format!(
+        "Replay([\n    Wait(20),\n    SetView(\"front\"),\n    Wait(10),\n    \
+         LockSite(site: \"left heel\", kind: Position),\n    \
+         LockSite(site: \"right heel\", kind: Position),\n    \
+         Key(\"k\"),\n    Wait(2),\n    SetFrame(24),\n    \
+         DragJoint(joint: \"pelvis\", to: ({:.6}, {:.6}, {:.6}), frames: 30),\n    Wait(5),\n    \
+         SetKey,\n    SetFrame(12),\n    CheckLocks(0.1),\n    Play(frames: 30),\n    \
+         CheckLocks(0.1),\n    SaveDocument(\"crouch.ron\"),\n    Screenshot(\"timeline.png\"),\n    \
+         Exit,\n])\n",
+        target.x, target.y, target.z
+    );
+    let output = run_editor(&dir, &script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let doc = marionette_document::DocumentFile::load(dir.join("crouch.ron"))
+        .unwrap_or_else(|e| panic!("the saved document loads: {e}"));
+    assert_eq!(doc.sequences.len(), 1);
+    let keys: Vec<i64> = doc.sequences[0].keys.iter().map(|k| k.frame).collect();
+    assert_eq!(keys, [0, 24]);
+    let name = doc.sequences[0].name.clone();
+    let bake = Command::new(marionette_cli())
+        .arg("bake")
+        .arg(dir.join("crouch.ron"))
+        .args(["--sequence", &name, "--json", "--out"])
+        .arg(dir.join("frames.json"))
+        .output()
+        .expect("marionette bake");
+    let summary = String::from_utf8_lossy(&bake.stdout);
+    assert!(
+        bake.status.success(),
+        "the heels were not held: {summary}{}",
+        String::from_utf8_lossy(&bake.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_str(&summary).expect("JSON summary");
+    assert_eq!(summary["frames"], 25);
+    for lock in summary["locks"].as_array().expect("locks") {
+        assert_eq!(lock["frames"], 25, "{lock}");
+        assert!(lock["max_error"].as_f64().expect("error") < 1e-4, "{lock}");
+    }
+    // The crouch is in the frames: the pelvis 10 cm lower at 24 than at 0 (to the pixel).
+    let frames: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("frames.json")).expect("frames"))
+            .expect("JSON");
+    let y = |i: usize| frames["frames"][i]["pose"]["root"][1].as_f64().expect("y");
+    assert!((y(0) - y(24) - 0.10).abs() < 3e-3, "{} → {}", y(0), y(24));
 }
 
 #[test]

@@ -1,0 +1,365 @@
+//! Edits of a sequence's keys, as the timeline makes them: set, delete and move a key; copy,
+//! cut, paste, insert, delete, retime and slide a range of frames. Each edit either succeeds
+//! with the keys still strictly increasing and at least one left, or fails with an error naming
+//! the sequence and the frames at fault, leaving the sequence as it was.
+
+use marionette_skeleton::Pose;
+
+use crate::sequence::{Key, Sequence};
+
+/// A refused key edit; the sequence did not change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyEditError {
+    /// No key at that frame.
+    #[error("sequence \"{sequence}\" has no key at frame {frame}")]
+    NoKey {
+        /// The sequence.
+        sequence: String,
+        /// The frame.
+        frame: i64,
+    },
+    /// The edit would leave the sequence without keys.
+    #[error(
+        "sequence \"{sequence}\" must keep at least one key (delete the sequence to remove them all)"
+    )]
+    LastKey {
+        /// The sequence.
+        sequence: String,
+    },
+    /// A key would land where another key is.
+    #[error("sequence \"{sequence}\": frame {frame} already has a key")]
+    Occupied {
+        /// The sequence.
+        sequence: String,
+        /// The frame.
+        frame: i64,
+    },
+    /// A range whose last frame is before its first, or an empty length.
+    #[error("sequence \"{sequence}\": {what}")]
+    BadRange {
+        /// The sequence.
+        sequence: String,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+/// Frames copied from a sequence: its length and the keys in it, at frames relative to its
+/// first frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    /// Frames the clip spans (≥ 1).
+    pub length: i64,
+    /// Keys, frame 0 being the clip's first frame.
+    pub keys: Vec<Key>,
+}
+
+impl Sequence {
+    /// The key at `frame`, if any.
+    pub fn key_at(&self, frame: i64) -> Option<&Key> {
+        self.keys
+            .binary_search_by_key(&frame, |k| k.frame)
+            .ok()
+            .map(|i| &self.keys[i])
+    }
+
+    /// Sets the key at `frame` to `pose` (replacing a key there).
+    pub fn set_key(&mut self, frame: i64, pose: Pose) {
+        match self.keys.binary_search_by_key(&frame, |k| k.frame) {
+            Ok(i) => self.keys[i].pose = pose,
+            Err(i) => self.keys.insert(i, Key { frame, pose }),
+        }
+    }
+
+    /// Deletes the key at `frame`.
+    pub fn delete_key(&mut self, frame: i64) -> Result<(), KeyEditError> {
+        let i = self.index_of(frame)?;
+        if self.keys.len() == 1 {
+            return Err(self.last_key());
+        }
+        self.keys.remove(i);
+        Ok(())
+    }
+
+    /// Moves the key at `from` to `to`.
+    pub fn move_key(&mut self, from: i64, to: i64) -> Result<(), KeyEditError> {
+        let i = self.index_of(from)?;
+        if from == to {
+            return Ok(());
+        }
+        if self.key_at(to).is_some() {
+            return Err(self.occupied(to));
+        }
+        let mut key = self.keys.remove(i);
+        key.frame = to;
+        self.set_key(to, key.pose);
+        Ok(())
+    }
+
+    /// The frames `first ..= last` as a clip.
+    pub fn copy_range(&self, first: i64, last: i64) -> Result<Clip, KeyEditError> {
+        self.check_range(first, last)?;
+        Ok(Clip {
+            length: last - first + 1,
+            keys: self
+                .keys
+                .iter()
+                .filter(|k| (first..=last).contains(&k.frame))
+                .map(|k| Key {
+                    frame: k.frame - first,
+                    pose: k.pose.clone(),
+                })
+                .collect(),
+        })
+    }
+
+    /// Removes the frames `first ..= last`: their keys go, later keys move back by the range's
+    /// length.
+    pub fn delete_range(&mut self, first: i64, last: i64) -> Result<(), KeyEditError> {
+        self.check_range(first, last)?;
+        let length = last - first + 1;
+        if self.keys.iter().all(|k| (first..=last).contains(&k.frame)) {
+            return Err(self.last_key());
+        }
+        self.keys.retain(|k| !(first..=last).contains(&k.frame));
+        for k in &mut self.keys {
+            if k.frame > last {
+                k.frame -= length;
+            }
+        }
+        Ok(())
+    }
+
+    /// The range cut out: copied, then deleted.
+    pub fn cut_range(&mut self, first: i64, last: i64) -> Result<Clip, KeyEditError> {
+        let clip = self.copy_range(first, last)?;
+        self.delete_range(first, last)?;
+        Ok(clip)
+    }
+
+    /// Inserts `count` empty frames before `at`: keys at or after it move on by `count`.
+    pub fn insert_frames(&mut self, at: i64, count: i64) -> Result<(), KeyEditError> {
+        if count < 1 {
+            return Err(self.bad_range(format!("cannot insert {count} frames")));
+        }
+        for k in &mut self.keys {
+            if k.frame >= at {
+                k.frame += count;
+            }
+        }
+        Ok(())
+    }
+
+    /// Pastes `clip` at `at`: its length of frames is inserted there and filled with its keys.
+    pub fn paste(&mut self, at: i64, clip: &Clip) -> Result<(), KeyEditError> {
+        self.insert_frames(at, clip.length)?;
+        for k in &clip.keys {
+            self.set_key(at + k.frame, k.pose.clone());
+        }
+        Ok(())
+    }
+
+    /// Stretches or shrinks the frames `first ..= last` to `length` frames: their keys are
+    /// spaced in proportion (rounded to whole frames), later keys move by the change in length.
+    pub fn retime_range(&mut self, first: i64, last: i64, length: i64) -> Result<(), KeyEditError> {
+        self.check_range(first, last)?;
+        let old = last - first + 1;
+        if length < 1 {
+            return Err(self.bad_range(format!("cannot retime to {length} frames")));
+        }
+        let mut moved = self.clone();
+        for k in &mut moved.keys {
+            if (first..=last).contains(&k.frame) {
+                k.frame = if old == 1 {
+                    first
+                } else {
+                    first
+                        + ((k.frame - first) as f64 * (length - 1) as f64 / (old - 1) as f64)
+                            .round() as i64
+                };
+            } else if k.frame > last {
+                k.frame += length - old;
+            }
+        }
+        if let Some(pair) = moved.keys.windows(2).find(|p| p[0].frame >= p[1].frame) {
+            return Err(self.occupied(pair[1].frame));
+        }
+        *self = moved;
+        Ok(())
+    }
+
+    /// Moves the keys of `first ..= last` by `delta` frames; refused when they would land on
+    /// or pass a key outside the range.
+    pub fn slide_range(&mut self, first: i64, last: i64, delta: i64) -> Result<(), KeyEditError> {
+        self.check_range(first, last)?;
+        let inside = |f: i64| (first..=last).contains(&f);
+        let (lo, hi) = (first.min(first + delta), last.max(last + delta));
+        if let Some(k) = self
+            .keys
+            .iter()
+            .find(|k| !inside(k.frame) && (lo..=hi).contains(&k.frame))
+        {
+            return Err(self.occupied(k.frame));
+        }
+        for k in &mut self.keys {
+            if inside(k.frame) {
+                k.frame += delta;
+            }
+        }
+        Ok(())
+    }
+
+    fn index_of(&self, frame: i64) -> Result<usize, KeyEditError> {
+        self.keys
+            .binary_search_by_key(&frame, |k| k.frame)
+            .map_err(|_| KeyEditError::NoKey {
+                sequence: self.name.clone(),
+                frame,
+            })
+    }
+
+    fn check_range(&self, first: i64, last: i64) -> Result<(), KeyEditError> {
+        if last < first {
+            return Err(self.bad_range(format!("the range {first}–{last} ends before it starts")));
+        }
+        Ok(())
+    }
+
+    fn last_key(&self) -> KeyEditError {
+        KeyEditError::LastKey {
+            sequence: self.name.clone(),
+        }
+    }
+
+    fn occupied(&self, frame: i64) -> KeyEditError {
+        KeyEditError::Occupied {
+            sequence: self.name.clone(),
+            frame,
+        }
+    }
+
+    fn bad_range(&self, what: String) -> KeyEditError {
+        KeyEditError::BadRange {
+            sequence: self.name.clone(),
+            what,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::{RootInterpolation, RotationInterpolation};
+    use proptest::prelude::*;
+
+    /// Keys at `frames`, each pose's root x its frame (to follow the keys around).
+    fn seq(frames: &[i64]) -> Sequence {
+        Sequence {
+            name: "walk".into(),
+            fps: 24.0,
+            rotation: RotationInterpolation::Slerp,
+            root: RootInterpolation::Linear,
+            hold_locks: true,
+            keys: frames
+                .iter()
+                .map(|&f| Key {
+                    frame: f,
+                    pose: Pose {
+                        q: vec![f as f64, 0.0, 0.0],
+                    },
+                })
+                .collect(),
+        }
+    }
+
+    fn frames(s: &Sequence) -> Vec<i64> {
+        s.keys.iter().map(|k| k.frame).collect()
+    }
+
+    #[test]
+    fn keys_are_set_deleted_and_moved() {
+        let mut s = seq(&[0, 10]);
+        s.set_key(5, Pose { q: vec![5.0; 3] });
+        assert_eq!(frames(&s), [0, 5, 10]);
+        s.move_key(5, 7).expect("move");
+        assert_eq!(frames(&s), [0, 7, 10]);
+        assert_eq!(s.key_at(7).expect("key").pose.q, vec![5.0; 3]);
+        assert!(matches!(
+            s.move_key(7, 10),
+            Err(KeyEditError::Occupied { frame: 10, .. })
+        ));
+        assert!(matches!(
+            s.delete_key(3),
+            Err(KeyEditError::NoKey { frame: 3, .. })
+        ));
+        s.delete_key(0).expect("delete");
+        s.delete_key(7).expect("delete");
+        let err = s.delete_key(10).expect_err("the last key stays");
+        assert!(
+            err.to_string()
+                .contains("\"walk\" must keep at least one key"),
+            "{err}"
+        );
+        assert_eq!(frames(&s), [10]);
+    }
+
+    #[test]
+    fn ranges_are_cut_pasted_inserted_retimed_and_slid() {
+        let mut s = seq(&[0, 4, 8, 12]);
+        let clip = s.cut_range(4, 7).expect("cut");
+        assert_eq!((clip.length, clip.keys.len()), (4, 1));
+        assert_eq!(frames(&s), [0, 4, 8]); // 8 → 4, 12 → 8
+        s.paste(4, &clip).expect("paste");
+        assert_eq!(frames(&s), [0, 4, 8, 12]);
+        assert_eq!(s.key_at(4).expect("key").pose.q[0], 4.0);
+        s.insert_frames(8, 2).expect("insert");
+        assert_eq!(frames(&s), [0, 4, 10, 14]);
+        s.retime_range(0, 10, 6).expect("shrink");
+        assert_eq!(frames(&s), [0, 2, 5, 9]);
+        s.retime_range(0, 5, 11).expect("stretch");
+        assert_eq!(frames(&s), [0, 4, 10, 14]);
+        assert!(
+            s.retime_range(0, 10, 2).is_err(),
+            "three keys in two frames"
+        );
+        s.slide_range(4, 10, 2).expect("slide");
+        assert_eq!(frames(&s), [0, 6, 12, 14]);
+        assert!(matches!(
+            s.slide_range(6, 12, 2),
+            Err(KeyEditError::Occupied { frame: 14, .. })
+        ));
+        assert!(s.delete_range(0, 20).is_err());
+        assert!(s.copy_range(5, 4).is_err());
+        assert!(s.insert_frames(0, 0).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn a_refused_edit_changes_nothing_and_an_accepted_one_keeps_the_keys_valid(
+            keys in proptest::collection::btree_set(-20i64..60, 1..8),
+            op in 0usize..7, a in -25i64..65, b in -25i64..65, n in -3i64..20,
+        ) {
+            let keys: Vec<i64> = keys.into_iter().collect();
+            let mut s = seq(&keys);
+            let before = s.clone();
+            let (first, last) = (a.min(b), a.max(b));
+            let result = match op {
+                0 => s.delete_key(a),
+                1 => s.move_key(a, b),
+                2 => s.delete_range(first, last),
+                3 => s.insert_frames(a, n),
+                4 => s.retime_range(first, last, n),
+                5 => s.slide_range(first, last, n),
+                _ => s.copy_range(first, last).and_then(|c| s.paste(b, &c)),
+            };
+            if result.is_err() {
+                prop_assert_eq!(&s, &before);
+            }
+            prop_assert!(s.defects().is_empty(), "{:?}", s.defects());
+            // Every key keeps its pose: root x still names the frame it was made at.
+            for k in &s.keys {
+                prop_assert!(before.keys.iter().any(|b| b.pose == k.pose));
+            }
+        }
+    }
+}

@@ -1,0 +1,334 @@
+//! The timeline's edits on the document: which sequence is shown and at which frame, keys and
+//! ranges of frames, and the sequences themselves. Every edit of the sequences is one undo step
+//! ([`Change::Sequences`]); choosing a sequence or a frame is not an edit, it shows the
+//! sequence's pose there, interpolated and re-solved against the locks enabled on that frame
+//! exactly as a bake makes it ([`marionette_motion::Baker`]).
+//!
+//! While a sequence is shown, the locks that hold are those enabled on the current frame (a
+//! lock's frame range counts), for drags as for bakes.
+
+use marionette_document::{Clip, Key, RootInterpolation, RotationInterpolation, Sequence};
+use marionette_motion::{BakeSettings, BakedFrame, Baker};
+use marionette_skeleton::{Fk, Pose};
+
+use crate::document::{Document, EditError};
+use crate::history::Change;
+
+impl Document {
+    /// The sequence the timeline shows.
+    pub fn current_sequence(&self) -> Option<usize> {
+        self.sequence
+    }
+
+    /// The timeline's current frame.
+    pub fn frame(&self) -> i64 {
+        self.frame
+    }
+
+    /// The frame the locks are judged on: the current frame while a sequence is shown,
+    /// otherwise `None` (every enabled lock holds).
+    pub fn lock_frame(&self) -> Option<i64> {
+        self.sequence.map(|_| self.frame)
+    }
+
+    /// Shows sequence `index` (`None`: none) at the current frame.
+    pub fn select_sequence(&mut self, index: Option<usize>) -> Result<(), EditError> {
+        if let Some(i) = index {
+            self.check_sequence(i)?;
+        }
+        self.end_drag();
+        self.sequence = index;
+        self.show_frame();
+        Ok(())
+    }
+
+    /// Goes to `frame`: the shown sequence's pose there becomes the current pose (edits not
+    /// keyed are left behind, as in every timeline).
+    pub fn go_to_frame(&mut self, frame: i64) {
+        self.end_drag();
+        self.frame = frame;
+        self.show_frame();
+    }
+
+    /// The shown sequence's frame `frame`, baked (interpolated, locks re-solved), or `None`
+    /// without a shown sequence.
+    pub fn baked_frame(&self, frame: i64) -> Option<BakedFrame> {
+        let seq = self.sequences.get(self.sequence?)?;
+        let baker = Baker::new(&self.skeleton, seq, &self.locks, BakeSettings::default());
+        Some(baker.frame(frame, &mut Fk::new(&self.skeleton)))
+    }
+
+    /// Every frame of the shown sequence from its first key to its last, baked (for the
+    /// violation strip and the flipbooks).
+    pub fn bake_sequence(&self, index: usize) -> Vec<BakedFrame> {
+        let Some(seq) = self.sequences.get(index) else {
+            return Vec::new();
+        };
+        Baker::new(&self.skeleton, seq, &self.locks, BakeSettings::default()).bake(&|| {})
+    }
+
+    /// Puts the shown sequence's pose at the current frame into the document.
+    fn show_frame(&mut self) {
+        if let Some(baked) = self.baked_frame(self.frame) {
+            self.pose = baked.q;
+            self.fk.update(&self.skeleton, &self.pose);
+        }
+    }
+
+    /// After an undo or redo: a shown sequence that no longer exists is no longer shown, and a
+    /// changed one shows its pose again.
+    pub(crate) fn after_sequences_changed(&mut self, changed: bool) {
+        if self.sequence.is_some_and(|i| i >= self.sequences.len()) {
+            self.sequence = None;
+        }
+        if changed {
+            self.show_frame();
+        }
+    }
+
+    /// Sets a key at the current frame from the current pose, in the shown sequence (a new
+    /// sequence is made when none is shown).
+    pub fn set_key(&mut self) {
+        self.end_drag();
+        let pose = Pose {
+            q: self.pose.clone(),
+        };
+        let frame = self.frame;
+        if self.sequence.is_none() {
+            let name = self.unique_sequence_name("Sequence 1");
+            let before = self.sequences.clone();
+            self.sequences.push(Sequence {
+                name,
+                fps: 24.0,
+                rotation: RotationInterpolation::Slerp,
+                root: RootInterpolation::Linear,
+                hold_locks: true,
+                keys: vec![Key { frame, pose }],
+            });
+            self.sequence = Some(self.sequences.len() - 1);
+            self.record_sequences(format!("Set key at frame {frame}"), before);
+            return;
+        }
+        let _ = self.edit_sequence(format!("Set key at frame {frame}"), false, |s| {
+            s.set_key(frame, pose);
+            Ok(())
+        });
+    }
+
+    /// Deletes the shown sequence's key at the current frame.
+    pub fn delete_key(&mut self) -> Result<(), EditError> {
+        let frame = self.frame;
+        self.edit_sequence(format!("Delete key at frame {frame}"), true, |s| {
+            s.delete_key(frame).map_err(EditError::from)
+        })
+    }
+
+    /// Moves the shown sequence's key at `from` to `to` (its marker dragged).
+    pub fn move_key(&mut self, from: i64, to: i64) -> Result<(), EditError> {
+        self.edit_sequence(format!("Move key {from} to {to}"), true, |s| {
+            s.move_key(from, to).map_err(EditError::from)
+        })
+    }
+
+    /// The shown sequence's frames `first ..= last` as a clip.
+    pub fn copy_frames(&self, first: i64, last: i64) -> Result<Clip, EditError> {
+        let i = self.shown()?;
+        Ok(self.sequences[i].copy_range(first, last)?)
+    }
+
+    /// Cuts the frames `first ..= last` out of the shown sequence.
+    pub fn cut_frames(&mut self, first: i64, last: i64) -> Result<Clip, EditError> {
+        let clip = self.copy_frames(first, last)?;
+        self.edit_sequence(format!("Cut frames {first}–{last}"), true, |s| {
+            s.delete_range(first, last).map_err(EditError::from)
+        })?;
+        Ok(clip)
+    }
+
+    /// Pastes `clip` at `at` (its frames inserted there).
+    pub fn paste_frames(&mut self, at: i64, clip: &Clip) -> Result<(), EditError> {
+        self.edit_sequence(format!("Paste {} frames at {at}", clip.length), true, |s| {
+            s.paste(at, clip).map_err(EditError::from)
+        })
+    }
+
+    /// Inserts `count` empty frames at `at`.
+    pub fn insert_frames(&mut self, at: i64, count: i64) -> Result<(), EditError> {
+        self.edit_sequence(format!("Insert {count} frames at {at}"), true, |s| {
+            s.insert_frames(at, count).map_err(EditError::from)
+        })
+    }
+
+    /// Deletes the frames `first ..= last` (later keys move back).
+    pub fn delete_frames(&mut self, first: i64, last: i64) -> Result<(), EditError> {
+        self.edit_sequence(format!("Delete frames {first}–{last}"), true, |s| {
+            s.delete_range(first, last).map_err(EditError::from)
+        })
+    }
+
+    /// Stretches or shrinks the frames `first ..= last` to `length` frames.
+    pub fn retime_frames(&mut self, first: i64, last: i64, length: i64) -> Result<(), EditError> {
+        self.edit_sequence(
+            format!("Retime frames {first}–{last} to {length}"),
+            true,
+            |s| s.retime_range(first, last, length).map_err(EditError::from),
+        )
+    }
+
+    /// Slides the keys of frames `first ..= last` by `delta`.
+    pub fn slide_frames(&mut self, first: i64, last: i64, delta: i64) -> Result<(), EditError> {
+        self.edit_sequence(
+            format!("Slide frames {first}–{last} by {delta}"),
+            true,
+            |s| s.slide_range(first, last, delta).map_err(EditError::from),
+        )
+    }
+
+    /// Changes the shown sequence's settings (fps, interpolation, holding locks) with `change`,
+    /// as one undo step labelled `label`.
+    pub fn set_sequence_settings(
+        &mut self,
+        label: String,
+        change: impl FnOnce(&mut Sequence),
+    ) -> Result<(), EditError> {
+        self.edit_sequence(label, true, |s| {
+            change(s);
+            let defects = s.defects();
+            match defects.first() {
+                None => Ok(()),
+                Some(d) => Err(EditError::SequenceValue {
+                    sequence: s.name.clone(),
+                    what: d.clone(),
+                }),
+            }
+        })
+    }
+
+    /// A new sequence named `name` (made unique), keyed at frame 0 with the current pose, and
+    /// shown. Returns its index.
+    pub fn new_sequence(&mut self, name: &str) -> usize {
+        let before = self.sequences.clone();
+        let name = self.unique_sequence_name(name.trim());
+        self.sequences.push(Sequence {
+            name: name.clone(),
+            fps: 24.0,
+            rotation: RotationInterpolation::Slerp,
+            root: RootInterpolation::Linear,
+            hold_locks: true,
+            keys: vec![Key {
+                frame: 0,
+                pose: Pose {
+                    q: self.pose.clone(),
+                },
+            }],
+        });
+        self.record_sequences(format!("New sequence {name}"), before);
+        let index = self.sequences.len() - 1;
+        self.sequence = Some(index);
+        self.frame = 0;
+        index
+    }
+
+    /// Renames sequence `index`.
+    pub fn rename_sequence(&mut self, index: usize, name: &str) -> Result<(), EditError> {
+        self.check_sequence(index)?;
+        let name = name.trim();
+        let taken = self
+            .sequences
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != index && s.name == name);
+        if name.is_empty() || taken {
+            return Err(EditError::SequenceName(name.to_owned()));
+        }
+        let before = self.sequences.clone();
+        let old = std::mem::replace(&mut self.sequences[index].name, name.to_owned());
+        self.record_sequences(format!("Rename sequence {old} to {name}"), before);
+        Ok(())
+    }
+
+    /// Duplicates sequence `index` (named "… copy") and shows the copy. Returns its index.
+    pub fn duplicate_sequence(&mut self, index: usize) -> Result<usize, EditError> {
+        self.check_sequence(index)?;
+        let before = self.sequences.clone();
+        let mut copy = self.sequences[index].clone();
+        copy.name = self.unique_sequence_name(&format!("{} copy", copy.name));
+        let label = format!("Duplicate sequence {}", self.sequences[index].name);
+        self.sequences.push(copy);
+        self.record_sequences(label, before);
+        let new = self.sequences.len() - 1;
+        self.sequence = Some(new);
+        Ok(new)
+    }
+
+    /// Deletes sequence `index`.
+    pub fn delete_sequence(&mut self, index: usize) -> Result<(), EditError> {
+        self.check_sequence(index)?;
+        let before = self.sequences.clone();
+        let removed = self.sequences.remove(index);
+        self.sequence = match self.sequence {
+            Some(i) if i == index => None,
+            Some(i) if i > index => Some(i - 1),
+            other => other,
+        };
+        self.record_sequences(format!("Delete sequence {}", removed.name), before);
+        Ok(())
+    }
+
+    /// `name`, or `name 2`, `name 3` … if taken.
+    pub fn unique_sequence_name(&self, name: &str) -> String {
+        let name = if name.is_empty() { "Sequence" } else { name };
+        let taken = |n: &str| self.sequences.iter().any(|s| s.name == n);
+        if !taken(name) {
+            return name.to_owned();
+        }
+        (2..)
+            .map(|k| format!("{name} {k}"))
+            .find(|n| !taken(n))
+            .expect("some number is free")
+    }
+
+    fn shown(&self) -> Result<usize, EditError> {
+        self.sequence
+            .filter(|&i| i < self.sequences.len())
+            .ok_or(EditError::NoSuchSequence(self.sequence.unwrap_or(0)))
+    }
+
+    fn check_sequence(&self, index: usize) -> Result<(), EditError> {
+        if index < self.sequences.len() {
+            Ok(())
+        } else {
+            Err(EditError::NoSuchSequence(index))
+        }
+    }
+
+    /// Applies `change` to a copy of the shown sequence; if it succeeds, the copy replaces it
+    /// and one undo step is recorded; with `reshow`, the pose at the current frame is shown
+    /// again (the keys around it changed).
+    fn edit_sequence(
+        &mut self,
+        label: String,
+        reshow: bool,
+        change: impl FnOnce(&mut Sequence) -> Result<(), EditError>,
+    ) -> Result<(), EditError> {
+        let i = self.shown()?;
+        self.end_drag();
+        let mut edited = self.sequences[i].clone();
+        change(&mut edited)?;
+        let before = self.sequences.clone();
+        self.sequences[i] = edited;
+        self.record_sequences(label, before);
+        if reshow {
+            self.show_frame();
+        }
+        Ok(())
+    }
+
+    fn record_sequences(&mut self, label: String, before: Vec<Sequence>) {
+        self.history.record(Change::Sequences {
+            label,
+            before,
+            after: self.sequences.clone(),
+        });
+    }
+}
