@@ -248,7 +248,8 @@ pub enum Step {
         /// Frames the drag lasts (at least 1).
         frames: u32,
     },
-    /// Check that every enabled lock holds within this many millimetres (or milliradians).
+    /// Check that every lock holding now (enabled, and on the current frame while a sequence is
+    /// shown) is within this many millimetres (or milliradians).
     CheckLocks(f64),
     /// Save the document (FILE_FORMATS.md, Document).
     SaveDocument(PathBuf),

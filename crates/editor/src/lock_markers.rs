@@ -166,13 +166,14 @@ fn colour(held: bool, hovered: bool) -> Color {
     }
 }
 
-/// Draws every enabled lock's marker (the window's overlays).
+/// Draws the marker of every lock holding now (enabled, and on the current frame while a
+/// sequence is shown).
 pub fn draw_lock_markers(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>, hover: Res<LockHover>) {
     let document = &editor.document;
     let tolerance = editor.runner.settings().tolerance;
     let violations = document.lock_violations();
     for (i, (lock, violation)) in document.locks().iter().zip(&violations).enumerate() {
-        if !lock.enabled {
+        if !lock.active_at(document.lock_frame()) {
             continue;
         }
         let hovered = hover.0 == Some(i);

@@ -522,7 +522,9 @@ fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
                 .lock_violations()
                 .iter()
                 .zip(locks)
-                .filter(|(v, l)| l.enabled && v.largest() * 1000.0 > max_mm)
+                .filter(|(v, l)| {
+                    l.active_at(editor.document.lock_frame()) && v.largest() * 1000.0 > max_mm
+                })
                 .map(|(v, l)| format!("\"{}\" gave way by {v}", l.name))
                 .collect();
             if !broken.is_empty() {

@@ -57,7 +57,8 @@ pub fn chain_label(skeleton: &Skeleton, lock: &Lock) -> String {
     format!("{span} ({} DOFs)", columns.len())
 }
 
-/// The worst violation among enabled locks: (lock index, violation), if any lock is enabled.
+/// The worst violation among the locks holding now (enabled, and on the current frame while a
+/// sequence is shown): (lock index, violation), if any lock holds.
 pub fn worst_lock(editor: &Editor) -> Option<(usize, Violation)> {
     let locks = editor.document.locks();
     editor
@@ -65,7 +66,7 @@ pub fn worst_lock(editor: &Editor) -> Option<(usize, Violation)> {
         .lock_violations()
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| locks[*i].enabled)
+        .filter(|(i, _)| locks[*i].active_at(editor.document.lock_frame()))
         .max_by(|a, b| a.1.largest().total_cmp(&b.1.largest()))
 }
 
@@ -260,12 +261,15 @@ fn lock_row(
         result = Some(editor.document.set_lock_priority(i, priority));
     }
     let held = violation.within(tolerance);
-    let text = if lock.enabled {
-        violation.to_string()
-    } else {
+    let active = lock.active_at(editor.document.lock_frame());
+    let text = if !lock.enabled {
         "off".to_owned()
+    } else if !active {
+        "not on this frame".to_owned()
+    } else {
+        violation.to_string()
     };
-    ui.colored_label(violation_colour(held || !lock.enabled), text);
+    ui.colored_label(violation_colour(held || !active), text);
     ui.horizontal(|ui| {
         let mut ranged = lock.frames().is_some();
         let (mut first, mut last) = lock.frames().unwrap_or((0, 24));

@@ -4,7 +4,8 @@
 //! interpolation; the ruler with the current-frame cursor (click or drag to scrub, Shift+drag to
 //! select a range of frames), the key markers (drag one to move the key), one lane per lock with
 //! its frame range as a bar (drag its ends; right-click: every frame ↔ the selected range) and the
-//! violation strip: every frame's largest lock error, red where it passes 0.1 mm. What the panel
+//! violation strip: every frame's largest lock error, red where it passes the solver's tolerance
+//! (0.1 mm unless changed). What the panel
 //! asks for goes out as [`TimelineAction`]s.
 
 use bevy::prelude::*;
@@ -18,8 +19,6 @@ use crate::timeline::{
     TimelineAction, key_frames,
 };
 
-/// A lock error beyond this is red on the violation strip (metres or radians).
-const TOLERANCE: f64 = 1e-4;
 /// Width of the lane names left of the ruler.
 const GUTTER: f32 = 96.0;
 const RULER_H: f32 = 18.0;
@@ -568,7 +567,7 @@ fn ruler(
         if f < start || f > end {
             continue;
         }
-        let held = error <= TOLERANCE;
+        let held = error <= editor.runner.settings().tolerance;
         let colour = if held {
             egui::Color32::from_rgb(60, 150, 80)
         } else {
