@@ -547,7 +547,7 @@ fn bench_runs_only_the_protocols_asked_for_and_refuses_unknown_ones() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
-/// A document (FILE_FORMATS.md) beside `dir`, on the shipped humanoid, with a lock and a pose.
+/// A document (docs/file-formats.md) beside `dir`, on the shipped humanoid, with a lock and a pose.
 fn write_document(dir: &Path, name: &str, lock_site: &str) -> String {
     let text = format!(
         r#"Document(

@@ -1,4 +1,4 @@
-//! The Document file of FILE_FORMATS.md, version 1: the skeleton it uses (a path relative to the
+//! The Document file of docs/file-formats.md, version 1: the skeleton it uses (a path relative to the
 //! document), the current pose, the locks and the sequences. Loading checks everything and names
 //! the file and the culprit (a newer version, a missing skeleton, a lock naming a missing site or
 //! joint, a duplicate name, a bad key); saving is atomic ([`ron_io::write_atomically`]: a temporary

@@ -1,7 +1,7 @@
 //! A figure's work, without Bevy: the locks that hold parts of the body in place ([`lock`]), the
 //! one goal set a frame solves ([`goal_set`]: the locks enabled on that frame and the drag or
 //! other edit, each goal served by its own chain), the sequences as data ([`sequence`]) and their key edits ([`key_edits`]) and the
-//! Document file of FILE_FORMATS.md ([`file`]: version 1, atomic saves, errors that name the file
+//! Document file of docs/file-formats.md ([`file`]: version 1, atomic saves, errors that name the file
 //! and the culprit). The editor, the command line and the benchmarks all build their IK systems
 //! through [`GoalSet`], so a drag, a swivel change, "solve until satisfied" and a bake ask for the
 //! same thing.

@@ -1,7 +1,7 @@
 //! Locks: goals that persist. A lock is any goal the IK core has (a site's position, a joint's
 //! orientation or one of its axes, a site's pose, a plane, a line, two sites together, the centre
 //! of mass over a point), with a name, an enabled flag, an optional frame range, and the joints
-//! that may move to keep it: by default the lock's limb (FILE_FORMATS.md, Document), or up to a
+//! that may move to keep it: by default the lock's limb (docs/file-formats.md, Document), or up to a
 //! chosen `base`. The root translation never moves to keep a lock.
 //!
 //! Welman (1993, ch. 5) calls these constraints, held while handles are dragged; unlike a

@@ -1,4 +1,4 @@
-//! Sequences as the Document file holds them (FILE_FORMATS.md): keys that are whole poses at
+//! Sequences as the Document file holds them (docs/file-formats.md): keys that are whole poses at
 //! integer frames, how rotations and the root translation are interpolated between them, and
 //! whether every frame is re-solved against its locks. Interpolation and baking are the motion
 //! crate's; this module keeps the data valid and round-trips it exactly.

@@ -1,4 +1,4 @@
-//! The Document file (FILE_FORMATS.md, version 1): the format page's example loads, saves and
+//! The Document file (docs/file-formats.md, version 1): the format page's example loads, saves and
 //! loads again unchanged; every kind of broken document is refused with the file and the culprit
 //! named; saving is atomic even when the writer is killed mid-save.
 
@@ -12,7 +12,7 @@ fn skeletons() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons")
 }
 
-/// The example of FILE_FORMATS.md (Document), with the skeleton path made to point at ours.
+/// The example of docs/file-formats.md (Document), with the skeleton path made to point at ours.
 fn example(skeleton: &Path) -> String {
     format!(
         r#"Document(

@@ -1,4 +1,4 @@
-//! A lock's limb (FILE_FORMATS.md, Document) on random skeletons: the lock's joint and its
+//! A lock's limb (docs/file-formats.md, Document) on random skeletons: the lock's joint and its
 //! ancestors up to, not including, the nearest ancestor with more than one child joint; with a
 //! base, from the joint up to and including the base; never the root translation.
 

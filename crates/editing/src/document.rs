@@ -395,7 +395,7 @@ impl Document {
         }
     }
 
-    /// Loads a pose file (FILE_FORMATS.md) as one undo step; on error nothing changes.
+    /// Loads a pose file (docs/file-formats.md) as one undo step; on error nothing changes.
     pub fn load_pose(&mut self, path: impl AsRef<Path>) -> Result<(), PoseError> {
         let path = path.as_ref();
         let pose = Pose::load(&self.skeleton, path)?;
@@ -407,7 +407,7 @@ impl Document {
         Ok(())
     }
 
-    /// Saves the current pose (FILE_FORMATS.md).
+    /// Saves the current pose (docs/file-formats.md).
     pub fn save_pose(&self, path: impl AsRef<Path>) -> Result<(), PoseError> {
         Pose {
             q: self.pose.clone(),

@@ -1,4 +1,4 @@
-//! Opening and saving the [`Document`] as a Document file (FILE_FORMATS.md, version 1), and its
+//! Opening and saving the [`Document`] as a Document file (docs/file-formats.md, version 1), and its
 //! recovery file: autosaved beside the document (or in the user's data folder for a document
 //! never saved) while there are unsaved edits, offered on the next start when it is newer than
 //! the document. A failed open leaves the open document as it was (the caller keeps it); saves are

@@ -1,4 +1,4 @@
-//! The editor's logic without Bevy (ARCHITECTURE.md: a pure core under thin plugins): the
+//! The editor's logic without Bevy (docs/architecture.md: a pure core under thin plugins): the
 //! document every edit goes through ([`document`], its locks in [`lock_edits`], its files and
 //! recovery in [`document_io`]), which joints a drag moves ([`chain_mode`]),
 //! what a drag pulls at ([`drag`]), the solver run each frame ([`ik_frame`]), the outliner and

@@ -218,7 +218,7 @@ pub enum Step {
     },
     /// Save a screenshot of the window.
     Screenshot(PathBuf),
-    /// Save the current pose (FILE_FORMATS.md).
+    /// Save the current pose (docs/file-formats.md).
     SavePose(PathBuf),
     /// Check that the last solve (a drag's last frame) left every goal within this many
     /// millimetres (or milliradians); the run fails, naming the solver and why the goal is
@@ -251,7 +251,7 @@ pub enum Step {
     /// Check that every lock holding now (enabled, and on the current frame while a sequence is
     /// shown) is within this many millimetres (or milliradians).
     CheckLocks(f64),
-    /// Save the document (FILE_FORMATS.md, Document).
+    /// Save the document (docs/file-formats.md, Document).
     SaveDocument(PathBuf),
     /// Open a document.
     OpenDocument(PathBuf),

@@ -1,6 +1,6 @@
 //! The swivel slider (issue 5): a limb's elbow (or knee) turned about the line from the shoulder
 //! to the wrist while the wrist keeps its place and orientation. That rotation is Tolani et al.'s
-//! swivel angle φ (papers/tolani-2000-analytic-limb-ik.txt §3.2); the analytic limb solver
+//! swivel angle φ (Tolani, Goswami & Badler, "Real-time inverse kinematics techniques for anthropomorphic limbs", Graphical Models 62, 2000, §3.2); the analytic limb solver
 //! meets it as nearly as the joint limits allow and reports the valid intervals, which the gizmo
 //! draws as arcs.
 

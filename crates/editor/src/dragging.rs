@@ -1,4 +1,4 @@
-//! Dragging (Welman's figure editor, papers/welman-1993-ik-constraints-thesis.txt ch. 6): a press
+//! Dragging (Welman's figure editor: Welman, "Inverse kinematics and geometric constraints for articulated figure manipulation", MSc thesis, Simon Fraser University, 1993, ch. 6): a press
 //! on a body or a site handle starts a drag, every frame the dragged point is pulled towards the
 //! cursor ray by the chosen solver, releasing the button ends it as one undo step and Escape
 //! cancels it. The press comes from Bevy's picking ([`PickRequest`], written by the scene's

@@ -18,15 +18,15 @@ use crate::state::Editor;
 /// What a file request is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileAction {
-    /// A new document on a skeleton file (RON, SKELETON_FORMAT.md).
+    /// A new document on a skeleton file (RON, docs/skeleton-format.md).
     OpenSkeleton,
-    /// Open a document (FILE_FORMATS.md, Document).
+    /// Open a document (docs/file-formats.md, Document).
     OpenDocument,
     /// Save the document where it was opened or last saved, or ask where.
     SaveDocument,
     /// Save the document under a new name.
     SaveDocumentAs,
-    /// Open a pose file into the current document (FILE_FORMATS.md, Pose).
+    /// Open a pose file into the current document (docs/file-formats.md, Pose).
     OpenPose,
     /// Export the current pose as a pose file, where it was last exported or a new name.
     SavePose,

@@ -1,9 +1,9 @@
 //! Marionette's figure editor (issue 5): a Bevy + egui window in which dragging a body part poses
 //! the skeleton by inverse kinematics, as in Welman's figure editor
-//! (papers/welman-1993-ik-constraints-thesis.txt, chapter 6).
+//! (Welman, "Inverse kinematics and geometric constraints for articulated figure manipulation", 1993, chapter 6).
 //!
 //! The editor is a set of small plugins over the Bevy-free core (`marionette-editing`): each
-//! copies ECS state into the core, calls it and writes the result back (ARCHITECTURE.md).
+//! copies ECS state into the core, calls it and writes the result back (docs/architecture.md).
 //! [`EditorCorePlugin`] holds the logic (state, drags, shortcuts, files, the selected limb's
 //! swivel) and runs headless under `MinimalPlugins`; [`EditorWindowPlugins`] adds what needs a
 //! window and a GPU: the scene, the views, the panels, the gizmos and scripted replays.

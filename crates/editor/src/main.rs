@@ -1,4 +1,4 @@
-//! `marionette-editor [DOCUMENT]`: opens a window on a document (FILE_FORMATS.md), a new one on
+//! `marionette-editor [DOCUMENT]`: opens a window on a document (docs/file-formats.md), a new one on
 //! the built-in humanoid or on `--skeleton FILE`, where dragging a body part poses the figure by
 //! IK; `--replay SCRIPT.ron` plays a scripted session through the window's input path (for tests
 //! and demonstrations).
@@ -18,10 +18,10 @@ use marionette_editor::{EditorCorePlugin, EditorWindowPlugins};
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// Open this document (RON, FILE_FORMATS.md: skeleton, pose, locks, sequences).
+    /// Open this document (RON, docs/file-formats.md: skeleton, pose, locks, sequences).
     #[arg(value_name = "DOCUMENT", conflicts_with = "skeleton")]
     document: Option<PathBuf>,
-    /// Start a new document on this skeleton (RON, SKELETON_FORMAT.md) instead of the built-in humanoid.
+    /// Start a new document on this skeleton (RON, docs/skeleton-format.md) instead of the built-in humanoid.
     #[arg(long, value_name = "FILE")]
     skeleton: Option<PathBuf>,
     /// Where meshes named by the skeleton are read from (default: `assets/` beside the
@@ -121,7 +121,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// The `assets/` directory meshes are read from (SKELETON_FORMAT.md: mesh paths are relative
+/// The `assets/` directory meshes are read from (docs/skeleton-format.md: mesh paths are relative
 /// to it), as an absolute path: `--assets`, else `assets/` beside the skeleton's folder
 /// (`project/skeletons/x.ron` → `project/assets`), else `./assets`, else the repository's.
 fn assets_dir(given: Option<&Path>, skeleton: Option<&Path>) -> String {

@@ -34,7 +34,7 @@ impl Goal {
     }
 }
 
-/// The goal kinds of FILE_FORMATS.md.
+/// The goal kinds of docs/file-formats.md.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GoalKind {
     /// A site reaches a world point.
@@ -220,7 +220,7 @@ impl GoalKind {
         }
     }
 
-    /// The kind's name as FILE_FORMATS.md's JSON writes it.
+    /// The kind's name as docs/file-formats.md's JSON writes it.
     pub fn label(&self) -> &'static str {
         match self {
             GoalKind::Position { .. } => "position",

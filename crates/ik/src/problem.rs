@@ -1,4 +1,4 @@
-//! The Problem file of FILE_FORMATS.md (what `marionette solve` reads) and its resolution into a
+//! The Problem file of docs/file-formats.md (what `marionette solve` reads) and its resolution into a
 //! skeleton, a start pose, a chain and goals. Paths inside the file are relative to it; every
 //! error names the goal by its index and kind, or the joint or site at fault.
 
@@ -48,7 +48,7 @@ fn is_all_axes(axes: &[AxisName]) -> bool {
 /// degrees). Saved files leave out a weight of 1, priority 0 and all three axes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[allow(missing_docs, reason = "fields are documented in FILE_FORMATS.md")]
+#[allow(missing_docs, reason = "fields are documented in docs/file-formats.md")]
 pub enum GoalDef {
     Position {
         site: String,

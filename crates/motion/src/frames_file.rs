@@ -1,4 +1,4 @@
-//! Baked frames as the JSON of FILE_FORMATS.md ("Baked frames"): the sequence's name and fps,
+//! Baked frames as the JSON of docs/file-formats.md ("Baked frames"): the sequence's name and fps,
 //! then every frame's pose (joint values as `solve --json` prints them: every joint, degrees,
 //! metres for slides) and the errors of the locks active on it, by name.
 

@@ -1,4 +1,4 @@
-//! The pose of a sequence at any frame, from its keys (FILE_FORMATS.md, Document,
+//! The pose of a sequence at any frame, from its keys (docs/file-formats.md, Document,
 //! "Interpolation between two keys"), before any lock is solved.
 //!
 //! Per joint with two or more hinges, the rotation R(q) of its hinges is interpolated as a

@@ -2,7 +2,7 @@
 //! ([`interpolate`]: slerp or squad per joint, the hinge values read back from the rotation; the
 //! root along its [`root_curve`]), every frame re-solved against the locks enabled on it and
 //! baked in parallel, bit-identically whatever the number of threads ([`bake`]), and the baked
-//! frames as FILE_FORMATS.md's JSON ([`frames_file`]).
+//! frames as docs/file-formats.md's JSON ([`frames_file`]).
 //!
 //! ```
 //! use marionette_document::{Key, RootInterpolation, RotationInterpolation, Sequence};

@@ -1,4 +1,4 @@
-//! The root translation between keys (FILE_FORMATS.md, Document): straight lines, a uniform
+//! The root translation between keys (docs/file-formats.md, Document): straight lines, a uniform
 //! Catmull-Rom spline with the end keys repeated, or a Kochanek–Bartels spline (Kochanek &
 //! Bartels 1984, "Interpolating splines with local tension, continuity, and bias control").
 //!

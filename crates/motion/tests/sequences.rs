@@ -1,4 +1,4 @@
-//! Sequences on the humanoid: interpolation as FILE_FORMATS.md defines it, a walk whose foot
+//! Sequences on the humanoid: interpolation as docs/file-formats.md defines it, a walk whose foot
 //! locks hold on every frame, and bakes that do not depend on the number of threads.
 
 use marionette_document::{

@@ -54,7 +54,7 @@ impl Chain {
 
     /// The limb of `joint`: its DOFs and its ancestors' up to, not including, the nearest
     /// ancestor with more than one child joint (the spine for an arm, the pelvis for a leg), or
-    /// up to the root. What a drag moves by default and what keeps a lock (FILE_FORMATS.md,
+    /// up to the root. What a drag moves by default and what keeps a lock (docs/file-formats.md,
     /// Document: "the lock's limb").
     pub fn limb(skeleton: &Skeleton, joint: JointId) -> Chain {
         let mut base = joint;

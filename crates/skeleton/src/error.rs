@@ -1,5 +1,5 @@
 //! Errors of the skeleton loader. Every error names the file; every semantic one also names the
-//! joint, group or site at fault (`SKELETON_FORMAT.md`, "Errors a loader must report").
+//! joint, group or site at fault (`docs/skeleton-format.md`, "Errors a loader must report").
 
 use std::fmt;
 

@@ -1,7 +1,7 @@
 //! Forward kinematics into preallocated buffers.
 //!
 //! A joint's frame is parent · translate(offset) · orientation · D1(q1) · D2(q2) · … and the root's
-//! parent frame is translate(root translation) (`SKELETON_FORMAT.md`, Conventions). While walking
+//! parent frame is translate(root translation) (`docs/skeleton-format.md`, Conventions). While walking
 //! the DOFs, each DOF's world axis and pivot are recorded: they are exactly what the Jacobian
 //! columns need (Buss 2009, §2: a revolute column is axis × (effector − pivot), a prismatic one is
 //! the axis itself), so Jacobians cost no second pass over the chain.

@@ -1,4 +1,4 @@
-//! The serde types of the RON skeleton file, exactly as `SKELETON_FORMAT.md` (version 1) writes them.
+//! The serde types of the RON skeleton file, exactly as `docs/skeleton-format.md` (version 1) writes them.
 //!
 //! These types are the file's syntax only: they accept anything RON can express with the right
 //! shape, unknown field names excepted. Every semantic rule (names, limits, finiteness, mirrors) is

@@ -1,6 +1,6 @@
 //! Analytic Jacobians of a point, a joint frame's orientation and the centre of mass.
 //!
-//! Columns follow Buss (2009, §2, papers/buss-2009-ik-jacobian-dls.txt) and Welman (1993, ch. 4,
+//! Columns follow Buss ("Introduction to inverse kinematics with Jacobian transpose, pseudoinverse and damped least squares methods", 2009, §2) and Welman (1993, ch. 4,
 //! "Computing the Jacobian"): for a revolute DOF with world axis a and pivot
 //! p, the column of a point x is a × (x − p) and the angular column is a; for a prismatic DOF the
 //! point column is a and the angular column is 0; the root translation moves every point by the

@@ -1,6 +1,6 @@
 //! A joint's rotation made by its hinges, R(q) = Π rot(axisᵢ, qᵢ) in DOF order (after the fixed
 //! `orientation`, which does not change and is left out), and the read-back of hinge values from
-//! a rotation, as FILE_FORMATS.md (Document, "Interpolation between two keys") defines it:
+//! a rotation, as docs/file-formats.md (Document, "Interpolation between two keys") defines it:
 //!
 //! - a single hinge: the angle about its axis, the 2π-equivalent nearest the reference value;
 //! - three hinges with consecutive axes perpendicular (X-Y-Z, Z-Y-Z, every shoulder, hip, wrist

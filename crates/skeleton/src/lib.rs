@@ -1,5 +1,5 @@
-//! Marionette's skeleton core: the RON skeleton format (`SKELETON_FORMAT.md`), the skeleton model
-//! in flat arrays, poses and the Pose file (`FILE_FORMATS.md`), forward kinematics and Jacobians.
+//! Marionette's skeleton core: the RON skeleton format (`docs/skeleton-format.md`), the skeleton model
+//! in flat arrays, poses and the Pose file (`docs/file-formats.md`), forward kinematics and Jacobians.
 //!
 //! No Bevy and no egui here: plain data in, plain data out, so the IK solvers, the command line
 //! and the editor share one model.

@@ -1,4 +1,4 @@
-//! Reflection of a joint definition through the x = 0 plane (`SKELETON_FORMAT.md`, `mirror`).
+//! Reflection of a joint definition through the x = 0 plane (`docs/skeleton-format.md`, `mirror`).
 //!
 //! With M = diag(−1, 1, 1): a point or a slide direction maps to M·v = (−x, y, z); a rotation R maps
 //! to M·R·M, which for a hinge about (ax, ay, az) is the same angle about (ax, −ay, −az), and for

@@ -3,7 +3,7 @@
 //! Joints are stored in depth-first pre-order, so a joint's descendants are exactly the joints
 //! `id+1 .. subtree_end`; "is `a` an ancestor of `b`" is two comparisons, which keeps the Jacobian
 //! loops branch-light. DOFs are stored in the same order, and the state vector is
-//! `q = [root translation (3)] ++ [every DOF value]` (`SKELETON_FORMAT.md`, Conventions).
+//! `q = [root translation (3)] ++ [every DOF value]` (`docs/skeleton-format.md`, Conventions).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -169,7 +169,7 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// The body's centre, where its joint's mass sits (`SKELETON_FORMAT.md`, `Body`).
+    /// The body's centre, where its joint's mass sits (`docs/skeleton-format.md`, `Body`).
     pub fn center(&self) -> Vector3<f64> {
         match self {
             Shape::Capsule { start, end, .. } => (start + end) * 0.5,

@@ -1,4 +1,4 @@
-//! Poses: the state vector q in program units, and the Pose file of `FILE_FORMATS.md`.
+//! Poses: the state vector q in program units, and the Pose file of `docs/file-formats.md`.
 //!
 //! A [`Pose`] is a plain `Vec<f64>` (root translation, then every DOF in hierarchy order), cheap to
 //! copy, compare, undo and interpolate. The file lists joints by name in degrees (metres for

@@ -50,7 +50,7 @@ impl Skeleton {
         }
     }
 
-    /// The skeleton as RON text in the format of `SKELETON_FORMAT.md`.
+    /// The skeleton as RON text in the format of `docs/skeleton-format.md`.
     pub fn to_ron_string(&self) -> Result<String, ron::Error> {
         ron_io::to_pretty("Skeleton", &self.to_file())
     }

@@ -1,4 +1,4 @@
-//! The per-joint rules of `SKELETON_FORMAT.md` and the conversion of a valid definition into
+//! The per-joint rules of `docs/skeleton-format.md` and the conversion of a valid definition into
 //! program units.
 
 use nalgebra::Vector3;

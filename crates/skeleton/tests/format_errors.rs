@@ -1,4 +1,4 @@
-//! Every error of SKELETON_FORMAT.md ("Errors a loader must report") with a broken file: each is
+//! Every error of docs/skeleton-format.md ("Errors a loader must report") with a broken file: each is
 //! reported (never a panic, never a silent fix) and names the file and the joint, group or site.
 
 use marionette_skeleton::{Defect, Skeleton, SkeletonError};

@@ -1,4 +1,4 @@
-//! The Pose file of FILE_FORMATS.md: defaults, and every error it lists, naming the joint.
+//! The Pose file of docs/file-formats.md: defaults, and every error it lists, naming the joint.
 
 use marionette_skeleton::{Pose, PoseDefect, PoseError, builtin};
 

@@ -1,6 +1,6 @@
 //! `marionette bake DOC --sequence NAME --out FRAMES.json [--json] [--tolerance T] [--threads N]`:
 //! every frame of a document's sequence from its first key to its last, each re-solved against
-//! the locks enabled on it, written as FILE_FORMATS.md's baked frames.
+//! the locks enabled on it, written as docs/file-formats.md's baked frames.
 //!
 //! Exit status: 0 when every active lock is within the tolerance on every frame, 3 when not (the
 //! frames are still written), 1 for bad input (nothing written).

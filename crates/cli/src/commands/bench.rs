@@ -10,6 +10,10 @@ use crate::output::{emit, outln};
 
 /// Arguments of `marionette bench`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette bench\n  \
+    marionette bench --quick --only limb --only bake\n  \
+    marionette bench --json > tables.json")]
 pub struct BenchArgs {
     /// Fewer random targets per protocol (50 instead of 1000): a smoke run, not for quoting.
     #[arg(long)]

@@ -11,6 +11,11 @@ use marionette_skeleton::{Pose, Skeleton, ron_io};
 
 /// Arguments of `marionette check`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette check skeletons/*.ron\n  \
+    marionette check --skeleton skeletons/stickman.ron pose.ron\n  \
+    marionette check crouch.marionette.ron\n\n\
+    Formats: docs/skeleton-format.md, docs/file-formats.md")]
 pub struct CheckArgs {
     /// Skeleton, problem, document and (with --skeleton) pose files; the kind is read from the
     /// file: `Skeleton(...)`, `Problem(...)`, `Document(...)` or `Pose(...)`.

@@ -15,6 +15,9 @@ use crate::output::{outln, text_row};
 
 /// Arguments of `marionette demo`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette demo\n  \
+    marionette demo --frames 5")]
 pub struct DemoArgs {
     /// Number of frames of the forward-kinematics reach to print.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=1000))]

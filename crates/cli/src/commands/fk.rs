@@ -14,6 +14,10 @@ use crate::output::{json_point, text_row};
 
 /// Arguments of `marionette fk`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette fk skeletons/humanoid.ron\n  \
+    marionette fk skeletons/stickman.ron --pose pose.ron --json\n  \
+    marionette fk crouch.marionette.ron --json")]
 pub struct FkArgs {
     /// The skeleton file, or a Document file (its skeleton, at its pose unless --pose is given).
     skeleton: PathBuf,

@@ -1,5 +1,5 @@
 //! `marionette solve PROBLEM.ron [--solver S] [--tolerance T] [--max-iterations N] [--json]`:
-//! solves a Problem file (FILE_FORMATS.md) and prints the pose reached.
+//! solves a Problem file (docs/file-formats.md) and prints the pose reached.
 //! Exit status: 0 converged, 3 not converged (the best pose is still printed), 1 bad input.
 
 use std::path::PathBuf;
@@ -20,6 +20,10 @@ const NOT_CONVERGED: u8 = 3;
 
 /// Arguments of `marionette solve`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette solve reach.ron\n  \
+    marionette solve reach.ron --solver sdls --tolerance 1e-5 --json\n  \
+    marionette solve arm.ron --solver analytic --swivel 30")]
 pub struct SolveArgs {
     /// The problem file.
     problem: PathBuf,
@@ -32,7 +36,7 @@ pub struct SolveArgs {
     /// Updates at most.
     #[arg(long, default_value_t = 200)]
     max_iterations: usize,
-    /// Print the JSON object of FILE_FORMATS.md instead of a summary.
+    /// Print the JSON object of docs/file-formats.md instead of a summary.
     #[arg(long)]
     json: bool,
     /// dls only: a fixed damping λ in metres (default: adaptive, λ² = ½‖e‖² + 1e-4).
@@ -102,7 +106,7 @@ fn joint_values(skeleton: &Skeleton, pose: &Pose) -> Map<String, Value> {
         .collect()
 }
 
-/// The JSON object of FILE_FORMATS.md, plus `min_singular_value`, `limits_hit` and, for the
+/// The JSON object of docs/file-formats.md, plus `min_singular_value`, `limits_hit` and, for the
 /// analytic limb solver, `swivel`: the chosen swivel angle and its valid intervals, in degrees.
 fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Value {
     let skeleton = &problem.skeleton;

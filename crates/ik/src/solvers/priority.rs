@@ -1,5 +1,6 @@
-//! Task-priority pseudo-inverse for several effectors (papers/multi-effector-nlp-pseudoinverse.txt,
-//! after Nakamura, Siciliano & Slotine): goals are grouped by `priority` (0 first); level k is met
+//! Task-priority pseudo-inverse for several effectors (a book chapter on nonlinear programming
+//! and pseudo-inverse control of multiple end effectors, §5–§6; the priority scheme of Nakamura,
+//! Hanafusa & Yoshikawa 1987 and Siciliano & Slotine 1991): goals are grouped by `priority` (0 first); level k is met
 //! as well as possible inside the null space left by the levels before it:
 //! Δq₁ = J₁⁺e₁, Δqₖ = Δqₖ₋₁ + (Jₖ Nₖ₋₁)⁺ (eₖ − Jₖ Δqₖ₋₁), Nₖ = Nₖ₋₁ − (Jₖ Nₖ₋₁)⁺ Jₖ Nₖ₋₁,
 //! which for two levels is the paper's Δθ = J₁⁺dx₁ + [J₂(I−J₁⁺J₁)]⁺(dx₂ − J₂J₁⁺dx₁).

@@ -1,0 +1,327 @@
+//! The examples of `docs/` are the program's: every RON example is loaded by the real loader
+//! (`marionette check`, or the replay parser), every output shown is compared with what the
+//! command prints, and no page, README or source file sends a reader outside the repository.
+//!
+//! In the pages, a block may be preceded by a comment that says what it is:
+//! `<!-- file: NAME -->` writes the RON block as NAME (beside a copy of `skeletons/`), for later
+//! commands to read; `<!-- file: NAME (invalid) -->` writes it without checking it;
+//! `<!-- output of: marionette ARGS -->` runs the command there and compares its output (text:
+//! exactly, standard output then standard error; JSON: the same keys, and the same values
+//! except `micros`, numbers to 1e-9). `; first frame of FILE` after the arguments compares
+//! FILE's JSON with its frames cut to the first.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// One fenced block and the comment before it.
+#[derive(Debug)]
+struct Block {
+    page: String,
+    line: usize,
+    lang: String,
+    body: String,
+    note: Option<String>,
+}
+
+fn blocks(page: &Path) -> Vec<Block> {
+    let text = std::fs::read_to_string(page).expect("page");
+    let name = page
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(lang) = lines[i].strip_prefix("```")
+            && !lang.is_empty()
+        {
+            let start = i;
+            let mut body = String::new();
+            i += 1;
+            while i < lines.len() && lines[i] != "```" {
+                body += lines[i];
+                body.push('\n');
+                i += 1;
+            }
+            let note = (start > 0)
+                .then(|| lines[start - 1].trim())
+                .and_then(|l| l.strip_prefix("<!--"))
+                .and_then(|l| l.strip_suffix("-->"))
+                .map(|l| l.trim().to_owned());
+            out.push(Block {
+                page: name.clone(),
+                line: start + 1,
+                lang: lang.to_owned(),
+                body,
+                note,
+            });
+        }
+        i += 1;
+    }
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("dir") {
+        let entry = entry.expect("entry");
+        if entry.path().is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
+
+fn run(dir: &Path, args: &str) -> (String, String, Option<i32>) {
+    let args: Vec<&str> = args.split_whitespace().collect();
+    assert_eq!(args[0], "marionette", "only the marionette command is run");
+    let o = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(&args[1..])
+        .current_dir(dir)
+        .output()
+        .expect("runs");
+    (
+        String::from_utf8(o.stdout).expect("utf-8"),
+        String::from_utf8(o.stderr).expect("utf-8"),
+        o.status.code(),
+    )
+}
+
+/// Whether `shown` (the page's JSON) says what `real` (the command's) does.
+fn same_json(shown: &Value, real: &Value, path: &str, problems: &mut Vec<String>) {
+    match (shown, real) {
+        (Value::Object(a), Value::Object(b)) => {
+            let (ka, kb): (Vec<&String>, Vec<&String>) = (a.keys().collect(), b.keys().collect());
+            if ka != kb {
+                problems.push(format!("{path}: keys {ka:?} but the command prints {kb:?}"));
+                return;
+            }
+            for (k, v) in a {
+                if k != "micros" {
+                    same_json(v, &b[k], &format!("{path}.{k}"), problems);
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if a.len() != b.len() {
+                problems.push(format!(
+                    "{path}: {} items, the command prints {}",
+                    a.len(),
+                    b.len()
+                ));
+                return;
+            }
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                same_json(x, y, &format!("{path}[{i}]"), problems);
+            }
+        }
+        (Value::Number(a), Value::Number(b)) => {
+            let (x, y) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            if (x - y).abs() > 1e-9 * (1.0 + y.abs()) {
+                problems.push(format!("{path}: {x} but the command prints {y}"));
+            }
+        }
+        (a, b) if a == b => {}
+        (a, b) => problems.push(format!("{path}: {a} but the command prints {b}")),
+    }
+}
+
+#[test]
+fn every_example_in_docs_loads_and_every_output_is_what_the_command_prints() {
+    let dir = tempfile::tempdir().expect("tmp");
+    copy_dir(&repo().join("skeletons"), &dir.path().join("skeletons"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(repo().join("docs"))
+        .expect("docs/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 4, "{pages:?}");
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for page in &pages {
+        for (n, b) in blocks(page).into_iter().enumerate() {
+            let at = format!("{}:{}", b.page, b.line);
+            let note = b.note.clone().unwrap_or_default();
+            match b.lang.as_str() {
+                "ron" => {
+                    let file = note.strip_prefix("file: ").map_or_else(
+                        || format!("example-{n}.ron"),
+                        |f| f.trim_end_matches(" (invalid)").to_owned(),
+                    );
+                    std::fs::write(dir.path().join(&file), &b.body).expect("write");
+                    checked += 1;
+                    if note.ends_with("(invalid)") {
+                        continue;
+                    }
+                    if b.body.trim_start().starts_with("Replay(") {
+                        if let Err(e) = marionette_editing::Script::parse(&b.body, &file) {
+                            problems.push(format!("{at}: the replay does not parse: {e}"));
+                        }
+                        continue;
+                    }
+                    let args = if b.body.trim_start().starts_with("Pose(") {
+                        format!("marionette check --skeleton skeletons/stickman.ron {file}")
+                    } else {
+                        format!("marionette check {file}")
+                    };
+                    let (_, err, code) = run(dir.path(), &args);
+                    if code != Some(0) {
+                        problems.push(format!("{at}: `{args}` refuses the example: {err}"));
+                    }
+                }
+                "json" | "text" => {
+                    let Some(command) = note.strip_prefix("output of: ") else {
+                        assert_eq!(
+                            b.lang, "text",
+                            "{at}: a JSON example must say what prints it"
+                        );
+                        continue;
+                    };
+                    checked += 1;
+                    let (command, first_frame_of) = match command.split_once("; first frame of ") {
+                        Some((c, f)) => (c, Some(f)),
+                        None => (command, None),
+                    };
+                    let (out, err, _) = run(dir.path(), command);
+                    if b.lang == "text" {
+                        let real = format!("{out}{err}");
+                        if real.trim() != b.body.trim() {
+                            problems.push(format!(
+                                "{at}: `{command}` prints\n{real}\nbut the page shows\n{}",
+                                b.body
+                            ));
+                        }
+                        continue;
+                    }
+                    let real: Value = match first_frame_of {
+                        Some(f) => {
+                            let text =
+                                std::fs::read_to_string(dir.path().join(f)).expect("written");
+                            let mut v: Value = serde_json::from_str(&text).expect("json");
+                            if let Some(frames) = v["frames"].as_array_mut() {
+                                frames.truncate(1);
+                            }
+                            v
+                        }
+                        None => match serde_json::from_str(&out) {
+                            Ok(v) => v,
+                            Err(e) => {
+                                problems.push(format!(
+                                    "{at}: `{command}` printed no JSON ({e}): {err}"
+                                ));
+                                continue;
+                            }
+                        },
+                    };
+                    match serde_json::from_str::<Value>(&b.body) {
+                        Ok(shown) => same_json(&shown, &real, &at, &mut problems),
+                        Err(e) => problems.push(format!("{at}: the JSON does not parse: {e}")),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 15, "only {checked} examples checked");
+}
+
+#[test]
+fn nothing_sends_a_reader_outside_the_repository() {
+    let mut found = Vec::new();
+    let mut stack = vec![
+        repo().join("crates"),
+        repo().join("docs"),
+        repo().join("README.md"),
+    ];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).expect("dir") {
+                stack.push(entry.expect("entry").path());
+            }
+            continue;
+        }
+        let keep = path
+            .extension()
+            .is_some_and(|e| ["rs", "md", "toml", "ron"].contains(&e.to_str().unwrap_or("")));
+        if !keep || path.ends_with("crates/cli/tests/docs.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for (i, line) in text.lines().enumerate() {
+            for outside in [
+                "shared/",
+                "FILE_FORMATS",
+                "ARCHITECTURE.md",
+                "papers/",
+                "SKELETON_FORMAT",
+            ] {
+                if line.contains(outside) {
+                    found.push(format!("{}:{}: {line}", path.display(), i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "references outside the repository:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn every_command_s_help_shows_an_example() {
+    for command in ["check", "fk", "solve", "bake", "bench", "demo"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args([command, "--help"])
+            .output()
+            .expect("runs");
+        let text = String::from_utf8(o.stdout).expect("utf-8");
+        assert!(
+            text.contains("Examples:") && text.contains(&format!("marionette {command}")),
+            "`marionette {command} --help` shows no example:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn the_getting_started_pictures_are_made_by_its_replay() {
+    let page = std::fs::read_to_string(repo().join("docs/getting-started.md")).expect("page");
+    let script = repo().join("scripts/getting-started-replay.ron");
+    let text = std::fs::read_to_string(&script).expect("the replay");
+    let parsed = marionette_editing::Script::parse(&text, "getting-started-replay.ron")
+        .expect("the replay parses");
+    let shots: Vec<String> = parsed
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            marionette_editing::Step::Screenshot(p) => Some(p.display().to_string()),
+            _ => None,
+        })
+        .collect();
+    let pictures: Vec<&str> = page
+        .split("](getting-started/")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .collect();
+    assert!(pictures.len() >= 6, "{pictures:?}");
+    for picture in pictures {
+        let path = format!("docs/getting-started/{picture}");
+        assert!(
+            shots.contains(&path),
+            "{path} is not made by the replay ({shots:?})"
+        );
+        assert!(repo().join(&path).exists(), "{path} is missing");
+    }
+}
