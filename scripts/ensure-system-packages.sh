@@ -2,13 +2,15 @@
 # Installs the Debian packages Marionette needs when they are missing (as root, or with sudo):
 # a C toolchain for the build; the X11 and Vulkan libraries the editor loads at run time; Xvfb and
 # Mesa's software Vulkan driver (lavapipe), which run the editor without a display or GPU in the
-# end-to-end test. Usage: scripts/ensure-system-packages.sh [extra packages...]
+# end-to-end test; the CMU motion-capture BVH files of assimp-testmodels, which the BVH import
+# tests read from /usr/share/assimp/models/BVH. Usage: scripts/ensure-system-packages.sh [extra packages...]
 set -euo pipefail
 
 wanted=(
     gcc pkg-config
     libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libvulkan1
     xvfb xauth mesa-vulkan-drivers
+    assimp-testmodels
     "$@"
 )
 missing=()

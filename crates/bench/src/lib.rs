@@ -8,6 +8,7 @@ pub mod crouch;
 pub mod drag;
 pub mod drag_reach;
 pub mod frame;
+pub mod interchange;
 pub mod limb;
 pub mod locks;
 pub mod peer;
@@ -52,7 +53,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 12] = [
+pub const PROTOCOLS: [&str; 13] = [
     "tracking",
     "planar",
     "convergence",
@@ -65,6 +66,7 @@ pub const PROTOCOLS: [&str; 12] = [
     "crouch",
     "locks",
     "bake",
+    "interchange",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -89,6 +91,9 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "crouch" => crouch::table(),
             "locks" => locks::table(if quick { 60 } else { 600 }),
             "bake" => bake::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 5 }),
+            "interchange" => {
+                interchange::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 3 })
+            }
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

@@ -29,6 +29,10 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     /// Bake a document's sequence: every frame, its locks re-solved, written as JSON.
     Bake(commands::bake::BakeArgs),
+    /// Export a document's sequence (baked, locks held) or a pose as BVH or JSON.
+    Export(commands::export::ExportArgs),
+    /// Import a BVH motion-capture file as a skeleton and a document.
+    Import(commands::import::ImportArgs),
     /// Run the benchmark suite (the papers' problems and the peer protocols) and print tables.
     Bench(commands::bench::BenchArgs),
     /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
@@ -45,6 +49,8 @@ fn main() -> ExitCode {
         Command::Fk(args) => commands::fk::run(&args),
         Command::Solve(args) => commands::solve::run(&args),
         Command::Bake(args) => commands::bake::run(&args),
+        Command::Export(args) => commands::export::run(&args),
+        Command::Import(args) => commands::import::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };

@@ -737,3 +737,125 @@ fn bake_exit_codes_follow_the_contract() {
     ]);
     assert_eq!(o.status.code(), Some(2), "a bad option: clap's usage error");
 }
+
+const CMU: &str = "/usr/share/assimp/models/BVH/01_01.bvh";
+
+#[test]
+fn import_and_export_round_trip_a_capture_through_the_command() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let (skeleton, doc) = (
+        dir.path().join("cmu.ron"),
+        dir.path().join("take.marionette.ron"),
+    );
+    let o = marionette(&[
+        "import",
+        CMU,
+        "--scale",
+        "0.01",
+        "--every",
+        "10",
+        "--skeleton-out",
+        &skeleton.display().to_string(),
+        "--doc-out",
+        &doc.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("31 joints, 2752 frames at 120.0 fps (277 keys)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = marionette(&[
+        "check",
+        &skeleton.display().to_string(),
+        &doc.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for format in ["bvh", "json"] {
+        let out = dir.path().join(format!("again.{format}"));
+        let o = marionette(&[
+            "export",
+            &doc.display().to_string(),
+            "--sequence",
+            "01_01",
+            "--format",
+            format,
+            "--out",
+            &out.display().to_string(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("2752 frames"), "{}", stdout(&o));
+    }
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("again.json")).expect("json"),
+    )
+    .expect("json");
+    let frame = &json["frames"][0];
+    assert!(
+        frame["joints_world"]["Hips"].is_array(),
+        "{}",
+        frame["joints_world"]
+    );
+    assert!(frame["sites"]["Head end"].is_array(), "{}", frame["sites"]);
+    // Every tenth frame is a key: there the exported BVH is the capture (× 0.01).
+    let original =
+        marionette_interchange::bvh::parse::parse(&std::fs::read_to_string(CMU).expect("capture"))
+            .expect("reads")
+            .bvh;
+    let again = marionette_interchange::bvh::parse::parse(
+        &std::fs::read_to_string(dir.path().join("again.bvh")).expect("bvh"),
+    )
+    .expect("reads")
+    .bvh;
+    assert_eq!(again.frames.len(), 2752);
+    for f in (0..2752).step_by(10) {
+        for (a, b) in original
+            .world_positions(f)
+            .iter()
+            .zip(&again.world_positions(f))
+        {
+            assert!((a * 0.01 - b).norm() < 1e-6, "frame {f}");
+        }
+    }
+}
+
+#[test]
+fn broken_bvh_files_are_refused_with_their_line_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let good = std::fs::read_to_string(CMU).expect("capture");
+    let cut = &good[..good.find("MOTION").expect("motion") + 40];
+    let cases: Vec<(&str, String)> = vec![
+        ("empty", String::new()),
+        ("truncated", good[..good.len() / 3].to_owned()),
+        ("hierarchy cut", good[..2000].to_owned()),
+        ("missing brace", good.replacen("{", "", 2)),
+        (
+            "bad number",
+            good.replacen("OFFSET 0.00000 0.00000 0.00000", "OFFSET 0.0 x 0.0", 1),
+        ),
+        (
+            "channel count",
+            good.replacen("CHANNELS 3", "CHANNELS 4", 1),
+        ),
+        ("frames", cut.to_owned()),
+        ("binary", "\u{0}\u{1}HIERARCHY\u{ff}".to_owned()),
+    ];
+    for (what, text) in cases {
+        let file = dir.path().join(format!("{what}.bvh"));
+        std::fs::write(&file, &text).expect("write");
+        let (s, d) = (dir.path().join("s.ron"), dir.path().join("d.ron"));
+        let o = marionette(&[
+            "import",
+            &file.display().to_string(),
+            "--skeleton-out",
+            &s.display().to_string(),
+            "--doc-out",
+            &d.display().to_string(),
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{what}: {err}");
+        assert!(err.contains(": line "), "{what}: no line in {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert!(!s.exists() && !d.exists(), "{what}: something was written");
+    }
+}

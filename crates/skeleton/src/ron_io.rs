@@ -108,6 +108,11 @@ pub fn top_level_name(text: &str) -> Option<&str> {
 /// renamed over it (and the directory synced where the platform allows), so a crash, a kill or a
 /// full disk at any moment leaves either the old file or the new one, never a mix.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    write_bytes_atomically(path, text.as_bytes())
+}
+
+/// [`write_atomically`] for bytes (binary files: glTF).
+pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -120,7 +125,7 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let written = (|| {
         use std::io::Write;
         let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
+        file.write_all(bytes)?;
         file.flush()?;
         file.sync_all()
     })();

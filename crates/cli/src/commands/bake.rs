@@ -53,23 +53,7 @@ pub struct BakeArgs {
 pub fn run(args: &BakeArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
     let doc = DocumentFile::load(&args.document).map_err(|e| e.to_string())?;
-    let Some(sequence) = doc.sequences.iter().find(|s| s.name == args.sequence) else {
-        let names: Vec<&str> = doc.sequences.iter().map(|s| s.name.as_str()).collect();
-        return Err(format!(
-            "{}: no sequence named \"{}\" (the document has {})",
-            args.document.display(),
-            args.sequence,
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names
-                    .iter()
-                    .map(|n| format!("\"{n}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ));
-    };
+    let sequence = super::find_sequence(&doc, &args.sequence, &args.document)?;
     let baker = Baker::new(&doc.skeleton, sequence, &doc.locks, BakeSettings::default());
     let (first, last) = baker.range();
     let bar =

@@ -7,7 +7,9 @@ pub mod bake;
 pub mod bench;
 pub mod check;
 pub mod demo;
+pub mod export;
 pub mod fk;
+pub mod import;
 pub mod solve;
 
 use std::path::Path;
@@ -52,4 +54,31 @@ pub fn positive(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("\"{s}\" is not a positive number")),
     }
+}
+
+/// The sequence of `doc` named `name`, or an error naming those the document has.
+pub fn find_sequence<'d>(
+    doc: &'d marionette_document::DocumentFile,
+    name: &str,
+    path: &Path,
+) -> Result<&'d marionette_document::Sequence, String> {
+    doc.sequences
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| {
+            let names: Vec<String> = doc
+                .sequences
+                .iter()
+                .map(|s| format!("\"{}\"", s.name))
+                .collect();
+            format!(
+                "{}: no sequence named \"{name}\" (the document has {})",
+                path.display(),
+                if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                }
+            )
+        })
 }

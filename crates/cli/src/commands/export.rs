@@ -1,0 +1,118 @@
+//! `marionette export DOC --sequence NAME --format bvh|glb|json --out FILE`: a document's sequence,
+//! baked with its locks held, for other tools; `marionette export POSE.ron --skeleton S.ron
+//! --format bvh|glb|json --out FILE` writes one pose as one frame. Exit status: 0 written, 1 bad
+//! input (nothing written).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use marionette_document::DocumentFile;
+use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
+use marionette_skeleton::Skeleton;
+
+use crate::output::outln;
+
+/// What to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Biovision hierarchy: the skeleton and one row of channels per frame.
+    Bvh,
+    /// glTF 2.0 binary: the joints as nodes, a skinned mesh of the bodies, one animation.
+    Glb,
+    /// The baked frames with every site's and joint's world position.
+    Json,
+}
+
+/// Arguments of `marionette export`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette export crouch.marionette.ron --sequence crouch --format bvh --out crouch.bvh\n  \
+    marionette export crouch.marionette.ron --sequence crouch --format glb --out crouch.glb\n  \
+    marionette export crouch.marionette.ron --sequence crouch --format json --out crouch.json\n  \
+    marionette export pose.ron --skeleton skeletons/humanoid.ron --format bvh --out pose.bvh")]
+pub struct ExportArgs {
+    /// A Document file, or a pose file (with --skeleton) for a one-frame export.
+    input: PathBuf,
+    /// The sequence to export (documents).
+    #[arg(long)]
+    sequence: Option<String>,
+    /// The skeleton of a pose file.
+    #[arg(long)]
+    skeleton: Option<PathBuf>,
+    /// The file format.
+    #[arg(long, value_enum)]
+    format: Format,
+    /// Where to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Loads, bakes, writes.
+pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
+    let text = marionette_skeleton::ron_io::read_text(&args.input)
+        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let is_document = marionette_skeleton::ron_io::top_level_name(&text) == Some("Document");
+    let (skeleton, locks, name, fps, frames) = if is_document {
+        let doc = DocumentFile::from_ron_str(&text, &args.input).map_err(|e| e.to_string())?;
+        let Some(wanted) = &args.sequence else {
+            return Err(format!(
+                "{}: say which sequence to export (--sequence NAME)",
+                args.input.display()
+            ));
+        };
+        let sequence = super::find_sequence(&doc, wanted, &args.input)?.clone();
+        let baker = Baker::new(
+            &doc.skeleton,
+            &sequence,
+            &doc.locks,
+            BakeSettings::default(),
+        );
+        let frames = bake_with_threads(&baker, 0, &|| {})
+            .map_err(|e| format!("cannot start the baking threads: {e}"))?;
+        (doc.skeleton, doc.locks, sequence.name, sequence.fps, frames)
+    } else {
+        let Some(skeleton_path) = &args.skeleton else {
+            return Err(format!(
+                "{}: not a document; a pose file needs --skeleton FILE",
+                args.input.display()
+            ));
+        };
+        let skeleton = Skeleton::load(skeleton_path).map_err(|e| e.to_string())?;
+        let pose = super::load_pose(&skeleton, Some(&args.input))?;
+        let frame = BakedFrame {
+            frame: 0,
+            q: pose.q,
+            lock_errors: Vec::new(),
+        };
+        let name = args
+            .input
+            .file_stem()
+            .map_or_else(|| "pose".to_owned(), |s| s.to_string_lossy().into_owned());
+        (skeleton, Vec::new(), name, 24.0, vec![frame])
+    };
+    let qs: Vec<Vec<f64>> = frames.iter().map(|f| f.q.clone()).collect();
+    let bytes = match args.format {
+        Format::Bvh => marionette_interchange::bvh::write::to_bvh(&skeleton, &qs, fps)
+            .to_text()
+            .into_bytes(),
+        Format::Glb => marionette_interchange::gltf::to_glb(&skeleton, &qs, fps),
+        Format::Json => {
+            let mut out = Vec::new();
+            marionette_interchange::json::frames_with_world_positions(
+                &mut out, &skeleton, &locks, &name, fps, &frames,
+            )
+            .map_err(|e| format!("cannot write the JSON: {e}"))?;
+            out
+        }
+    };
+    marionette_skeleton::ron_io::write_bytes_atomically(&args.out, &bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", args.out.display()))?;
+    outln!(
+        "{}: {} frames of \"{name}\" written to {}",
+        args.input.display(),
+        frames.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,374 @@
+//! glTF 2.0 binary (`.glb`) export: one node per skeleton joint, named as the joint, with its
+//! local translation and rotation (the fixed orientation times the hinges, so any layout comes
+//! out exactly); a skinned mesh made from the bodies (capsules, boxes and spheres as triangle
+//! meshes, each vertex bound to its joint alone; a glTF mesh body is drawn as a small sphere at
+//! its origin), with the inverse bind matrices of the rest pose; and one animation with a key
+//! per frame: rotations as unit quaternions with consecutive keys in the same hemisphere, and
+//! translations for the joints whose translation changes (the root, slides).
+//!
+//! glTF is +Y up and right-handed like our skeletons, in metres, so nothing is converted.
+
+use marionette_skeleton::{Fk, Pose, Shape, Skeleton};
+use nalgebra::{Matrix3, Matrix4, UnitQuaternion, Vector3};
+use serde_json::{Value, json};
+
+use crate::bvh::write::local_transform;
+
+/// A mesh being built: positions, normals and the joint of each vertex, triangles.
+#[derive(Default)]
+struct MeshData {
+    positions: Vec<[f32; 3]>,
+    normals: Vec<[f32; 3]>,
+    joints: Vec<u16>,
+    indices: Vec<u32>,
+}
+
+impl MeshData {
+    /// Adds a vertex given in joint `joint`'s frame, placed by the bind pose `(r, p)`.
+    fn vertex(
+        &mut self,
+        joint: u16,
+        (r, p): &(Matrix3<f64>, Vector3<f64>),
+        v: Vector3<f64>,
+        n: Vector3<f64>,
+    ) {
+        let w = r * v + p;
+        let n = (r * n).normalize();
+        self.positions.push([w.x as f32, w.y as f32, w.z as f32]);
+        self.normals.push([n.x as f32, n.y as f32, n.z as f32]);
+        self.joints.push(joint);
+    }
+
+    /// A UV sphere (or a capsule when `half` > 0: the two hemispheres `half` apart along `axis`).
+    fn capsule(
+        &mut self,
+        joint: u16,
+        bind: &(Matrix3<f64>, Vector3<f64>),
+        center: Vector3<f64>,
+        axis: Vector3<f64>,
+        half: f64,
+        radius: f64,
+    ) {
+        const SEGMENTS: usize = 12;
+        const RINGS: usize = 8; // from pole to pole, even so the equator is a ring
+        let axis = axis.try_normalize(1e-12).unwrap_or_else(Vector3::y);
+        let side = axis
+            .cross(&if axis.x.abs() < 0.9 {
+                Vector3::x()
+            } else {
+                Vector3::y()
+            })
+            .normalize();
+        let other = axis.cross(&side);
+        let start = self.positions.len() as u32;
+        // Two equator rings for a capsule (the cylinder between them), one for a sphere.
+        let mut rings = Vec::new();
+        for i in 0..=RINGS {
+            let phi = std::f64::consts::PI * i as f64 / RINGS as f64; // 0 at +axis pole
+            let shift = if i <= RINGS / 2 { half } else { -half };
+            rings.push((phi, shift));
+            if i == RINGS / 2 && half > 0.0 {
+                rings.push((phi, -half));
+            }
+        }
+        for &(phi, shift) in &rings {
+            for k in 0..=SEGMENTS {
+                let theta = std::f64::consts::TAU * k as f64 / SEGMENTS as f64;
+                let n = axis * phi.cos() + (side * theta.cos() + other * theta.sin()) * phi.sin();
+                self.vertex(joint, bind, center + axis * shift + n * radius, n);
+            }
+        }
+        let row = (SEGMENTS + 1) as u32;
+        for r in 0..(rings.len() as u32 - 1) {
+            for k in 0..SEGMENTS as u32 {
+                let a = start + r * row + k;
+                let b = a + row;
+                self.indices
+                    .extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
+            }
+        }
+    }
+
+    /// An axis-aligned box in the joint's frame.
+    fn cuboid(
+        &mut self,
+        joint: u16,
+        bind: &(Matrix3<f64>, Vector3<f64>),
+        center: Vector3<f64>,
+        half: Vector3<f64>,
+    ) {
+        for axis in 0..3 {
+            for sign in [1.0, -1.0] {
+                let mut n = Vector3::zeros();
+                n[axis] = sign;
+                let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+                let start = self.positions.len() as u32;
+                for (a, b) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                    let mut p = n.component_mul(&half);
+                    p[u] = a * half[u];
+                    p[v] = b * half[v];
+                    self.vertex(joint, bind, center + p, n);
+                }
+                let quad = if sign > 0.0 {
+                    [0, 1, 2, 0, 2, 3]
+                } else {
+                    [0, 2, 1, 0, 3, 2]
+                };
+                self.indices.extend(quad.iter().map(|i| start + i));
+            }
+        }
+    }
+}
+
+/// The binary buffer being filled, with its buffer views and accessors.
+#[derive(Default)]
+struct Buffer {
+    bytes: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Buffer {
+    /// Appends `data` as a buffer view (aligned to 4 bytes) and an accessor over it; returns the
+    /// accessor's index.
+    fn add(&mut self, data: &[u8], target: Option<u32>, accessor: Value) -> usize {
+        while !self.bytes.len().is_multiple_of(4) {
+            self.bytes.push(0);
+        }
+        let mut view =
+            json!({"buffer": 0, "byteOffset": self.bytes.len(), "byteLength": data.len()});
+        if let Some(t) = target {
+            view["target"] = json!(t);
+        }
+        self.bytes.extend_from_slice(data);
+        self.views.push(view);
+        let mut accessor = accessor;
+        accessor["bufferView"] = json!(self.views.len() - 1);
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+
+    fn floats(
+        &mut self,
+        values: &[f32],
+        kind: &str,
+        count: usize,
+        target: Option<u32>,
+        bounds: bool,
+    ) -> usize {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut accessor = json!({"componentType": 5126, "count": count, "type": kind});
+        if bounds {
+            let width = values.len() / count.max(1);
+            let (mut lo, mut hi) = (vec![f32::INFINITY; width], vec![f32::NEG_INFINITY; width]);
+            for chunk in values.chunks(width) {
+                for (k, v) in chunk.iter().enumerate() {
+                    lo[k] = lo[k].min(*v);
+                    hi[k] = hi[k].max(*v);
+                }
+            }
+            accessor["min"] = json!(lo);
+            accessor["max"] = json!(hi);
+        }
+        self.add(&bytes, target, accessor)
+    }
+}
+
+fn column_major(m: &Matrix4<f64>) -> impl Iterator<Item = f32> + '_ {
+    m.iter().map(|v| *v as f32)
+}
+
+fn quaternion(r: &Matrix3<f64>) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_matrix(r)
+}
+
+/// The `.glb` bytes of `frames` (state vectors of `skeleton`) at `fps` frames per second.
+pub fn to_glb(skeleton: &Skeleton, frames: &[Vec<f64>], fps: f64) -> Vec<u8> {
+    let rest = Pose::rest(skeleton).q;
+    let mut fk = Fk::new(skeleton);
+    fk.update(skeleton, &rest);
+    let bind: Vec<(Matrix3<f64>, Vector3<f64>)> = skeleton
+        .joint_ids()
+        .map(|j| (*fk.joint_rotation(j), fk.joint_position(j)))
+        .collect();
+    let mut mesh = MeshData::default();
+    for j in skeleton.joint_ids() {
+        let b = &bind[j.index()];
+        let k = j.index() as u16;
+        match &skeleton.joint(j).shape {
+            Some(Shape::Capsule { radius, start, end }) => {
+                let half = (end - start).norm() / 2.0;
+                mesh.capsule(k, b, (start + end) / 2.0, end - start, half, *radius);
+            }
+            Some(Shape::Box {
+                half_extents,
+                center,
+            }) => mesh.cuboid(k, b, *center, *half_extents),
+            Some(Shape::Sphere { radius, center }) => {
+                mesh.capsule(k, b, *center, Vector3::y(), 0.0, *radius);
+            }
+            Some(Shape::Mesh { origin, .. }) => {
+                mesh.capsule(k, b, *origin, Vector3::y(), 0.0, 0.03)
+            }
+            None => {}
+        }
+    }
+    let mut buffer = Buffer::default();
+    let mut primitives = Vec::new();
+    if !mesh.indices.is_empty() {
+        let count = mesh.positions.len();
+        let position = buffer.floats(&mesh.positions.concat(), "VEC3", count, Some(34962), true);
+        let normal = buffer.floats(&mesh.normals.concat(), "VEC3", count, Some(34962), false);
+        let joints: Vec<u8> = mesh
+            .joints
+            .iter()
+            .flat_map(|&j| [j, 0, 0, 0])
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let joints = buffer.add(
+            &joints,
+            Some(34962),
+            json!({"componentType": 5123, "count": count, "type": "VEC4"}),
+        );
+        let weights: Vec<f32> = (0..count).flat_map(|_| [1.0, 0.0, 0.0, 0.0]).collect();
+        let weights = buffer.floats(&weights, "VEC4", count, Some(34962), false);
+        let indices: Vec<u8> = mesh.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let indices = buffer.add(
+            &indices,
+            Some(34963),
+            json!({"componentType": 5125, "count": mesh.indices.len(), "type": "SCALAR"}),
+        );
+        primitives.push(json!({
+            "attributes": {"POSITION": position, "NORMAL": normal, "JOINTS_0": joints, "WEIGHTS_0": weights},
+            "indices": indices,
+            "material": 0,
+        }));
+    }
+    let n = skeleton.joints().len();
+    let ibm: Vec<f32> = bind
+        .iter()
+        .flat_map(|(r, p)| {
+            let mut m = Matrix4::identity();
+            m.fixed_view_mut::<3, 3>(0, 0).copy_from(r);
+            m.fixed_view_mut::<3, 1>(0, 3).copy_from(p);
+            let inv = m.try_inverse().unwrap_or_else(Matrix4::identity);
+            column_major(&inv).collect::<Vec<_>>()
+        })
+        .collect();
+    let ibm = buffer.floats(&ibm, "MAT4", n, None, false);
+    // Nodes: the joints (their rest transforms), then the skinned mesh at the scene's root.
+    let locals: Vec<Vec<(Matrix3<f64>, Vector3<f64>)>> = skeleton
+        .joint_ids()
+        .map(|j| {
+            frames
+                .iter()
+                .map(|q| local_transform(skeleton, j, q))
+                .collect()
+        })
+        .collect();
+    let mut nodes: Vec<Value> = skeleton
+        .joint_ids()
+        .map(|j| {
+            let (r, t) = local_transform(skeleton, j, &rest);
+            let q = quaternion(&r);
+            let mut node = json!({
+                "name": skeleton.joint(j).name,
+                "translation": [t.x, t.y, t.z],
+                "rotation": [q.i, q.j, q.k, q.w],
+            });
+            let children: Vec<usize> = skeleton
+                .joint(j)
+                .children
+                .iter()
+                .map(|c| c.index())
+                .collect();
+            if !children.is_empty() {
+                node["children"] = json!(children);
+            }
+            node
+        })
+        .collect();
+    let mut meshes = Vec::new();
+    let mut scene_nodes = vec![skeleton.root().index()];
+    if !primitives.is_empty() {
+        meshes.push(json!({"name": skeleton.name(), "primitives": primitives}));
+        nodes.push(json!({"name": format!("{} body", skeleton.name()), "mesh": 0, "skin": 0}));
+        scene_nodes.push(nodes.len() - 1);
+    }
+    // The animation.
+    let mut channels = Vec::new();
+    let mut samplers = Vec::new();
+    if !frames.is_empty() {
+        let times: Vec<f32> = (0..frames.len()).map(|f| (f as f64 / fps) as f32).collect();
+        let input = buffer.floats(&times, "SCALAR", frames.len(), None, true);
+        for j in skeleton.joint_ids() {
+            let track = &locals[j.index()];
+            let mut previous: Option<UnitQuaternion<f64>> = None;
+            let rotations: Vec<f32> = track
+                .iter()
+                .flat_map(|(r, _)| {
+                    let mut q = quaternion(r);
+                    if previous.is_some_and(|p| p.coords.dot(&q.coords) < 0.0) {
+                        q = UnitQuaternion::new_unchecked(-q.into_inner());
+                    }
+                    previous = Some(q);
+                    [q.i as f32, q.j as f32, q.k as f32, q.w as f32]
+                })
+                .collect();
+            let output = buffer.floats(&rotations, "VEC4", frames.len(), None, false);
+            samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+            channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": j.index(), "path": "rotation"}}));
+            if track.iter().any(|(_, t)| (t - track[0].1).norm() > 0.0) {
+                let translations: Vec<f32> = track
+                    .iter()
+                    .flat_map(|(_, t)| [t.x as f32, t.y as f32, t.z as f32])
+                    .collect();
+                let output = buffer.floats(&translations, "VEC3", frames.len(), None, false);
+                samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+                channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": j.index(), "path": "translation"}}));
+            }
+        }
+    }
+    while !buffer.bytes.len().is_multiple_of(4) {
+        buffer.bytes.push(0);
+    }
+    let mut root = json!({
+        "asset": {"version": "2.0", "generator": "Marionette"},
+        "scene": 0,
+        "scenes": [{"name": skeleton.name(), "nodes": scene_nodes}],
+        "nodes": nodes,
+        "skins": [{"name": skeleton.name(), "joints": (0..n).collect::<Vec<_>>(),
+                   "inverseBindMatrices": ibm, "skeleton": skeleton.root().index()}],
+        "materials": [{"name": "body", "pbrMetallicRoughness": {"baseColorFactor": [0.85, 0.82, 0.76, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}}],
+        "buffers": [{"byteLength": buffer.bytes.len()}],
+        "bufferViews": buffer.views,
+        "accessors": buffer.accessors,
+    });
+    if !meshes.is_empty() {
+        root["meshes"] = json!(meshes);
+    }
+    if !channels.is_empty() {
+        root["animations"] = json!([{"name": "baked", "channels": channels, "samplers": samplers}]);
+    }
+    glb(&root, &buffer.bytes)
+}
+
+/// The GLB container: header, JSON chunk (padded with spaces), BIN chunk (padded with zeros).
+fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).expect("JSON of plain values");
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}

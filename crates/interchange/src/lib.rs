@@ -1,0 +1,7 @@
+//! Files other tools read and write, without Bevy: BVH motion in and out ([`bvh`]), glTF 2.0
+//! binaries with a skinned mesh and an animation ([`gltf`]) and baked frames as JSON with every site's and joint's world position ([`json`]). The command line's
+//! `export` and `import` and the editor's File menu call these.
+
+pub mod bvh;
+pub mod gltf;
+pub mod json;

@@ -1,0 +1,234 @@
+//! BVH round trips: what we write, read back by our own reader, puts every joint where our
+//! forward kinematics does on every frame (random skeletons with any hinge axes, slides and
+//! fixed orientations; the humanoid through the singularity of its channel order); a file
+//! imported and exported again puts every joint where the original did; broken files are
+//! refused with their line.
+
+use marionette_interchange::bvh::import::import;
+use marionette_interchange::bvh::parse::parse;
+use marionette_interchange::bvh::write::{to_bvh, world_positions};
+use marionette_skeleton::{Pose, Skeleton, builtin, testing};
+use proptest::prelude::*;
+
+/// The largest distance between our FK's joints and the file's, over every frame.
+fn worst_gap(skeleton: &Skeleton, frames: &[Vec<f64>], text: &str) -> f64 {
+    let bvh = parse(text).expect("our own file reads").bvh;
+    assert_eq!(bvh.frames.len(), frames.len());
+    assert_eq!(bvh.joints.len(), skeleton.joints().len());
+    let mut worst = 0.0f64;
+    for (f, q) in frames.iter().enumerate() {
+        let ours = world_positions(skeleton, q);
+        let theirs = bvh.world_positions(f);
+        for (a, b) in ours.iter().zip(&theirs) {
+            worst = worst.max((a - b).norm());
+        }
+    }
+    worst
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_skeleton_exports_to_joints_where_our_fk_puts_them(
+        (skeleton, pose) in testing::skeleton_and_pose(),
+        draws in proptest::collection::vec(0.0..1.0f64, 4 * 64),
+    ) {
+        // Four frames: the pose drawn, then three more from the draws.
+        let n = skeleton.dof_count();
+        let mut frames = vec![pose.q.clone()];
+        for k in 0..3 {
+            let u: Vec<f64> = (0..n).map(|i| draws[(k * n + i) % draws.len()]).collect();
+            frames.push(testing::pose_from_unit(&skeleton, &u, [0.1 * k as f64, -0.2, 0.3]).q);
+        }
+        let text = to_bvh(&skeleton, &frames, 30.0).to_text();
+        let gap = worst_gap(&skeleton, &frames, &text);
+        prop_assert!(gap < 1e-9, "a joint is {gap} m off");
+    }
+}
+
+#[test]
+fn a_spin_through_every_channel_order_s_singularity_stays_continuous() {
+    // The pelvis turns about X through ±90° (Z X Y's singularity) and about Y all the way round:
+    // the channels must not jump between frames, and the joints land where FK puts them.
+    let s = builtin::humanoid();
+    let pelvis = s
+        .joint_dofs(s.root())
+        .map(|d| d.state_index())
+        .collect::<Vec<_>>();
+    let frames: Vec<Vec<f64>> = (0..=120)
+        .map(|f| {
+            let mut q = builtin::standing(&s).q;
+            let t = f as f64 / 120.0;
+            q[pelvis[0]] = marionette_skeleton::angles::wrap_angle(std::f64::consts::PI * t * 1.5);
+            q[pelvis[1]] = marionette_skeleton::angles::wrap_angle(std::f64::consts::TAU * t);
+            q
+        })
+        .collect();
+    let bvh = to_bvh(&s, &frames, 24.0);
+    let text = bvh.to_text();
+    assert!(worst_gap(&s, &frames, &text) < 1e-9);
+    let back = parse(&text).expect("reads").bvh;
+    for pair in back.frames.windows(2) {
+        let jump = pair[0]
+            .iter()
+            .zip(&pair[1])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(jump < 30.0, "a channel jumps {jump}° between frames");
+    }
+    assert!(text.contains("Frame Time: 0.041666666666666664"));
+    assert!(
+        text.contains("JOINT right_shoulder"),
+        "whitespace becomes _"
+    );
+}
+
+#[test]
+fn an_imported_file_exports_to_the_same_joint_positions() {
+    let s = builtin::humanoid();
+    let frames: Vec<Vec<f64>> = (0..10)
+        .map(|f| {
+            let u: Vec<f64> = (0..s.dof_count())
+                .map(|i| ((i * 7 + f * 3) % 11) as f64 / 11.0)
+                .collect();
+            testing::pose_from_unit(&s, &u, [0.01 * f as f64, 0.0, 0.02]).q
+        })
+        .collect();
+    let original = parse(&to_bvh(&s, &frames, 30.0).to_text())
+        .expect("reads")
+        .bvh;
+    for scale in [1.0, 0.01] {
+        let imported = import(&original, scale, 1, "take").expect("imports");
+        assert_eq!(imported.sequence.keys.len(), 10);
+        assert!((imported.sequence.fps - 30.0).abs() < 1e-9);
+        let again: Vec<Vec<f64>> = imported
+            .sequence
+            .keys
+            .iter()
+            .map(|k| k.pose.q.clone())
+            .collect();
+        for q in &again {
+            assert!(Pose { q: q.clone() }.within_limits(&imported.skeleton));
+        }
+        let text = to_bvh(&imported.skeleton, &again, imported.sequence.fps).to_text();
+        let round = parse(&text).expect("reads").bvh;
+        for f in 0..frames.len() {
+            let (a, b) = (original.world_positions(f), round.world_positions(f));
+            assert_eq!(a.len(), b.len());
+            for (x, y) in a.iter().zip(&b) {
+                assert!(
+                    (x * scale - y).norm() < 1e-6,
+                    "frame {f}: {x} × {scale} vs {y}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn broken_files_are_refused_with_their_line() {
+    let s = builtin::stickman();
+    let good = to_bvh(&s, &[Pose::rest(&s).q], 24.0).to_text();
+    let lines: Vec<&str> = good.lines().collect();
+    let motion = lines.iter().position(|l| *l == "MOTION").expect("MOTION");
+    let mut cases: Vec<(String, &str)> = vec![
+        (String::new(), "HIERARCHY"),
+        (good[..good.len() / 2].to_owned(), "ends"),
+        (
+            good.replacen("OFFSET 0 1 0", "OFFSET 0 one 0", 1),
+            "not a finite number",
+        ),
+        (
+            good.replacen("CHANNELS 6", "CHANNELS 7", 1),
+            "0 to 6 channels",
+        ),
+        (
+            good.replacen("CHANNELS 3", "CHANNELS 2", 1),
+            "wrong channel count",
+        ),
+        (
+            good.replacen("CHANNELS 3 Z", "CHANNELS 3 W", 1),
+            "not a channel",
+        ),
+        (
+            good.replacen("Frames: 1", "Frames: 2", 1),
+            "ends after 1 rows",
+        ),
+        (
+            lines[..motion].join("\n") + "\nMOTION\nFrames: 1\nFrame Time: 0\n0\n",
+            "Frame Time",
+        ),
+        (good.replacen("{", "", 1), "expected \"{\""),
+    ];
+    let last = lines.len() - 1;
+    let mut short = lines.clone();
+    let row = short[last].rsplit_once(' ').expect("values").0.to_owned();
+    short[last] = &row;
+    cases.push((short.join("\n"), "values"));
+    for (text, what) in cases {
+        let err = parse(&text).expect_err(what);
+        assert!(err.to_string().contains(what), "{err} (expected {what})");
+        assert!(err.line >= 1);
+    }
+}
+
+#[test]
+fn real_files_are_tolerated_tabs_crlf_and_extra_rows() {
+    let s = builtin::stickman();
+    let good = to_bvh(&s, &[Pose::rest(&s).q, Pose::rest(&s).q], 24.0).to_text();
+    let messy = good.replace("  ", "\t").replace('\n', " \r\n")
+        + good.lines().last().expect("row")
+        + "\r\n";
+    let parsed = parse(&messy).expect("messy but valid");
+    assert_eq!(parsed.bvh.frames.len(), 2);
+    assert_eq!(parsed.extra_rows, 1);
+}
+
+/// The motion-capture files of Debian's `assimp-testmodels` (CMU's captures, converted to BVH
+/// by B. Hahne; see `01_nn.bvh.source.txt` there for their terms), which
+/// `scripts/ensure-system-packages.sh` installs.
+const CAPTURES: &str = "/usr/share/assimp/models/BVH";
+
+#[test]
+fn every_shipped_capture_imports_and_exports_to_the_same_joint_positions() {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(CAPTURES)
+        .unwrap_or_else(|e| {
+            panic!("{CAPTURES}: {e} (run scripts/ensure-system-packages.sh: assimp-testmodels)")
+        })
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bvh"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read");
+        let original = parse(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+            .bvh;
+        // Centimetre captures in metres.
+        let scale = 0.01;
+        let imported = import(&original, scale, 1, "take").expect("imports");
+        assert_eq!(imported.sequence.keys.len(), original.frames.len());
+        let frames: Vec<Vec<f64>> = imported
+            .sequence
+            .keys
+            .iter()
+            .map(|k| k.pose.q.clone())
+            .collect();
+        let round = parse(&to_bvh(&imported.skeleton, &frames, imported.sequence.fps).to_text())
+            .expect("reads")
+            .bvh;
+        let mut worst = 0.0f64;
+        for f in (0..frames.len()).step_by(7) {
+            for (x, y) in original
+                .world_positions(f)
+                .iter()
+                .zip(&round.world_positions(f))
+            {
+                worst = worst.max((x * scale - y).norm());
+            }
+        }
+        assert!(worst < 1e-6, "{}: a joint is {worst} m off", file.display());
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Checks Marionette's BVH and glTF exports in a real client: Blender 3.4 (Debian package
+# `blender`) imports them headless and every joint's world position is compared with
+# Marionette's forward kinematics on every frame (scripts/blender-check.py). Run before
+# releasing an exporter change; it is not part of CI (Blender takes a minute to start here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v blender >/dev/null || { echo "needs Blender: sudo apt-get install blender python3-numpy" >&2; exit 1; }
+cargo build --release -p marionette-cli -p marionette-bench --examples --locked
+out="${1:-demo-output/blender-check}"
+mkdir -p "$out"
+skeleton="$PWD/skeletons/humanoid.ron"
+target/release/examples/crouch_document 49 "$out/crouches.marionette.ron" >/dev/null
+for format in bvh glb json; do
+    target/release/marionette export "$out/crouches.marionette.ron" --sequence crouches \
+        --format "$format" --out "$out/crouches.$format"
+done
+blender -b --factory-startup --python scripts/blender-check.py -- \
+    "$out/crouches.json" "$out/crouches.bvh" "$out/crouches.glb" 2>&1 |
+    grep -E "^(BVH|glTF)|Error|error" || true
+blender -b --factory-startup --python scripts/blender-check.py -- \
+    "$out/crouches.json" "$out/crouches.bvh" "$out/crouches.glb" >/dev/null 2>&1
+echo "Blender reads both files with every joint where Marionette puts it"
