@@ -75,6 +75,14 @@ pub fn table(frames: i64, runs: usize) -> Table {
         format!("{ms:.1}"),
         format!("{:.1}", bytes.len() as f64 / 1e6),
     ]);
-    table.note("glTF export is not written yet");
+    let (ms, glb) = best(runs, || {
+        marionette_interchange::gltf::to_glb(&s, &qs, sequence.fps)
+    });
+    table.row(vec![
+        "export glTF binary (humanoid)".into(),
+        baked.len().to_string(),
+        format!("{ms:.1}"),
+        format!("{:.1}", glb.len() as f64 / 1e6),
+    ]);
     table
 }

@@ -8,7 +8,7 @@
 //! `<!-- output of: marionette ARGS -->` runs the command there and compares its output (text:
 //! exactly, standard output then standard error; JSON: the same keys, and the same values
 //! except `micros`, numbers to 1e-9). `; first frame of FILE` after the arguments compares
-//! FILE's JSON with its frames cut to the first.
+//! FILE's JSON with its frames cut to the first; `; file FILE` compares the whole file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -193,9 +193,20 @@ fn every_example_in_docs_loads_and_every_output_is_what_the_command_prints() {
                         Some((c, f)) => (c, Some(f)),
                         None => (command, None),
                     };
-                    let (out, err, _) = run(dir.path(), command);
+                    let (command, whole_file) = match command.split_once("; file ") {
+                        Some((c, f)) => (c, Some(f)),
+                        None => (command, None),
+                    };
+                    let (mut out, err, _) = run(dir.path(), command);
+                    if let Some(f) = whole_file {
+                        out = std::fs::read_to_string(dir.path().join(f)).expect("written");
+                    }
                     if b.lang == "text" {
-                        let real = format!("{out}{err}");
+                        let real = if whole_file.is_some() {
+                            out
+                        } else {
+                            format!("{out}{err}")
+                        };
                         if real.trim() != b.body.trim() {
                             problems.push(format!(
                                 "{at}: `{command}` prints\n{real}\nbut the page shows\n{}",
@@ -282,7 +293,9 @@ fn nothing_sends_a_reader_outside_the_repository() {
 
 #[test]
 fn every_command_s_help_shows_an_example() {
-    for command in ["check", "fk", "solve", "bake", "export", "import", "bench", "demo"] {
+    for command in [
+        "check", "fk", "solve", "bake", "export", "import", "bench", "demo",
+    ] {
         let o = Command::new(env!("CARGO_BIN_EXE_marionette"))
             .args([command, "--help"])
             .output()

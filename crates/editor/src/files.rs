@@ -32,6 +32,10 @@ pub enum FileAction {
     SavePose,
     /// Export the current pose under a new name.
     SavePoseAs,
+    /// Import a BVH capture as a new document.
+    ImportBvh,
+    /// Export the shown sequence (or the pose) for other tools.
+    Export(marionette_editing::exchange::ExportFormat),
 }
 
 impl FileAction {
@@ -43,6 +47,7 @@ impl FileAction {
                 | FileAction::SaveDocumentAs
                 | FileAction::SavePose
                 | FileAction::SavePoseAs
+                | FileAction::Export(_)
         )
     }
 
@@ -54,6 +59,8 @@ impl FileAction {
             FileAction::SaveDocument | FileAction::SaveDocumentAs => ("Save document", "Save"),
             FileAction::OpenPose => ("Open pose", "Open"),
             FileAction::SavePose | FileAction::SavePoseAs => ("Export pose", "Export"),
+            FileAction::ImportBvh => ("Import BVH", "Import"),
+            FileAction::Export(_) => ("Export", "Export"),
         }
     }
 }
@@ -159,7 +166,13 @@ fn handle_requests(
             .name("file dialog".into())
             .spawn(move || {
                 let began = Instant::now();
-                let mut dialog = rfd::FileDialog::new().add_filter("RON", &["ron"]);
+                let mut dialog = match action {
+                    FileAction::ImportBvh => rfd::FileDialog::new().add_filter("BVH", &["bvh"]),
+                    FileAction::Export(f) => {
+                        rfd::FileDialog::new().add_filter(f.extension(), &[f.extension()])
+                    }
+                    _ => rfd::FileDialog::new().add_filter("RON", &["ron"]),
+                };
                 if let Some(directory) = directory {
                     dialog = dialog.set_directory(directory);
                 }
@@ -172,6 +185,9 @@ fn handle_requests(
                     FileAction::SaveDocument | FileAction::SaveDocumentAs => {
                         dialog.set_file_name("figure.ron").save_file()
                     }
+                    FileAction::Export(f) => dialog
+                        .set_file_name(format!("export.{}", f.extension()))
+                        .save_file(),
                     _ => dialog.pick_file(),
                 };
                 // The editor may have closed meanwhile; nobody is left to tell.
@@ -243,6 +259,12 @@ pub fn carry_out(editor: &mut Editor, action: FileAction, path: &Path) {
         FileAction::SavePose | FileAction::SavePoseAs => {
             editor.save_pose(path);
         }
+        FileAction::ImportBvh => {
+            editor.import_bvh(path);
+        }
+        FileAction::Export(format) => {
+            editor.export(format, path);
+        }
     }
 }
 
@@ -262,6 +284,14 @@ fn suggested_path(editor: &Editor, action: FileAction) -> String {
     let folder = skeleton_folder(editor);
     let (last, name) = match action {
         FileAction::SavePose | FileAction::SavePoseAs => (editor.pose_path.clone(), "pose.ron"),
+        FileAction::Export(f) => (
+            None,
+            match f {
+                marionette_editing::exchange::ExportFormat::Bvh => "export.bvh",
+                marionette_editing::exchange::ExportFormat::Glb => "export.glb",
+                marionette_editing::exchange::ExportFormat::Json => "export.json",
+            },
+        ),
         _ => (editor.document.file().map(Path::to_path_buf), "figure.ron"),
     };
     match (action.saves(), last, folder) {
@@ -299,6 +329,13 @@ fn dropped_files(mut drops: MessageReader<FileDragAndDrop>, mut editor: ResMut<E
 
 /// Opens a dropped file (see [`FilesPlugin`]).
 pub fn open_dropped(editor: &mut Editor, path: &Path) {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("bvh"))
+    {
+        editor.import_bvh(path);
+        return;
+    }
     let is_document = marionette_skeleton::ron_io::read_text(path)
         .ok()
         .is_some_and(|text| marionette_skeleton::ron_io::top_level_name(&text) == Some("Document"));

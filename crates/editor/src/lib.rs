@@ -11,6 +11,7 @@
 pub mod autosave;
 pub mod convert;
 pub mod dragging;
+pub mod exchange;
 pub mod files;
 pub mod lock_markers;
 pub mod overlays;

@@ -244,6 +244,30 @@ fn menu_bar(
                 }
             }
             ui.separator();
+            if ui.button("Import BVH…").clicked() {
+                requests.files.push(FileAction::ImportBvh);
+                ui.close();
+            }
+            ui.menu_button("Export", |ui| {
+                use marionette_editing::exchange::ExportFormat;
+                let what = if editor.document.current_sequence().is_some() {
+                    "the shown sequence, baked"
+                } else {
+                    "the current pose"
+                };
+                ui.weak(what);
+                for (label, format) in [
+                    ("BVH…", ExportFormat::Bvh),
+                    ("glTF (.glb)…", ExportFormat::Glb),
+                    ("JSON…", ExportFormat::Json),
+                ] {
+                    if ui.button(label).clicked() {
+                        requests.files.push(FileAction::Export(format));
+                        ui.close();
+                    }
+                }
+            });
+            ui.separator();
             if ui.button("Quit").clicked() {
                 requests.quit = true;
             }

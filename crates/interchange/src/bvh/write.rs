@@ -124,12 +124,18 @@ pub fn to_bvh(skeleton: &Skeleton, frames: &[Vec<f64>], fps: f64) -> Bvh {
     }
 }
 
-/// A leaf joint without a site ends where its body ends (a capsule's far end), else 5 cm down
-/// its frame's −Y (BVH readers make a bone from the joint to its End Site).
+/// A leaf joint without a site ends where its body ends: a capsule's far end, twice the way to
+/// a box's or sphere's centre; without a body, 5 cm on along the way it hangs from its parent
+/// (BVH readers make a bone from the joint to its End Site).
 fn leaf_end(skeleton: &Skeleton, joint: JointId) -> Vector3<f64> {
-    match &skeleton.joint(joint).shape {
+    let j = skeleton.joint(joint);
+    match &j.shape {
         Some(marionette_skeleton::Shape::Capsule { end, .. }) => *end,
-        _ => Vector3::new(0.0, -0.05, 0.0),
+        Some(shape) if shape.center().norm() > 1e-6 => shape.center() * 2.0,
+        _ => j
+            .offset
+            .try_normalize(1e-9)
+            .map_or(Vector3::new(0.0, -0.05, 0.0), |d| d * 0.05),
     }
 }
 
@@ -164,11 +170,9 @@ fn best_order(locals: &[(Matrix3<f64>, Vector3<f64>)]) -> [usize; 3] {
 }
 
 /// The angles of `r` about the triple's axes: of the two families and every whole turn, those
-/// nearest `previous`.
+/// nearest `previous` (on the first frame, nearest zero: the identity is 0 0 0, not 180 180 180).
 fn continuous(triple: &AxisTriple, r: &Matrix3<f64>, previous: Option<[f64; 3]>) -> [f64; 3] {
-    let Some(prev) = previous else {
-        return triple.decompose(r, 0);
-    };
+    let prev = previous.unwrap_or([0.0; 3]);
     (0..2)
         .map(|family| {
             let a = triple.decompose(r, family);
