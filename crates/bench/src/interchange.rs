@@ -76,7 +76,7 @@ pub fn table(frames: i64, runs: usize) -> Table {
         format!("{:.1}", bytes.len() as f64 / 1e6),
     ]);
     let (ms, glb) = best(runs, || {
-        marionette_interchange::gltf::to_glb(&s, &qs, sequence.fps)
+        marionette_interchange::gltf::to_glb(&s, &qs, sequence.fps, None).0
     });
     table.row(vec![
         "export glTF binary (humanoid)".into(),

@@ -38,6 +38,8 @@ pub struct Exported {
     pub frames: usize,
     /// The sequence's name, or "pose".
     pub what: String,
+    /// What was written otherwise than asked (a mesh body that could not be read).
+    pub warnings: Vec<String>,
 }
 
 /// What an import made.
@@ -53,15 +55,35 @@ pub struct ImportedCapture {
     pub extra_rows: usize,
 }
 
-impl Document {
-    /// Writes the shown sequence (every frame from its first key to its last, locks held), or
-    /// the current pose when no sequence is shown, to `path` as `format`.
-    pub fn export(&self, format: ExportFormat, path: &Path) -> Result<Exported, String> {
-        let (what, fps, frames) = match self.current_sequence().and_then(|i| self.sequences.get(i))
-        {
+/// Everything an export needs, owned, so it can run on a thread of its own while the editor
+/// keeps drawing.
+#[derive(Debug, Clone)]
+pub struct ExportJob {
+    skeleton: marionette_skeleton::Skeleton,
+    sequence: Option<marionette_document::Sequence>,
+    locks: Vec<marionette_document::Lock>,
+    pose: Vec<f64>,
+    /// The format.
+    pub format: ExportFormat,
+    /// Where it goes.
+    pub path: PathBuf,
+    assets: Option<PathBuf>,
+}
+
+impl ExportJob {
+    /// Frames the export writes.
+    pub fn frames(&self) -> usize {
+        self.sequence.as_ref().map_or(1, |s| {
+            (s.keys[s.keys.len() - 1].frame - s.keys[0].frame + 1) as usize
+        })
+    }
+
+    /// Bakes (calling `progress` after each frame) and writes the file.
+    pub fn run(&self, progress: &(dyn Fn() + Sync)) -> Result<Exported, String> {
+        let (what, fps, frames) = match &self.sequence {
             Some(seq) => {
                 let baker = Baker::new(&self.skeleton, seq, &self.locks, BakeSettings::default());
-                let frames = bake_with_threads(&baker, 0, &|| {}).map_err(|e| e.to_string())?;
+                let frames = bake_with_threads(&baker, 0, progress).map_err(|e| e.to_string())?;
                 (seq.name.clone(), seq.fps, frames)
             }
             None => {
@@ -70,17 +92,28 @@ impl Document {
                     q: self.pose.clone(),
                     lock_errors: Vec::new(),
                 };
+                progress();
                 ("pose".to_owned(), 24.0, vec![frame])
             }
         };
         let qs: Vec<Vec<f64>> = frames.iter().map(|f| f.q.clone()).collect();
-        let bytes = match format {
+        let mut warnings = Vec::new();
+        let bytes = match self.format {
             ExportFormat::Bvh => {
                 marionette_interchange::bvh::write::to_bvh(&self.skeleton, &qs, fps)
                     .to_text()
                     .into_bytes()
             }
-            ExportFormat::Glb => marionette_interchange::gltf::to_glb(&self.skeleton, &qs, fps),
+            ExportFormat::Glb => {
+                let (bytes, w) = marionette_interchange::gltf::to_glb(
+                    &self.skeleton,
+                    &qs,
+                    fps,
+                    self.assets.as_deref(),
+                );
+                warnings = w;
+                bytes
+            }
             ExportFormat::Json => {
                 let mut out = Vec::new();
                 marionette_interchange::json::frames_with_world_positions(
@@ -95,12 +128,48 @@ impl Document {
                 out
             }
         };
-        marionette_skeleton::ron_io::write_bytes_atomically(path, &bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        marionette_skeleton::ron_io::write_bytes_atomically(&self.path, &bytes)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
         Ok(Exported {
             frames: frames.len(),
             what,
+            warnings,
         })
+    }
+}
+
+impl Document {
+    /// What exporting the shown sequence (every frame from its first key to its last, locks
+    /// held), or the current pose when no sequence is shown, to `path` as `format` takes (mesh
+    /// bodies read from `assets`).
+    pub fn export_job(
+        &self,
+        format: ExportFormat,
+        path: &Path,
+        assets: Option<&Path>,
+    ) -> ExportJob {
+        ExportJob {
+            skeleton: self.skeleton.clone(),
+            sequence: self
+                .current_sequence()
+                .and_then(|i| self.sequences.get(i))
+                .cloned(),
+            locks: self.locks.clone(),
+            pose: self.pose.clone(),
+            format,
+            path: path.to_path_buf(),
+            assets: assets.map(Path::to_path_buf),
+        }
+    }
+
+    /// Exports at once (see [`Document::export_job`]).
+    pub fn export(
+        &self,
+        format: ExportFormat,
+        path: &Path,
+        assets: Option<&Path>,
+    ) -> Result<Exported, String> {
+        self.export_job(format, path, assets).run(&|| {})
     }
 
     /// Imports a BVH capture: its skeleton written beside it (`NAME.skeleton.ron`), a new

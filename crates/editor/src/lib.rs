@@ -76,7 +76,10 @@ impl Plugin for EditorCorePlugin {
             .init_resource::<selection::Hovered>()
             .add_systems(
                 Update,
-                overlays::measure_selected_limb.after(dragging::DragSet::End),
+                (
+                    overlays::measure_selected_limb.after(dragging::DragSet::End),
+                    exchange::finish_exports,
+                ),
             );
     }
 }

@@ -79,6 +79,7 @@ fn main() -> ExitCode {
         None => None,
     };
     let title = format!("Marionette — {}", document.skeleton().name());
+    let assets = assets_dir(args.assets.as_deref(), args.skeleton.as_deref());
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -93,7 +94,7 @@ fn main() -> ExitCode {
                 ..default()
             })
             .set(AssetPlugin {
-                file_path: assets_dir(args.assets.as_deref(), args.skeleton.as_deref()),
+                file_path: assets.clone(),
                 ..default()
             }),
     )
@@ -103,6 +104,9 @@ fn main() -> ExitCode {
         EditorCorePlugin::new(document),
         EditorWindowPlugins,
     ));
+    app.world_mut()
+        .resource_mut::<marionette_editor::Editor>()
+        .assets = Some(assets.into());
     if let Some(replay) = replay {
         // Scripted input does not wake a reactive event loop: run continuously.
         app.insert_resource(WinitSettings::continuous())

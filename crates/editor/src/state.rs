@@ -98,6 +98,10 @@ pub struct Editor {
     pub show_axes: bool,
     /// Where a pose file was last exported or opened from (File ▸ Export pose).
     pub pose_path: Option<PathBuf>,
+    /// The folder mesh bodies are read from (the window's asset folder), for glTF exports.
+    pub assets: Option<PathBuf>,
+    /// The export running on its own thread, if any.
+    pub export: Option<crate::exchange::RunningExport>,
     /// Quitting was asked for while the document is unsaved: the panels ask what to do.
     pub confirm_quit: bool,
     /// Messages, newest last.
@@ -123,6 +127,8 @@ impl Editor {
             ghost_generation: 0,
             show_axes: true,
             pose_path: None,
+            assets: None,
+            export: None,
             confirm_quit: false,
             notices: Vec::new(),
         }

@@ -187,6 +187,7 @@ fn editor_ui(
         free = Some(ui.available_rect_before_wrap());
         view_labels(ui, &mut layout, area.0);
         errors_window(ui, &mut editor);
+        export_progress(ui, &editor);
         quit_question(ui, &mut editor, &mut requests);
         crate::autosave::recovery_question(ui, &mut editor, &mut recovery);
         typed_path = path_prompt(ui, &mut prompt);
@@ -213,6 +214,27 @@ fn editor_ui(
             area.0 = rect;
         }
     }
+}
+
+/// While an export runs: how far its bake has come.
+fn export_progress(ui: &mut egui::Ui, editor: &Editor) {
+    let Some(running) = &editor.export else {
+        return;
+    };
+    let done = running.done.load(std::sync::atomic::Ordering::Relaxed);
+    egui::Window::new("Exporting")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ui.ctx(), |ui| {
+            ui.label(format!("Baking frame {done} of {}", running.total));
+            ui.add(
+                egui::ProgressBar::new(done as f32 / running.total.max(1) as f32)
+                    .desired_width(260.0)
+                    .show_percentage(),
+            );
+        });
+    ui.ctx().request_repaint();
 }
 
 fn menu_bar(

@@ -28,6 +28,18 @@ fn app() -> App {
     app
 }
 
+/// Updates until the running export has finished.
+fn finish(app: &mut App) {
+    for _ in 0..2000 {
+        app.update();
+        if app.world().resource::<Editor>().export.is_none() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the export did not finish");
+}
+
 #[test]
 fn a_capture_imports_as_a_shown_sequence_and_exports_back() {
     let dir = std::env::temp_dir().join(format!("marionette-exchange-{}", std::process::id()));
@@ -52,6 +64,17 @@ fn a_capture_imports_as_a_shown_sequence_and_exports_back() {
         FileAction::Export(ExportFormat::Bvh),
         &dir.join("again.bvh"),
     );
+    assert!(editor.export.is_some(), "the export runs on its own thread");
+    finish(&mut app);
+    let mut editor = app.world_mut().resource_mut::<Editor>();
+    assert!(
+        editor
+            .notices
+            .iter()
+            .any(|n| n.text.starts_with("Exported 2752 frames")),
+        "{:?}",
+        editor.notices
+    );
     let again = parse(&std::fs::read_to_string(dir.join("again.bvh")).expect("written"))
         .expect("reads")
         .bvh;
@@ -63,6 +86,8 @@ fn a_capture_imports_as_a_shown_sequence_and_exports_back() {
         FileAction::Export(ExportFormat::Glb),
         &dir.join("pose.glb"),
     );
+    finish(&mut app);
+    let mut editor = app.world_mut().resource_mut::<Editor>();
     assert!(
         std::fs::read(dir.join("pose.glb"))
             .expect("written")

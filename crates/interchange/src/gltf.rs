@@ -1,8 +1,8 @@
 //! glTF 2.0 binary (`.glb`) export: one node per skeleton joint, named as the joint, with its
 //! local translation and rotation (the fixed orientation times the hinges, so any layout comes
 //! out exactly); a skinned mesh made from the bodies (capsules, boxes and spheres as triangle
-//! meshes, each vertex bound to its joint alone; a glTF mesh body is drawn as a small sphere at
-//! its origin), with the inverse bind matrices of the rest pose; and one animation with a key
+//! meshes, and glTF mesh bodies with their own triangles read from the assets folder; each
+//! vertex bound to its joint alone), with the inverse bind matrices of the rest pose; and one animation with a key
 //! per frame: rotations as unit quaternions with consecutive keys in the same hemisphere, and
 //! translations for the joints whose translation changes (the root, slides).
 //!
@@ -87,6 +87,21 @@ impl MeshData {
                     .extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
             }
         }
+    }
+
+    /// The triangles of a mesh body, its origin at `origin` in the joint's frame.
+    fn triangles(
+        &mut self,
+        joint: u16,
+        bind: &(Matrix3<f64>, Vector3<f64>),
+        origin: Vector3<f64>,
+        t: &crate::gltf_read::Triangles,
+    ) {
+        let start = self.positions.len() as u32;
+        for (p, n) in t.positions.iter().zip(&t.normals) {
+            self.vertex(joint, bind, origin + p, *n);
+        }
+        self.indices.extend(t.indices.iter().map(|i| start + i));
     }
 
     /// An axis-aligned box in the joint's frame.
@@ -182,8 +197,16 @@ fn quaternion(r: &Matrix3<f64>) -> UnitQuaternion<f64> {
     UnitQuaternion::from_matrix(r)
 }
 
-/// The `.glb` bytes of `frames` (state vectors of `skeleton`) at `fps` frames per second.
-pub fn to_glb(skeleton: &Skeleton, frames: &[Vec<f64>], fps: f64) -> Vec<u8> {
+/// The `.glb` bytes of `frames` (state vectors of `skeleton`) at `fps` frames per second, mesh
+/// bodies read from `assets` (the folder their paths are relative to). A mesh body that cannot
+/// be read is drawn as a small sphere, and said so in the returned warnings.
+pub fn to_glb(
+    skeleton: &Skeleton,
+    frames: &[Vec<f64>],
+    fps: f64,
+    assets: Option<&std::path::Path>,
+) -> (Vec<u8>, Vec<String>) {
+    let mut warnings = Vec::new();
     let rest = Pose::rest(skeleton).q;
     let mut fk = Fk::new(skeleton);
     fk.update(skeleton, &rest);
@@ -207,8 +230,21 @@ pub fn to_glb(skeleton: &Skeleton, frames: &[Vec<f64>], fps: f64) -> Vec<u8> {
             Some(Shape::Sphere { radius, center }) => {
                 mesh.capsule(k, b, *center, Vector3::y(), 0.0, *radius);
             }
-            Some(Shape::Mesh { origin, .. }) => {
-                mesh.capsule(k, b, *origin, Vector3::y(), 0.0, 0.03)
+            Some(Shape::Mesh { origin, path }) => {
+                let read = assets
+                    .ok_or_else(|| "no assets folder was given".to_owned())
+                    .and_then(|dir| crate::gltf_read::read_triangles(&dir.join(path)));
+                match read {
+                    Ok(t) if !t.indices.is_empty() => mesh.triangles(k, b, *origin, &t),
+                    other => {
+                        let why = other.err().unwrap_or_else(|| "it has no triangles".into());
+                        warnings.push(format!(
+                            "joint \"{}\": mesh {path} drawn as a sphere: {why}",
+                            skeleton.joint(j).name
+                        ));
+                        mesh.capsule(k, b, *origin, Vector3::y(), 0.0, 0.03);
+                    }
+                }
             }
             None => {}
         }
@@ -350,7 +386,7 @@ pub fn to_glb(skeleton: &Skeleton, frames: &[Vec<f64>], fps: f64) -> Vec<u8> {
     if !channels.is_empty() {
         root["animations"] = json!([{"name": "baked", "channels": channels, "samplers": samplers}]);
     }
-    glb(&root, &buffer.bytes)
+    (glb(&root, &buffer.bytes), warnings)
 }
 
 /// The GLB container: header, JSON chunk (padded with spaces), BIN chunk (padded with zeros).

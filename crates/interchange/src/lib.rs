@@ -4,4 +4,5 @@
 
 pub mod bvh;
 pub mod gltf;
+pub mod gltf_read;
 pub mod json;

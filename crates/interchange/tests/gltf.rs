@@ -156,7 +156,7 @@ fn a_humanoid_spin_passes_the_validator_and_reads_back_where_fk_puts_it() {
             q
         })
         .collect();
-    let glb = to_glb(&s, &frames, 24.0);
+    let glb = to_glb(&s, &frames, 24.0, None).0;
     let gap = worst_gap(&s, &frames, &glb);
     // The file stores 32-bit floats: measured 3e-8 m.
     assert!(gap < 1e-6, "a joint is {gap} m off");
@@ -187,7 +187,7 @@ fn random_skeletons_read_back_where_fk_puts_them() {
             .expect("tree")
             .current();
         let frames = vec![pose.q.clone(), Pose::rest(&s).q];
-        let glb = to_glb(&s, &frames, 30.0);
+        let glb = to_glb(&s, &frames, 30.0, None).0;
         let gap = worst_gap(&s, &frames, &glb);
         assert!(gap < 1e-6, "a joint is {gap} m off");
     }
@@ -199,4 +199,39 @@ fn tempfile_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("marionette-gltf-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     dir
+}
+
+#[test]
+fn mesh_bodies_are_skinned_with_their_own_triangles() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../editor/tests/data");
+    let s = Skeleton::load(data.join("mesh_stickman.ron")).expect("the stickman with glTF hands");
+    let frames = vec![Pose::rest(&s).q];
+    let (with, warnings) = to_glb(&s, &frames, 24.0, Some(&data.join("assets")));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let (without, warnings) = to_glb(&s, &frames, 24.0, None);
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("drawn as a sphere"), "{}", warnings[0]);
+    // The hands' blocks (12 triangles each) instead of two spheres.
+    let triangles = |glb: &[u8]| {
+        let (json, _) = chunks(glb);
+        let p = &json["meshes"][0]["primitives"][0];
+        json["accessors"][p["indices"].as_u64().expect("indices") as usize]["count"]
+            .as_u64()
+            .expect("count")
+            / 3
+    };
+    assert_ne!(triangles(&with), triangles(&without));
+    let dir = tempfile_dir("mesh");
+    let file = dir.join("mesh.glb");
+    std::fs::write(&file, &with).expect("write");
+    let o = Command::new("node")
+        .arg(validator())
+        .arg(&file)
+        .output()
+        .expect("node");
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && report.contains("\"errors\":0"),
+        "{report}"
+    );
 }

@@ -43,6 +43,10 @@ pub struct ExportArgs {
     /// The file format.
     #[arg(long, value_enum)]
     format: Format,
+    /// Where mesh bodies are read from for glb (default: `assets/` beside the skeleton's
+    /// folder, else `./assets`).
+    #[arg(long, value_name = "DIR")]
+    assets: Option<PathBuf>,
     /// Where to write.
     #[arg(long)]
     out: PathBuf,
@@ -53,8 +57,10 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let text = marionette_skeleton::ron_io::read_text(&args.input)
         .map_err(|e| format!("{}: {e}", args.input.display()))?;
     let is_document = marionette_skeleton::ron_io::top_level_name(&text) == Some("Document");
+    let mut skeleton_file = args.skeleton.clone();
     let (skeleton, locks, name, fps, frames) = if is_document {
         let doc = DocumentFile::from_ron_str(&text, &args.input).map_err(|e| e.to_string())?;
+        skeleton_file = Some(doc.skeleton_path.clone());
         let Some(wanted) = &args.sequence else {
             return Err(format!(
                 "{}: say which sequence to export (--sequence NAME)",
@@ -96,7 +102,23 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         Format::Bvh => marionette_interchange::bvh::write::to_bvh(&skeleton, &qs, fps)
             .to_text()
             .into_bytes(),
-        Format::Glb => marionette_interchange::gltf::to_glb(&skeleton, &qs, fps),
+        Format::Glb => {
+            let beside = skeleton_file
+                .as_deref()
+                .and_then(std::path::Path::parent)
+                .map(|folder| folder.join("..").join("assets"));
+            let assets = args
+                .assets
+                .clone()
+                .or(beside.filter(|d| d.is_dir()))
+                .or_else(|| Some(PathBuf::from("assets")).filter(|d| d.is_dir()));
+            let (bytes, warnings) =
+                marionette_interchange::gltf::to_glb(&skeleton, &qs, fps, assets.as_deref());
+            for w in warnings {
+                eprintln!("{}: {w}", args.input.display());
+            }
+            bytes
+        }
         Format::Json => {
             let mut out = Vec::new();
             marionette_interchange::json::frames_with_world_positions(
