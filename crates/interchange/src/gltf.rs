@@ -293,15 +293,7 @@ pub fn to_glb(
         .collect();
     let ibm = buffer.floats(&ibm, "MAT4", n, None, false);
     // Nodes: the joints (their rest transforms), then the skinned mesh at the scene's root.
-    let locals: Vec<Vec<(Matrix3<f64>, Vector3<f64>)>> = skeleton
-        .joint_ids()
-        .map(|j| {
-            frames
-                .iter()
-                .map(|q| local_transform(skeleton, j, q))
-                .collect()
-        })
-        .collect();
+    let locals = crate::bvh::write::local_tracks(skeleton, frames);
     let mut nodes: Vec<Value> = skeleton
         .joint_ids()
         .map(|j| {

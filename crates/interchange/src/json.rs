@@ -4,7 +4,7 @@
 
 use marionette_document::Lock;
 use marionette_motion::BakedFrame;
-use marionette_motion::frames_file::{json_number, pose_json};
+use marionette_motion::frames_file::write_frames_with;
 use marionette_skeleton::{Fk, Skeleton};
 use nalgebra::Vector3;
 use serde_json::{Map, Value, json};
@@ -22,20 +22,9 @@ pub fn frames_with_world_positions(
     fps: f64,
     frames: &[BakedFrame],
 ) -> std::io::Result<()> {
-    let head = serde_json::to_string(&json!({"sequence": sequence, "fps": fps}))?;
-    out.write_all(&head.as_bytes()[..head.len() - 1])?;
-    out.write_all(b",\"frames\":[")?;
     let mut fk = Fk::new(skeleton);
-    for (k, f) in frames.iter().enumerate() {
-        if k > 0 {
-            out.write_all(b",")?;
-        }
+    write_frames_with(out, skeleton, locks, sequence, fps, frames, |f, frame| {
         fk.update(skeleton, &f.q);
-        let errors: Map<String, Value> = f
-            .lock_errors
-            .iter()
-            .map(|&(i, e)| (locks[i].name.clone(), json_number(e)))
-            .collect();
         let sites: Map<String, Value> = skeleton
             .site_ids()
             .map(|s| (skeleton.site(s).name.clone(), point(&fk.site_position(s))))
@@ -44,11 +33,7 @@ pub fn frames_with_world_positions(
             .joint_ids()
             .map(|j| (skeleton.joint(j).name.clone(), point(&fk.joint_position(j))))
             .collect();
-        serde_json::to_writer(
-            &mut *out,
-            &json!({"frame": f.frame, "pose": pose_json(skeleton, &f.q), "lock_errors": errors,
-                    "sites": sites, "joints_world": joints}),
-        )?;
-    }
-    out.write_all(b"]}")
+        frame.insert("sites".into(), Value::Object(sites));
+        frame.insert("joints_world".into(), Value::Object(joints));
+    })
 }

@@ -29,6 +29,20 @@ pub fn write_frames(
     fps: f64,
     frames: &[BakedFrame],
 ) -> std::io::Result<()> {
+    write_frames_with(out, skeleton, locks, sequence, fps, frames, |_, _| {})
+}
+
+/// [`write_frames`], with `extra` adding fields to each frame's object (what exports add: world
+/// positions).
+pub fn write_frames_with(
+    out: &mut impl std::io::Write,
+    skeleton: &Skeleton,
+    locks: &[Lock],
+    sequence: &str,
+    fps: f64,
+    frames: &[BakedFrame],
+    mut extra: impl FnMut(&BakedFrame, &mut Map<String, Value>),
+) -> std::io::Result<()> {
     let head = json!({"sequence": sequence, "fps": fps});
     let head = serde_json::to_string(&head)?;
     // `{"sequence": …, "fps": …` then `, "frames": [` and the frames.
@@ -43,10 +57,12 @@ pub fn write_frames(
             .iter()
             .map(|&(i, e)| (locks[i].name.clone(), json_number(e)))
             .collect();
-        serde_json::to_writer(
-            &mut *out,
-            &json!({"frame": f.frame, "pose": pose_json(skeleton, &f.q), "lock_errors": errors}),
-        )?;
+        let mut frame = Map::new();
+        frame.insert("frame".into(), json!(f.frame));
+        frame.insert("pose".into(), pose_json(skeleton, &f.q));
+        frame.insert("lock_errors".into(), Value::Object(errors));
+        extra(f, &mut frame);
+        serde_json::to_writer(&mut *out, &Value::Object(frame))?;
     }
     out.write_all(b"]}")
 }

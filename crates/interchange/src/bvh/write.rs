@@ -53,6 +53,22 @@ pub fn local_transform(
     (r, t)
 }
 
+/// Per joint, per frame: the joint's local rotation and translation.
+pub fn local_tracks(
+    skeleton: &Skeleton,
+    frames: &[Vec<f64>],
+) -> Vec<Vec<(Matrix3<f64>, Vector3<f64>)>> {
+    skeleton
+        .joint_ids()
+        .map(|j| {
+            frames
+                .iter()
+                .map(|q| local_transform(skeleton, j, q))
+                .collect()
+        })
+        .collect()
+}
+
 /// Whether a joint needs position channels: the root, and joints with a slide.
 fn has_position(skeleton: &Skeleton, joint: JointId) -> bool {
     skeleton.joint(joint).parent.is_none()
@@ -64,16 +80,7 @@ fn has_position(skeleton: &Skeleton, joint: JointId) -> bool {
 /// The BVH of `frames` (state vectors of `skeleton`) at `fps` frames per second.
 pub fn to_bvh(skeleton: &Skeleton, frames: &[Vec<f64>], fps: f64) -> Bvh {
     let n = skeleton.joints().len();
-    // Per joint, per frame: the local rotation and translation.
-    let locals: Vec<Vec<(Matrix3<f64>, Vector3<f64>)>> = skeleton
-        .joint_ids()
-        .map(|j| {
-            frames
-                .iter()
-                .map(|q| local_transform(skeleton, j, q))
-                .collect()
-        })
-        .collect();
+    let locals = local_tracks(skeleton, frames);
     let mut joints = Vec::with_capacity(n);
     let mut columns: Vec<Vec<Vec<f64>>> = Vec::with_capacity(n); // per joint, per frame
     for j in skeleton.joint_ids() {
