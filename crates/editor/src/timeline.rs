@@ -323,8 +323,14 @@ pub fn apply(
 }
 
 /// While playing, the current frame advances (by the sequence's fps in real time, or one frame
-/// per editor frame with `fixed_step`), looping or stopping at the last key.
-fn advance_playback(time: Res<Time>, mut playback: ResMut<Playback>, mut editor: ResMut<Editor>) {
+/// per editor frame with `fixed_step`) from the first key to the last, or over the range
+/// selected on the ruler, looping or stopping at its end.
+fn advance_playback(
+    time: Res<Time>,
+    selection: Res<FrameSelection>,
+    mut playback: ResMut<Playback>,
+    mut editor: ResMut<Editor>,
+) {
     if !playback.playing {
         return;
     }
@@ -333,6 +339,11 @@ fn advance_playback(time: Res<Time>, mut playback: ResMut<Playback>, mut editor:
         playback.playing = false;
         return;
     };
+    // A range selected on the ruler is what plays.
+    let (first, last) = selection.0.unwrap_or((first, last));
+    if playback.position < first as f64 {
+        playback.position = first as f64 - 1.0;
+    }
     let fps = editor
         .document
         .current_sequence()

@@ -130,6 +130,15 @@ fn playback_advances_a_frame_per_update_with_a_fixed_step_and_loops() {
     let at = editor(&app).document.frame();
     app.update();
     assert_eq!(editor(&app).document.frame(), at, "paused");
+    // A selected range is what plays.
+    app.world_mut().resource_mut::<FrameSelection>().0 = Some((1, 2));
+    act(&mut app, TimelineAction::Play(true));
+    let mut seen = vec![editor(&app).document.frame()];
+    for _ in 0..4 {
+        app.update();
+        seen.push(editor(&app).document.frame());
+    }
+    assert_eq!(seen, [1, 2, 1, 2, 1], "played 1–2, looped");
 }
 
 #[test]
