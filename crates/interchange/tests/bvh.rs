@@ -220,7 +220,7 @@ fn every_shipped_capture_imports_and_exports_to_the_same_joint_positions() {
             .expect("reads")
             .bvh;
         let mut worst = 0.0f64;
-        for f in (0..frames.len()).step_by(7) {
+        for f in 0..frames.len() {
             for (x, y) in original
                 .world_positions(f)
                 .iter()
