@@ -266,17 +266,18 @@ fn nothing_sends_a_reader_outside_the_repository() {
         let keep = path
             .extension()
             .is_some_and(|e| ["rs", "md", "toml", "ron"].contains(&e.to_str().unwrap_or("")));
-        if !keep || path.ends_with("crates/cli/tests/docs.rs") {
+        if !keep {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for (i, line) in text.lines().enumerate() {
+            // Spelled in pieces, so that a grep for them finds nothing here either.
             for outside in [
-                "shared/",
-                "FILE_FORMATS",
-                "ARCHITECTURE.md",
-                "papers/",
-                "SKELETON_FORMAT",
+                concat!("shared", "/"),
+                concat!("FILE", "_FORMATS"),
+                concat!("ARCHITECTURE", ".md"),
+                concat!("papers", "/"),
+                concat!("SKELETON", "_FORMAT"),
             ] {
                 if line.contains(outside) {
                     found.push(format!("{}:{}: {line}", path.display(), i + 1));
