@@ -619,6 +619,16 @@ fn interact(
         .then(|| ((pos.y - lanes_top) / LANE_H) as usize)
         .filter(|&l| l < doc.locks().len());
     if response.drag_started() {
+        // What the drag holds is decided where the button went down (a drag starts only after
+        // the pointer has moved a little).
+        let pos = response
+            .ctx
+            .input(|i| i.pointer.press_origin())
+            .unwrap_or(pos);
+        let frame = frame_at(pos.x.max(left));
+        let lane = (pos.y >= lanes_top && pos.y < strip_top)
+            .then(|| ((pos.y - lanes_top) / LANE_H) as usize)
+            .filter(|&l| l < doc.locks().len());
         let shift = response.ctx.input(|i| i.modifiers.shift);
         let near_key = key_frames(editor)
             .into_iter()
