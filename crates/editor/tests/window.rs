@@ -489,15 +489,18 @@ fn a_crouch_keyed_on_the_timeline_bakes_with_the_heels_held_on_every_frame() {
 }
 
 #[test]
-fn the_ruler_scrubs_on_a_click_and_a_key_marker_drags_to_another_frame() {
+fn the_ruler_scrubs_on_a_click_and_key_markers_and_lock_ranges_drag_to_other_frames() {
     // Window pixels of the timeline at 1280×800 with its default size: the ruler's numbers at
-    // y 512, its key markers at y 528; frame 0 at x 357, 19.5 px a frame while 0–48 is shown.
+    // y 512, its key markers at y 528, the first lock's lane at y 543; frame 0 at x 357, 19.5 px
+    // a frame while 0–48 is shown; the first lock row's frames switch at (453, 682).
     let dir = scratch_dir("ruler");
     let script = "Replay([Wait(20), SetView(\"front\"), Wait(5), \
          LockSite(site: \"left heel\", kind: Position), SetKey, SetFrame(24), \
          DragJoint(joint: \"pelvis\", to: (0.0, 0.92, 0.0), frames: 20), SetKey, Wait(3), \
          Move(591, 512), Wait(2), Press, Wait(2), Release, Wait(3), SavePose(\"at12.ron\"), \
          Move(825, 528), Wait(2), Press, Wait(2), Move(860, 528), Wait(2), Move(942, 528), \
+         Wait(2), Release, Wait(4), Move(453, 682), Wait(2), Press, Wait(2), Release, Wait(4), \
+         Move(830, 543), Wait(2), Press, Wait(2), Move(870, 543), Wait(2), Move(942, 543), \
          Wait(2), Release, Wait(4), SaveDocument(\"moved.ron\"), Exit])";
     let output = run_editor(&dir, script);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -505,6 +508,8 @@ fn the_ruler_scrubs_on_a_click_and_a_key_marker_drags_to_another_frame() {
     let doc = marionette_document::DocumentFile::load(dir.join("moved.ron")).expect("saved");
     let keys: Vec<i64> = doc.sequences[0].keys.iter().map(|k| k.frame).collect();
     assert_eq!(keys, [0, 30], "the key at 24 was dragged to 30");
+    // The Locks panel's frames switch gave the lock 0–24; its lane's end was dragged to 30.
+    assert_eq!(doc.locks[0].frames(), Some((0, 30)));
     // The click showed frame 12: the pelvis half-way down (keys 0 and 24 then).
     let skeleton = builtin::humanoid();
     let at12 = Pose::load(&skeleton, dir.join("at12.ron")).expect("pose");
