@@ -1,6 +1,7 @@
 //! The README's cleanup demonstration: a real capture (CMU 01_01 from Debian's
 //! assimp-testmodels) imported, each foot locked over the frames where it stands (its ankle
-//! low and slow), the sequence re-baked with the locks held; prints how far the planted ankles
+//! low and slow; each lock easing in and out over 8 frames), the sequence re-baked with the
+//! locks held; prints how far the planted ankles
 //! slide before and after, and writes every frame's ankle height and horizontal speed, before
 //! and after, as a table for the plot (`scripts/mocap-cleanup.sh` draws it).
 //!
@@ -26,6 +27,8 @@ const SLOW: f64 = 0.2;
 const WANDER: f64 = 0.025;
 /// Stances shorter than this many frames are left alone.
 const SHORTEST: usize = 12;
+/// Each lock eases in and out over this many frames (67 ms at 120 fps).
+const BLEND: i64 = 8;
 
 fn ankle_tracks(s: &Skeleton, frames: &[Vec<f64>], ankles: &[JointId]) -> Vec<Vec<Vector3<f64>>> {
     let mut fk = Fk::new(s);
@@ -110,6 +113,7 @@ fn main() -> Result<(), String> {
             let mut lock = Lock::new(s, name, goal, None).map_err(|e| e.to_string())?;
             lock.set_frames(Some((a as i64, b as i64)))
                 .map_err(|e| e.to_string())?;
+            lock.set_blend(BLEND).map_err(|e| e.to_string())?;
             locks.push(lock);
             ranges.push((side, a, b, mean));
         }
@@ -142,6 +146,55 @@ fn main() -> Result<(), String> {
             planted += 1;
         }
     }
+    // The step an ankle takes between two frames at a lock's edges, beyond the capture's own
+    // step there: what easing in and out smooths. The same bake without easing, to compare.
+    let edge_steps = |after: &[Vec<Vector3<f64>>]| {
+        let mut worst = 0.0f64;
+        let reach = BLEND as usize + 1;
+        // Only where the foot is taken or let go, not where one stance hands over to the next.
+        let free = |side: usize, f: usize| {
+            !ranges
+                .iter()
+                .any(|&(s2, a2, b2, _)| s2 == side && (a2..=b2).contains(&f))
+        };
+        for &(side, a, b, _) in &ranges {
+            let taken = a >= reach && (a - reach..a).all(|f| free(side, f));
+            let let_go = (b + 1..=b + reach).all(|f| free(side, f));
+            let edges = (a.saturating_sub(reach)..=a)
+                .filter(|_| taken)
+                .chain((b..=(b + reach)).filter(|_| let_go));
+            for f in edges {
+                if f == 0 || f >= after[side].len() {
+                    continue;
+                }
+                let ours = (after[side][f] - after[side][f - 1]).norm();
+                let theirs = (before[side][f] - before[side][f - 1]).norm();
+                if ours - theirs > worst && std::env::var_os("CLEANUP_VERBOSE").is_some() {
+                    println!(
+                        "  edge step {:.1} mm at frame {f} (side {side}, stance {a}–{b})",
+                        (ours - theirs) * 1e3
+                    );
+                }
+                worst = worst.max(ours - theirs);
+            }
+        }
+        worst
+    };
+    let mut sudden_locks = locks.clone();
+    for lock in &mut sudden_locks {
+        lock.set_blend(0).map_err(|e| e.to_string())?;
+    }
+    let sudden = Baker::new(s, sequence, &sudden_locks, BakeSettings::default());
+    let sudden: Vec<Vec<f64>> = bake_with_threads(&sudden, 0, &|| {})
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|f| f.q)
+        .collect();
+    println!(
+        "largest extra ankle step at a lock's edges: {:.1} mm letting go at once, {:.1} mm easing over {BLEND} frames",
+        edge_steps(&ankle_tracks(s, &sudden, &ankles)) * 1e3,
+        edge_steps(&after) * 1e3
+    );
     println!(
         "{}: {} frames at {fps} fps; {} stances locked ({planted} foot-frames); re-baked in {bake_ms:.0} ms",
         capture,

@@ -34,8 +34,14 @@ struct LockDef {
     enabled: bool,
     #[serde(default)]
     frames: Option<(i64, i64)>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    blend: i64,
     #[serde(default)]
     base: Option<String>,
+}
+
+fn is_zero(v: &i64) -> bool {
+    *v == 0
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -282,6 +288,7 @@ impl DocumentFile {
                         goal: GoalDef::from_goal(s, lock.goal())?,
                         enabled: lock.enabled,
                         frames: lock.frames(),
+                        blend: lock.blend(),
                         base: lock.base().map(|b| s.joint(b).name.clone()),
                     })
                 })
@@ -390,6 +397,7 @@ fn resolve(
         let made = Lock::new(&skeleton, l.name.clone(), goal, base).and_then(|mut lock| {
             lock.enabled = l.enabled;
             lock.set_frames(l.frames)?;
+            lock.set_blend(l.blend)?;
             Ok(lock)
         });
         match made {

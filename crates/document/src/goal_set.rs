@@ -34,9 +34,42 @@ impl GoalSet {
     /// The locks of `locks` active on `frame` (`None`: the pose being edited, every enabled
     /// lock), each kept by its limb.
     pub fn with_locks(locks: &[Lock], frame: Option<i64>) -> GoalSet {
+        GoalSet::with_locks_where(locks, |lock| lock.active_at(frame))
+    }
+
+    /// The locks of `locks` that hold on `frame`: the active ones, and those easing in or out
+    /// ([`Lock::hold_at`] between 0 and 1) whose limb no lock holding more already moves (one
+    /// limb follows one lock at a time: the active one, else the one held most), each kept by
+    /// its limb.
+    pub fn with_locks_holding(locks: &[Lock], frame: Option<i64>) -> GoalSet {
+        let mut order: Vec<(usize, f64)> = locks
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i, l.hold_at(frame)))
+            .filter(|(_, hold)| *hold > 0.0)
+            .collect();
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut taken = Chain::default();
+        let mut keep = vec![false; locks.len()];
+        for (i, hold) in order {
+            let limb = locks[i].limb();
+            if hold >= 1.0 || !limb.columns().iter().any(|&c| taken.contains(c)) {
+                keep[i] = true;
+                taken = taken.union(limb);
+            }
+        }
+        let mut index = 0;
+        GoalSet::with_locks_where(locks, |_| {
+            index += 1;
+            keep[index - 1]
+        })
+    }
+
+    /// The locks for which `keep` is true, each kept by its limb.
+    fn with_locks_where(locks: &[Lock], mut keep: impl FnMut(&Lock) -> bool) -> GoalSet {
         let mut set = GoalSet::default();
         for (i, lock) in locks.iter().enumerate() {
-            if lock.active_at(frame) {
+            if keep(lock) {
                 set.goals.push(lock.goal().clone());
                 set.chains.push(lock.limb().clone());
                 set.owners.push(Owner::Lock(i));

@@ -61,6 +61,14 @@ pub enum LockError {
         /// The value given.
         weight: f64,
     },
+    /// A blend that is not a number of frames ≥ 0.
+    #[error("lock \"{lock}\": blend {blend} is not a number of frames ≥ 0")]
+    Blend {
+        /// The lock.
+        lock: String,
+        /// The value given.
+        blend: i64,
+    },
     /// A frame range that ends before it starts.
     #[error("lock \"{lock}\": frame range {first}..={last} ends before it starts")]
     Frames {
@@ -160,6 +168,7 @@ pub struct Lock {
     /// Disabled locks are kept but not solved.
     pub enabled: bool,
     frames: Option<(i64, i64)>,
+    blend: i64,
     base: Option<JointId>,
     limb: Chain,
 }
@@ -225,6 +234,7 @@ impl Lock {
             goal,
             enabled: true,
             frames: None,
+            blend: 0,
             base,
             limb,
         })
@@ -415,6 +425,42 @@ impl Lock {
         Ok(())
     }
 
+    /// Frames over which the lock eases in before its range and out after it (0: it holds from
+    /// its first frame to its last and lets go at once).
+    pub fn blend(&self) -> i64 {
+        self.blend
+    }
+
+    /// Sets the blend; on error nothing changes.
+    pub fn set_blend(&mut self, blend: i64) -> Result<(), LockError> {
+        if blend < 0 {
+            return Err(LockError::Blend {
+                lock: self.name.clone(),
+                blend,
+            });
+        }
+        self.blend = blend;
+        Ok(())
+    }
+
+    /// How much the lock holds on `frame` (`None`: the pose being edited): 1 when it is active
+    /// ([`Lock::active_at`]); within `blend` frames before or after its range, rising from 0 to 1
+    /// along a smoothstep; else 0.
+    pub fn hold_at(&self, frame: Option<i64>) -> f64 {
+        if self.active_at(frame) {
+            return 1.0;
+        }
+        let (Some((first, last)), Some(f), true) = (self.frames, frame, self.enabled) else {
+            return 0.0;
+        };
+        let distance = if f < first { first - f } else { f - last };
+        if distance > self.blend {
+            return 0.0;
+        }
+        let t = 1.0 - distance as f64 / (self.blend + 1) as f64;
+        t * t * (3.0 - 2.0 * t)
+    }
+
     /// Whether the lock is solved on `frame` (`None`: the pose being edited, outside any
     /// sequence, where every enabled lock holds).
     pub fn active_at(&self, frame: Option<i64>) -> bool {
@@ -519,6 +565,24 @@ mod tests {
             .expect("lock");
         assert!(lock.active_at(Some(100)) && lock.active_at(None));
         lock.set_frames(Some((0, 24))).expect("range");
+        // Easing in and out: a smoothstep over the blend's frames, nothing beyond.
+        assert_eq!(lock.hold_at(Some(-1)), 0.0, "no blend: lets go at once");
+        lock.set_blend(3).expect("blend");
+        assert_eq!(lock.hold_at(Some(12)), 1.0);
+        assert!((lock.hold_at(Some(25)) - 0.84375).abs() < 1e-12);
+        assert!((lock.hold_at(Some(-1)) - 0.84375).abs() < 1e-12);
+        assert!(lock.hold_at(Some(27)) > 0.0 && lock.hold_at(Some(27)) < lock.hold_at(Some(26)));
+        assert_eq!(lock.hold_at(Some(28)), 0.0);
+        assert_eq!(
+            lock.hold_at(None),
+            1.0,
+            "editing outside sequences: every enabled lock"
+        );
+        assert!(lock.set_blend(-1).is_err());
+        assert_eq!(lock.blend(), 3);
+        lock.enabled = false;
+        assert_eq!(lock.hold_at(Some(25)), 0.0);
+        lock.enabled = true;
         assert!(lock.active_at(Some(24)) && !lock.active_at(Some(25)) && lock.active_at(None));
         assert!(lock.set_frames(Some((5, 4))).is_err());
         assert!(lock.set_weight(f64::NAN).is_err() && lock.set_weight(-1.0).is_err());

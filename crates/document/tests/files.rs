@@ -81,6 +81,20 @@ fn the_format_example_round_trips() {
     // Saving what was loaded gives the same bytes: nothing drifts from save to save.
     reloaded.save(&again).expect("save again");
     assert_eq!(std::fs::read_to_string(&again).expect("read"), text);
+    // A lock's blend (an optional field, written only when not 0) round-trips.
+    assert!(!text.contains("blend"), "{text}");
+    let mut blended = reloaded.clone();
+    blended.locks[0].set_blend(6).expect("blend");
+    blended.save(&again).expect("save");
+    let text = std::fs::read_to_string(&again).expect("read");
+    assert!(text.contains("blend: 6"), "{text}");
+    assert_eq!(
+        DocumentFile::load(&again).expect("reload").locks[0].blend(),
+        6
+    );
+    let negative = text.replace("blend: 6", "blend: -2");
+    let err = DocumentFile::from_ron_str(&negative, &again).expect_err("refused");
+    assert!(err.to_string().contains("blend -2"), "{err}");
 }
 
 fn refused(dir: &Path, name: &str, text: &str) -> String {

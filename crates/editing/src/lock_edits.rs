@@ -203,6 +203,16 @@ impl Document {
         })
     }
 
+    /// Sets lock `index`'s blend: the frames over which it eases in before its range and out
+    /// after it.
+    pub fn set_lock_blend(&mut self, index: usize, blend: i64) -> Result<(), EditError> {
+        self.check_index(index)?;
+        let label = format!("Blend of lock {}", self.locks[index].name);
+        self.edit_locks(label, false, None, |locks| {
+            locks[index].set_blend(blend).map_err(EditError::from)
+        })
+    }
+
     /// Sets the highest joint that moves to keep lock `index` (`None`: its limb).
     pub fn set_lock_base(&mut self, index: usize, base: Option<JointId>) -> Result<(), EditError> {
         self.check_index(index)?;

@@ -279,6 +279,16 @@ fn lock_row(
         if ranged {
             ui.add(egui::DragValue::new(&mut first).range(-100_000..=100_000));
             ui.add(egui::DragValue::new(&mut last).range(first..=100_000));
+            let mut blend = lock.blend();
+            if ui
+                .add(egui::DragValue::new(&mut blend).range(0..=1000).prefix("±"))
+                .on_hover_text(
+                    "frames over which the lock eases in before its range and out after it",
+                )
+                .changed()
+            {
+                result = Some(editor.document.set_lock_blend(i, blend));
+            }
         } else {
             ui.weak("every frame");
         }

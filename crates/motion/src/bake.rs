@@ -95,11 +95,15 @@ impl<'a> Baker<'a> {
     }
 
     /// `q` (a pose at `frame`) re-solved against the locks active on `frame` when the sequence
-    /// holds them, with every active lock's error.
+    /// holds them, with every active lock's error. A lock easing in or out (within its blend of
+    /// its range) is solved too, and its limb then moved only that part of the way from `q`
+    /// (the DOFs no active lock keeps).
     pub fn solve_locks(&self, frame: i64, mut q: Vec<f64>, fk: &mut Fk) -> BakedFrame {
-        let set = GoalSet::with_locks(self.locks, Some(frame));
-        if self.hold_locks && set.has_locks() {
-            let mut system = set.system(self.skeleton, &self.stiffness);
+        let active = GoalSet::with_locks(self.locks, Some(frame));
+        let holding = GoalSet::with_locks_holding(self.locks, Some(frame));
+        if self.hold_locks && holding.has_locks() {
+            let free = q.clone();
+            let mut system = holding.system(self.skeleton, &self.stiffness);
             let mut solver = self.settings.solver.build();
             solve(
                 solver.as_mut(),
@@ -110,12 +114,13 @@ impl<'a> Baker<'a> {
                     max_iterations: self.settings.max_iterations,
                 },
             );
+            self.ease(frame, &holding, &free, &mut q);
         }
         fk.update(self.skeleton, &q);
-        let lock_errors = set
+        let lock_errors = active
             .goals()
             .iter()
-            .zip(set.owners())
+            .zip(active.owners())
             .filter_map(|(goal, owner)| match owner {
                 marionette_document::Owner::Lock(i) => {
                     Some((*i, goal.kind.error(self.skeleton, fk)))
@@ -127,6 +132,34 @@ impl<'a> Baker<'a> {
             frame,
             q,
             lock_errors,
+        }
+    }
+
+    /// Moves the limbs of the locks easing in or out on `frame` (those of `holding` that are
+    /// not active) back towards `free`, the pose before the solve, keeping the part of the way
+    /// their hold says.
+    fn ease(&self, frame: i64, holding: &GoalSet, free: &[f64], q: &mut [f64]) {
+        for owner in holding.owners() {
+            let marionette_document::Owner::Lock(i) = owner else {
+                continue;
+            };
+            let lock = &self.locks[*i];
+            let hold = lock.hold_at(Some(frame));
+            if hold >= 1.0 {
+                continue;
+            }
+            for &c in lock.limb().columns() {
+                let unlimited = self
+                    .skeleton
+                    .dof_at_state(c)
+                    .is_some_and(|d| self.skeleton.dof(d).unlimited);
+                q[c] = if unlimited {
+                    let delta = marionette_skeleton::angles::wrap_angle(q[c] - free[c]);
+                    marionette_skeleton::angles::wrap_angle(free[c] + hold * delta)
+                } else {
+                    free[c] + hold * (q[c] - free[c])
+                };
+            }
         }
     }
 

@@ -244,3 +244,68 @@ proptest! {
         }
     }
 }
+
+/// The heel locked on frames 8–16 while the body walks 0.2 m forward over 24 frames: without a
+/// blend it jumps back to the walk on frame 17; with a blend of 4 frames it eases there.
+fn heel_jump(blend: i64) -> (f64, Vec<marionette_motion::BakedFrame>) {
+    let s = builtin::humanoid();
+    let standing = builtin::standing(&s);
+    let mut ahead = standing.clone();
+    ahead.q[2] += 0.2;
+    let seq = sequence(
+        vec![
+            Key {
+                frame: 0,
+                pose: standing.clone(),
+            },
+            Key {
+                frame: 24,
+                pose: ahead,
+            },
+        ],
+        RotationInterpolation::Slerp,
+        RootInterpolation::Linear,
+    );
+    let heel = s.site_by_name("left heel").expect("heel");
+    let mut fk = Fk::new(&s);
+    let mut at8 = standing.q.clone();
+    at8[2] += 0.2 * 8.0 / 24.0;
+    fk.update(&s, &at8);
+    let mut lock =
+        Lock::at_current(&s, &fk, "heel", LockPart::Site(heel), LockKind::Position).expect("lock");
+    lock.set_frames(Some((8, 16))).expect("frames");
+    lock.set_blend(blend).expect("blend");
+    let locks = vec![lock];
+    let baker = Baker::new(&s, &seq, &locks, BakeSettings::default());
+    let frames = baker.bake(&|| {});
+    let mut worst = 0.0f64;
+    let mut previous: Option<Vector3<f64>> = None;
+    for f in &frames {
+        fk.update(&s, &f.q);
+        let p = fk.site_position(heel);
+        if let Some(q) = previous {
+            worst = worst.max((p - q).norm());
+        }
+        previous = Some(p);
+        assert!(Pose { q: f.q.clone() }.within_limits(&s));
+    }
+    (worst, frames)
+}
+
+#[test]
+fn a_lock_with_a_blend_eases_in_and_out_instead_of_jumping() {
+    let (sudden, frames) = heel_jump(0);
+    let (eased, eased_frames) = heel_jump(4);
+    // The body moves 8.3 mm a frame; at the lock's edges the heel catches up 6.7 cm at once.
+    assert!(sudden > 0.06, "{sudden}");
+    assert!(eased < sudden * 0.5, "{eased} vs {sudden}");
+    // Errors are listed on the active frames only, and held there.
+    for (a, b) in frames.iter().zip(&eased_frames) {
+        let active = (8..=16).contains(&a.frame);
+        assert_eq!(a.lock_errors.len(), usize::from(active));
+        assert_eq!(b.lock_errors.len(), usize::from(active));
+        for &(_, e) in b.lock_errors.iter() {
+            assert!(e < 1e-4, "frame {}: {e}", b.frame);
+        }
+    }
+}
