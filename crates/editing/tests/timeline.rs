@@ -167,7 +167,10 @@ fn a_lock_with_a_frame_range_holds_only_on_its_frames() {
     // The blend is one undo step, and a negative one is refused.
     doc.set_lock_blend(lock, 3).expect("blend");
     assert!(doc.set_lock_blend(lock, -1).is_err());
-    assert_eq!(doc.history().next_undo(), Some("Blend of lock left heel position"));
+    assert_eq!(
+        doc.history().next_undo(),
+        Some("Blend of lock left heel position")
+    );
     doc.undo().expect("undo");
     assert_eq!(doc.locks()[lock].blend(), 0);
     doc.set_key();
