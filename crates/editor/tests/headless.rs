@@ -3,33 +3,30 @@
 
 use bevy::camera::primitives::MeshAabb;
 use bevy::input::ButtonState;
-use bevy::input::InputPlugin;
-use bevy::input::keyboard::{Key, KeyboardInput};
-use bevy::input::mouse::MouseButtonInput;
+use bevy::input::keyboard::Key;
 use bevy::picking::mesh_picking::ray_cast::{MeshRayCast, MeshRayCastSettings, RayCastVisibility};
 use bevy::prelude::*;
-use marionette_editing::{ChainMode, Document};
+use marionette_editing::ChainMode;
+use marionette_editor::Editor;
 use marionette_editor::dragging::{CursorRay, PickRequest, PickTarget};
 use marionette_editor::scene::{quat, shape_mesh, vec3};
-use marionette_editor::{Editor, EditorCorePlugin};
 use marionette_ik::SolverKind;
-use marionette_skeleton::{JointId, builtin};
+use marionette_skeleton::JointId;
+
+mod common;
+use common::{editor, front_ray, key, mouse, press_and_move as drag, release};
 
 fn app() -> App {
-    let document = Document::new(builtin::humanoid(), None).standing();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
-    // Recovery files go to a scratch folder, never the user's.
-    app.world_mut()
-        .resource_mut::<marionette_editor::autosave::Autosave>()
-        .untitled =
-        std::env::temp_dir().join(format!("marionette-untitled-{}", std::process::id()));
-    app.update();
-    app
+    common::app("")
 }
 
-fn editor(app: &App) -> &Editor {
-    app.world().resource::<Editor>()
+/// Presses Ctrl (+ Shift) + `letter` for one frame, then releases.
+fn chord(app: &mut App, shift: bool, code: KeyCode, letter: &str) {
+    let mut held = vec![(KeyCode::ControlLeft, Key::Control)];
+    if shift {
+        held.push((KeyCode::ShiftLeft, Key::Shift));
+    }
+    common::tap(app, &held, code, letter);
 }
 
 fn last_solve(app: &App) -> Option<marionette_editing::FrameOutcome> {
@@ -60,94 +57,11 @@ fn joint(app: &App, name: &str) -> JointId {
     editor(app).skeleton().joint_by_name(name).expect("joint")
 }
 
-fn mouse(app: &mut App, state: ButtonState) {
-    app.world_mut().write_message(MouseButtonInput {
-        button: MouseButton::Left,
-        state,
-        window: Entity::PLACEHOLDER,
-    });
-}
-
-fn key(app: &mut App, key_code: KeyCode, logical_key: Key, state: ButtonState) {
-    app.world_mut().write_message(KeyboardInput {
-        key_code,
-        logical_key,
-        state,
-        text: None,
-        repeat: false,
-        window: Entity::PLACEHOLDER,
-    });
-}
-
-/// Presses Ctrl (+ Shift) + `letter` for one frame, then releases.
-fn chord(app: &mut App, shift: bool, code: KeyCode, letter: &str) {
-    key(
-        app,
-        KeyCode::ControlLeft,
-        Key::Control,
-        ButtonState::Pressed,
-    );
-    if shift {
-        key(app, KeyCode::ShiftLeft, Key::Shift, ButtonState::Pressed);
-    }
-    key(
-        app,
-        code,
-        Key::Character(letter.into()),
-        ButtonState::Pressed,
-    );
-    app.update();
-    key(
-        app,
-        code,
-        Key::Character(letter.into()),
-        ButtonState::Released,
-    );
-    if shift {
-        key(app, KeyCode::ShiftLeft, Key::Shift, ButtonState::Released);
-    }
-    key(
-        app,
-        KeyCode::ControlLeft,
-        Key::Control,
-        ButtonState::Released,
-    );
-    app.update();
-}
-
-/// A ray looking along −Z (the front view) through `through`.
-fn front_ray(through: Vec3) -> Ray3d {
-    Ray3d::new(through + Vec3::Z * 3.0, Dir3::NEG_Z)
-}
-
-/// Presses on `target` at `hit`, then moves the cursor ray to pass through `to` for `frames`.
-fn drag(app: &mut App, target: PickTarget, hit: Vec3, to: Vec3, frames: usize) {
-    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(hit));
-    app.world_mut().write_message(PickRequest {
-        target,
-        hit,
-        depth: 1.0,
-        camera: Entity::PLACEHOLDER,
-    });
-    mouse(app, ButtonState::Pressed);
-    app.update();
-    for k in 1..=frames {
-        let t = k as f32 / frames as f32;
-        app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(hit.lerp(to, t)));
-        app.update();
-    }
-}
-
 /// Presses on site `name`'s handle and moves the cursor ray by `offset` over `frames` frames.
 fn drag_site(app: &mut App, name: &str, offset: Vec3, frames: usize) {
     let site = editor(app).skeleton().site_by_name(name).expect("site");
     let from = site_position(app, name);
     drag(app, PickTarget::Site(site), from, from + offset, frames);
-}
-
-fn release(app: &mut App) {
-    mouse(app, ButtonState::Released);
-    app.update();
 }
 
 #[test]

@@ -3,29 +3,15 @@
 //! file changes nothing.
 
 use bevy::prelude::*;
-use marionette_editing::Document;
 use marionette_editing::exchange::ExportFormat;
+use marionette_editor::Editor;
 use marionette_editor::files::{FileAction, carry_out};
-use marionette_editor::{Editor, EditorCorePlugin};
 use marionette_interchange::bvh::parse::parse;
-use marionette_skeleton::builtin;
+
+mod common;
 
 fn app() -> App {
-    let document = Document::new(builtin::humanoid(), None).standing();
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        bevy::input::InputPlugin,
-        EditorCorePlugin::new(document),
-    ));
-    app.world_mut()
-        .resource_mut::<marionette_editor::autosave::Autosave>()
-        .untitled = std::env::temp_dir().join(format!(
-        "marionette-untitled-exchange-{}",
-        std::process::id()
-    ));
-    app.update();
-    app
+    common::app("-exchange")
 }
 
 /// Updates until the running export has finished.

@@ -2,102 +2,32 @@
 //! the L shortcuts, gripping a lock's marker, dropping documents, all through the messages the
 //! window writes.
 
-use bevy::input::ButtonState;
-use bevy::input::InputPlugin;
-use bevy::input::keyboard::{Key, KeyboardInput};
-use bevy::input::mouse::MouseButtonInput;
+use bevy::input::keyboard::Key;
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
-use marionette_editing::Document;
-use marionette_editor::dragging::{CursorRay, PickRequest, PickTarget};
+use marionette_editor::Editor;
+use marionette_editor::dragging::PickTarget;
 use marionette_editor::lock_markers::MarkerDrag;
 use marionette_editor::scene::vec3;
-use marionette_editor::{Editor, EditorCorePlugin};
-use marionette_skeleton::builtin;
+
+mod common;
+use common::editor;
 
 fn app() -> App {
-    let document = Document::new(builtin::humanoid(), None).standing();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
-    // Recovery files go to a scratch folder, never the user's.
-    app.world_mut()
-        .resource_mut::<marionette_editor::autosave::Autosave>()
-        .untitled =
-        std::env::temp_dir().join(format!("marionette-untitled-{}", std::process::id()));
-    app.update();
-    app
-}
-
-fn editor(app: &App) -> &Editor {
-    app.world().resource::<Editor>()
-}
-
-fn mouse(app: &mut App, state: ButtonState) {
-    app.world_mut().write_message(MouseButtonInput {
-        button: MouseButton::Left,
-        state,
-        window: Entity::PLACEHOLDER,
-    });
-}
-
-fn key(app: &mut App, key_code: KeyCode, logical_key: Key, state: ButtonState) {
-    app.world_mut().write_message(KeyboardInput {
-        key_code,
-        logical_key,
-        state,
-        text: None,
-        repeat: false,
-        window: Entity::PLACEHOLDER,
-    });
+    common::app("")
 }
 
 /// L, or Shift+L, pressed for a frame and released.
 fn press_l(app: &mut App, shift: bool) {
-    if shift {
-        key(app, KeyCode::ShiftLeft, Key::Shift, ButtonState::Pressed);
-    }
-    key(
-        app,
-        KeyCode::KeyL,
-        Key::Character("l".into()),
-        ButtonState::Pressed,
-    );
-    app.update();
-    key(
-        app,
-        KeyCode::KeyL,
-        Key::Character("l".into()),
-        ButtonState::Released,
-    );
-    if shift {
-        key(app, KeyCode::ShiftLeft, Key::Shift, ButtonState::Released);
-    }
-    app.update();
-}
-
-fn front_ray(through: Vec3) -> Ray3d {
-    Ray3d::new(through + Vec3::Z * 3.0, Dir3::NEG_Z)
+    let held = [(KeyCode::ShiftLeft, Key::Shift)];
+    common::tap(app, if shift { &held[..] } else { &[] }, KeyCode::KeyL, "l");
 }
 
 /// A press on `target` at `hit` (as picking reports it), the cursor ray moved to `to` over
 /// `frames` frames, then the release.
 fn drag(app: &mut App, target: PickTarget, hit: Vec3, to: Vec3, frames: usize) {
-    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(hit));
-    app.world_mut().write_message(PickRequest {
-        target,
-        hit,
-        depth: 1.0,
-        camera: Entity::PLACEHOLDER,
-    });
-    mouse(app, ButtonState::Pressed);
-    app.update();
-    for k in 1..=frames {
-        let t = k as f32 / frames as f32;
-        app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(hit.lerp(to, t)));
-        app.update();
-    }
-    mouse(app, ButtonState::Released);
-    app.update();
+    common::press_and_move(app, target, hit, to, frames);
+    common::release(app);
 }
 
 fn site_at(app: &App, name: &str) -> Vec3 {

@@ -2,66 +2,22 @@
 //! Alt+K, the actions the panel sends, playback, the violation strip re-baked when the sequence
 //! changes.
 
-use bevy::input::ButtonState;
-use bevy::input::InputPlugin;
-use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::keyboard::Key;
 use bevy::prelude::*;
-use marionette_editing::Document;
+use marionette_editor::Editor;
 use marionette_editor::timeline::{BakedStrip, FrameSelection, Playback, TimelineAction};
-use marionette_editor::{Editor, EditorCorePlugin};
-use marionette_skeleton::builtin;
+
+mod common;
+use common::editor;
 
 fn app() -> App {
-    let document = Document::new(builtin::humanoid(), None).standing();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
-    app.world_mut()
-        .resource_mut::<marionette_editor::autosave::Autosave>()
-        .untitled = std::env::temp_dir().join(format!(
-        "marionette-untitled-timeline-{}",
-        std::process::id()
-    ));
-    app.update();
-    app
-}
-
-fn editor(app: &App) -> &Editor {
-    app.world().resource::<Editor>()
-}
-
-fn key(app: &mut App, key_code: KeyCode, logical_key: Key, state: ButtonState) {
-    app.world_mut().write_message(KeyboardInput {
-        key_code,
-        logical_key,
-        state,
-        text: None,
-        repeat: false,
-        window: Entity::PLACEHOLDER,
-    });
+    common::app("-timeline")
 }
 
 /// K pressed for a frame and released (with Alt held: Alt+K).
 fn press_k(app: &mut App, alt: bool) {
-    if alt {
-        key(app, KeyCode::AltLeft, Key::Alt, ButtonState::Pressed);
-    }
-    key(
-        app,
-        KeyCode::KeyK,
-        Key::Character("k".into()),
-        ButtonState::Pressed,
-    );
-    app.update();
-    key(
-        app,
-        KeyCode::KeyK,
-        Key::Character("k".into()),
-        ButtonState::Released,
-    );
-    if alt {
-        key(app, KeyCode::AltLeft, Key::Alt, ButtonState::Released);
-    }
-    app.update();
+    let held = [(KeyCode::AltLeft, Key::Alt)];
+    common::tap(app, if alt { &held[..] } else { &[] }, KeyCode::KeyK, "k");
 }
 
 fn act(app: &mut App, action: TimelineAction) {

@@ -6,9 +6,17 @@
 
 use marionette_interchange::bvh::import::import;
 use marionette_interchange::bvh::parse::parse;
-use marionette_interchange::bvh::write::{to_bvh, world_positions};
-use marionette_skeleton::{Pose, Skeleton, builtin, testing};
+use marionette_interchange::bvh::write::to_bvh;
+use marionette_skeleton::{Fk, Pose, Skeleton, builtin, testing};
+use nalgebra::Vector3;
 use proptest::prelude::*;
+
+/// Every joint's world position by our forward kinematics.
+fn world_positions(skeleton: &Skeleton, q: &[f64]) -> Vec<Vector3<f64>> {
+    let mut fk = Fk::new(skeleton);
+    fk.update(skeleton, q);
+    skeleton.joint_ids().map(|j| fk.joint_position(j)).collect()
+}
 
 /// The largest distance between our FK's joints and the file's, over every frame.
 fn worst_gap(skeleton: &Skeleton, frames: &[Vec<f64>], text: &str) -> f64 {
