@@ -1,27 +1,8 @@
 //! Shared output helpers: JSON points and aligned text tables.
 
 use nalgebra::Vector3;
-use serde_json::Value;
 
-/// A point as a JSON array `[x, y, z]`.
-pub fn json_point(p: &Vector3<f64>) -> Value {
-    Value::from(vec![p.x, p.y, p.z])
-}
-
-/// Every site's world position, by name in file order.
-pub fn sites_json(skeleton: &marionette_skeleton::Skeleton, fk: &marionette_skeleton::Fk) -> Value {
-    Value::Object(
-        skeleton
-            .site_ids()
-            .map(|s| {
-                (
-                    skeleton.site(s).name.clone(),
-                    json_point(&fk.site_position(s)),
-                )
-            })
-            .collect(),
-    )
-}
+pub use marionette_motion::frames_file::{point_json as json_point, sites_json};
 
 /// One text row: a name padded to `width`, then x, y, z with 6 decimals.
 pub fn text_row(name: &str, width: usize, p: &Vector3<f64>) -> String {

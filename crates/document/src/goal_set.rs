@@ -34,7 +34,7 @@ impl GoalSet {
     /// The locks of `locks` active on `frame` (`None`: the pose being edited, every enabled
     /// lock), each kept by its limb.
     pub fn with_locks(locks: &[Lock], frame: Option<i64>) -> GoalSet {
-        GoalSet::with_locks_where(locks, |lock| lock.active_at(frame))
+        GoalSet::with_locks_where(locks, |_, lock| lock.active_at(frame))
     }
 
     /// The locks of `locks` that hold on `frame`: the active ones, and those easing in or out
@@ -58,18 +58,14 @@ impl GoalSet {
                 taken = taken.union(limb);
             }
         }
-        let mut index = 0;
-        GoalSet::with_locks_where(locks, |_| {
-            index += 1;
-            keep[index - 1]
-        })
+        GoalSet::with_locks_where(locks, |i, _| keep[i])
     }
 
-    /// The locks for which `keep` is true, each kept by its limb.
-    fn with_locks_where(locks: &[Lock], mut keep: impl FnMut(&Lock) -> bool) -> GoalSet {
+    /// The locks for which `keep(index, lock)` is true, each kept by its limb.
+    fn with_locks_where(locks: &[Lock], keep: impl Fn(usize, &Lock) -> bool) -> GoalSet {
         let mut set = GoalSet::default();
         for (i, lock) in locks.iter().enumerate() {
-            if keep(lock) {
+            if keep(i, lock) {
                 set.goals.push(lock.goal().clone());
                 set.chains.push(lock.limb().clone());
                 set.owners.push(Owner::Lock(i));

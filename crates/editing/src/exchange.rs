@@ -9,27 +9,7 @@ use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 
 use crate::document::Document;
 
-/// A format to export to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportFormat {
-    /// Biovision hierarchy.
-    Bvh,
-    /// glTF 2.0 binary.
-    Glb,
-    /// Baked frames with world positions.
-    Json,
-}
-
-impl ExportFormat {
-    /// The file extension.
-    pub fn extension(self) -> &'static str {
-        match self {
-            ExportFormat::Bvh => "bvh",
-            ExportFormat::Glb => "glb",
-            ExportFormat::Json => "json",
-        }
-    }
-}
+pub use marionette_interchange::export::ExportFormat;
 
 /// What an export wrote.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,38 +76,16 @@ impl ExportJob {
                 ("pose".to_owned(), 24.0, vec![frame])
             }
         };
-        let qs: Vec<Vec<f64>> = frames.iter().map(|f| f.q.clone()).collect();
-        let mut warnings = Vec::new();
-        let bytes = match self.format {
-            ExportFormat::Bvh => {
-                marionette_interchange::bvh::write::to_bvh(&self.skeleton, &qs, fps)
-                    .to_text()
-                    .into_bytes()
-            }
-            ExportFormat::Glb => {
-                let (bytes, w) = marionette_interchange::gltf::to_glb(
-                    &self.skeleton,
-                    &qs,
-                    fps,
-                    self.assets.as_deref(),
-                );
-                warnings = w;
-                bytes
-            }
-            ExportFormat::Json => {
-                let mut out = Vec::new();
-                marionette_interchange::json::frames_with_world_positions(
-                    &mut out,
-                    &self.skeleton,
-                    &self.locks,
-                    &what,
-                    fps,
-                    &frames,
-                )
-                .map_err(|e| e.to_string())?;
-                out
-            }
-        };
+        let (bytes, warnings) = marionette_interchange::export::export_bytes(
+            self.format,
+            &self.skeleton,
+            &self.locks,
+            &what,
+            fps,
+            &frames,
+            self.assets.as_deref(),
+        )
+        .map_err(|e| e.to_string())?;
         marionette_skeleton::ron_io::write_bytes_atomically(&self.path, &bytes)
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
         Ok(Exported {
@@ -160,16 +118,6 @@ impl Document {
             path: path.to_path_buf(),
             assets: assets.map(Path::to_path_buf),
         }
-    }
-
-    /// Exports at once (see [`Document::export_job`]).
-    pub fn export(
-        &self,
-        format: ExportFormat,
-        path: &Path,
-        assets: Option<&Path>,
-    ) -> Result<Exported, String> {
-        self.export_job(format, path, assets).run(&|| {})
     }
 
     /// Imports a BVH capture: its skeleton written beside it (`NAME.skeleton.ron`), a new

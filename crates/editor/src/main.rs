@@ -129,13 +129,9 @@ fn main() -> ExitCode {
 /// to it), as an absolute path: `--assets`, else `assets/` beside the skeleton's folder
 /// (`project/skeletons/x.ron` → `project/assets`), else `./assets`, else the repository's.
 fn assets_dir(given: Option<&Path>, skeleton: Option<&Path>) -> String {
-    let beside_skeleton = skeleton
-        .and_then(Path::parent)
-        .map(|folder| folder.join("..").join("assets"));
     let candidates = [
         given.map(Path::to_path_buf),
-        beside_skeleton,
-        Some(PathBuf::from("assets")),
+        marionette_skeleton::assets_folder(skeleton),
         Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets")),
     ];
     let chosen = candidates

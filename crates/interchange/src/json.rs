@@ -4,14 +4,8 @@
 
 use marionette_document::Lock;
 use marionette_motion::BakedFrame;
-use marionette_motion::frames_file::write_frames_with;
+use marionette_motion::frames_file::{joints_world_json, sites_json, write_frames_with};
 use marionette_skeleton::{Fk, Skeleton};
-use nalgebra::Vector3;
-use serde_json::{Map, Value, json};
-
-fn point(p: &Vector3<f64>) -> Value {
-    json!([p.x, p.y, p.z])
-}
 
 /// The export's text: written one frame at a time.
 pub fn frames_with_world_positions(
@@ -25,15 +19,7 @@ pub fn frames_with_world_positions(
     let mut fk = Fk::new(skeleton);
     write_frames_with(out, skeleton, locks, sequence, fps, frames, |f, frame| {
         fk.update(skeleton, &f.q);
-        let sites: Map<String, Value> = skeleton
-            .site_ids()
-            .map(|s| (skeleton.site(s).name.clone(), point(&fk.site_position(s))))
-            .collect();
-        let joints: Map<String, Value> = skeleton
-            .joint_ids()
-            .map(|j| (skeleton.joint(j).name.clone(), point(&fk.joint_position(j))))
-            .collect();
-        frame.insert("sites".into(), Value::Object(sites));
-        frame.insert("joints_world".into(), Value::Object(joints));
+        frame.insert("sites".into(), sites_json(skeleton, &fk));
+        frame.insert("joints_world".into(), joints_world_json(skeleton, &fk));
     })
 }

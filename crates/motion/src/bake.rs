@@ -99,7 +99,6 @@ impl<'a> Baker<'a> {
     /// its range) is solved too, and its limb then moved only that part of the way from `q`
     /// (the DOFs no active lock keeps).
     pub fn solve_locks(&self, frame: i64, mut q: Vec<f64>, fk: &mut Fk) -> BakedFrame {
-        let active = GoalSet::with_locks(self.locks, Some(frame));
         let holding = GoalSet::with_locks_holding(self.locks, Some(frame));
         if self.hold_locks && holding.has_locks() {
             let free = q.clone();
@@ -117,16 +116,12 @@ impl<'a> Baker<'a> {
             self.ease(frame, &holding, &free, &mut q);
         }
         fk.update(self.skeleton, &q);
-        let lock_errors = active
-            .goals()
+        let lock_errors = self
+            .locks
             .iter()
-            .zip(active.owners())
-            .filter_map(|(goal, owner)| match owner {
-                marionette_document::Owner::Lock(i) => {
-                    Some((*i, goal.kind.error(self.skeleton, fk)))
-                }
-                marionette_document::Owner::Edit => None,
-            })
+            .enumerate()
+            .filter(|(_, lock)| lock.active_at(Some(frame)))
+            .map(|(i, lock)| (i, lock.goal().kind.error(self.skeleton, fk)))
             .collect();
         BakedFrame {
             frame,

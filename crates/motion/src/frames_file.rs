@@ -8,7 +8,43 @@ use serde_json::{Map, Value, json};
 
 use crate::bake::BakedFrame;
 
-/// The pose as `{"root": [x, y, z], "joints": {name: [values]}}`.
+/// A point as `[x, y, z]`.
+pub fn point_json(p: &nalgebra::Vector3<f64>) -> Value {
+    json!([p.x, p.y, p.z])
+}
+
+/// Every site's world position, by name in file order (as `marionette fk --json` prints them).
+pub fn sites_json(skeleton: &Skeleton, fk: &marionette_skeleton::Fk) -> Value {
+    Value::Object(
+        skeleton
+            .site_ids()
+            .map(|s| {
+                (
+                    skeleton.site(s).name.clone(),
+                    point_json(&fk.site_position(s)),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Every joint's world position, by name in hierarchy order (as `marionette fk --json` prints
+/// them).
+pub fn joints_world_json(skeleton: &Skeleton, fk: &marionette_skeleton::Fk) -> Value {
+    Value::Object(
+        skeleton
+            .joint_ids()
+            .map(|j| {
+                (
+                    skeleton.joint(j).name.clone(),
+                    point_json(&fk.joint_position(j)),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The pose as `{"root": [x, y, z], "joints": {name: [values]}}` (every joint, file units).
 pub fn pose_json(skeleton: &Skeleton, q: &[f64]) -> Value {
     let pose = Pose { q: q.to_vec() };
     let joints: Map<String, Value> = pose

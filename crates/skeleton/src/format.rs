@@ -216,3 +216,16 @@ mod plain_option {
         <[f64; 3]>::deserialize(d).map(Some)
     }
 }
+
+/// The folder the paths of mesh bodies are relative to (docs/skeleton-format.md): `assets/`
+/// beside the skeleton file's folder (`project/skeletons/x.ron` → `project/assets`), else
+/// `./assets`; whichever exists first, or `None`.
+pub fn assets_folder(skeleton_file: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    let beside = skeleton_file
+        .and_then(std::path::Path::parent)
+        .map(|folder| folder.join("..").join("assets"));
+    beside
+        .into_iter()
+        .chain([std::path::PathBuf::from("assets")])
+        .find(|dir| dir.is_dir())
+}

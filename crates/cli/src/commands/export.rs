@@ -8,12 +8,13 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use marionette_document::DocumentFile;
+use marionette_interchange::export::{ExportFormat, export_bytes};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::Skeleton;
 
 use crate::output::outln;
 
-/// What to write.
+/// What to write (the command line's names for [`ExportFormat`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// Biovision hierarchy: the skeleton and one row of channels per frame.
@@ -22,6 +23,16 @@ pub enum Format {
     Glb,
     /// The baked frames with every site's and joint's world position.
     Json,
+}
+
+impl From<Format> for ExportFormat {
+    fn from(f: Format) -> ExportFormat {
+        match f {
+            Format::Bvh => ExportFormat::Bvh,
+            Format::Glb => ExportFormat::Glb,
+            Format::Json => ExportFormat::Json,
+        }
+    }
 }
 
 /// Arguments of `marionette export`.
@@ -97,37 +108,23 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
             .map_or_else(|| "pose".to_owned(), |s| s.to_string_lossy().into_owned());
         (skeleton, Vec::new(), name, 24.0, vec![frame])
     };
-    let qs: Vec<Vec<f64>> = frames.iter().map(|f| f.q.clone()).collect();
-    let bytes = match args.format {
-        Format::Bvh => marionette_interchange::bvh::write::to_bvh(&skeleton, &qs, fps)
-            .to_text()
-            .into_bytes(),
-        Format::Glb => {
-            let beside = skeleton_file
-                .as_deref()
-                .and_then(std::path::Path::parent)
-                .map(|folder| folder.join("..").join("assets"));
-            let assets = args
-                .assets
-                .clone()
-                .or(beside.filter(|d| d.is_dir()))
-                .or_else(|| Some(PathBuf::from("assets")).filter(|d| d.is_dir()));
-            let (bytes, warnings) =
-                marionette_interchange::gltf::to_glb(&skeleton, &qs, fps, assets.as_deref());
-            for w in warnings {
-                eprintln!("{}: {w}", args.input.display());
-            }
-            bytes
-        }
-        Format::Json => {
-            let mut out = Vec::new();
-            marionette_interchange::json::frames_with_world_positions(
-                &mut out, &skeleton, &locks, &name, fps, &frames,
-            )
-            .map_err(|e| format!("cannot write the JSON: {e}"))?;
-            out
-        }
-    };
+    let assets = args
+        .assets
+        .clone()
+        .or_else(|| marionette_skeleton::assets_folder(skeleton_file.as_deref()));
+    let (bytes, warnings) = export_bytes(
+        args.format.into(),
+        &skeleton,
+        &locks,
+        &name,
+        fps,
+        &frames,
+        assets.as_deref(),
+    )
+    .map_err(|e| format!("cannot write the export: {e}"))?;
+    for w in warnings {
+        eprintln!("{}: {w}", args.input.display());
+    }
     marionette_skeleton::ron_io::write_bytes_atomically(&args.out, &bytes)
         .map_err(|e| format!("{}: cannot write: {e}", args.out.display()))?;
     outln!(

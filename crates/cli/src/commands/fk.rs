@@ -44,18 +44,12 @@ pub fn run(args: &FkArgs) -> Result<ExitCode, String> {
 
 /// The JSON object of `marionette fk --json`, in hierarchy (joints) and file (sites) order.
 pub fn to_json(skeleton: &Skeleton, fk: &Fk) -> Value {
-    let joints: Map<String, Value> = skeleton
-        .joint_ids()
-        .map(|j| {
-            (
-                skeleton.joint(j).name.clone(),
-                json_point(&fk.joint_position(j)),
-            )
-        })
-        .collect();
     let sites = crate::output::sites_json(skeleton, fk);
     let mut out = Map::new();
-    out.insert("joints".into(), Value::Object(joints));
+    out.insert(
+        "joints".into(),
+        marionette_motion::frames_file::joints_world_json(skeleton, fk),
+    );
     out.insert("sites".into(), sites);
     out.insert("com".into(), json_point(&fk.center_of_mass()));
     Value::Object(out)

@@ -11,9 +11,9 @@ use marionette_ik::{
     Problem, Report, Settings, Shortfall, SolverKind, SolverOptions, System, solve,
 };
 use marionette_skeleton::{Fk, Pose, Skeleton};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use crate::output::{json_point, outln};
+use crate::output::outln;
 
 /// Exit status when the solver stopped before every goal was within tolerance.
 const NOT_CONVERGED: u8 = 3;
@@ -99,13 +99,6 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn joint_values(skeleton: &Skeleton, pose: &Pose) -> Map<String, Value> {
-    pose.file_values(skeleton)
-        .into_iter()
-        .map(|(name, values)| (name, Value::from(values)))
-        .collect()
-}
-
 /// The JSON object of docs/file-formats.md, plus `min_singular_value`, `limits_hit` and, for the
 /// analytic limb solver, `swivel`: the chosen swivel angle and its valid intervals, in degrees.
 fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Value {
@@ -155,7 +148,7 @@ fn to_json(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Valu
         "micros": micros,
         "residual": report.residual,
         "goals": goals,
-        "pose": {"root": json_point(&pose.root()), "joints": joint_values(skeleton, pose)},
+        "pose": marionette_motion::frames_file::pose_json(skeleton, &pose.q),
         "sites": sites,
         "min_singular_value": report.min_singular_value,
         "limits_hit": limits,
@@ -219,13 +212,9 @@ fn summary(problem: &Problem, report: &Report, pose: &Pose, micros: f64) -> Stri
         );
     }
     out += "pose (degrees):\n";
-    for (name, values) in joint_values(skeleton, pose) {
-        if let Some(v) = values.as_array().filter(|v| !v.is_empty()) {
-            let text: Vec<String> = v
-                .iter()
-                .filter_map(Value::as_f64)
-                .map(|x| format!("{x:.3}"))
-                .collect();
+    for (name, values) in pose.file_values(skeleton) {
+        if !values.is_empty() {
+            let text: Vec<String> = values.iter().map(|x| format!("{x:.3}")).collect();
             out += &format!("  {name}: [{}]\n", text.join(", "));
         }
     }

@@ -244,11 +244,3 @@ impl Bvh {
         let _ = writeln!(out, "{pad}}}");
     }
 }
-
-/// The world position of every skeleton joint on every frame, from our forward kinematics, for
-/// comparing with what a reader makes of the file.
-pub fn world_positions(skeleton: &Skeleton, q: &[f64]) -> Vec<Vector3<f64>> {
-    let mut fk = marionette_skeleton::Fk::new(skeleton);
-    fk.update(skeleton, q);
-    skeleton.joint_ids().map(|j| fk.joint_position(j)).collect()
-}
