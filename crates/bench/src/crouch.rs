@@ -1,7 +1,7 @@
 //! Issue 15's crouch, with issue 10's locks: the humanoid standing at rest (straight knees, the
 //! singular start), both heels position-locked where they stand, the pelvis dragged straight
 //! down 10, 20 and 30 cm in the front view through the editor's document
-//! ([`Document::drag_frame`]). Dragging the root body moves the root translation; the locks'
+//! ([`Document::drag_step`]). Dragging the root body moves the root translation; the locks'
 //! limbs (hip, knee, ankle) must fold to keep the heels, which at straight knees only a
 //! second-order move can start.
 
@@ -38,7 +38,7 @@ pub fn run(kind: SolverKind, depth: f64) -> (f64, f64, Option<usize>) {
         let t = ((frame + 1) as f64 / GLIDE_FRAMES as f64).min(1.0);
         let cursor = start - Vector3::y() * depth * t;
         let ray = ray_through(&cursor);
-        doc.drag_frame(&ray, &mut runner).expect("dragging");
+        doc.drag_step(&ray, &mut runner).expect("dragging");
         let heel = doc
             .lock_violations()
             .iter()

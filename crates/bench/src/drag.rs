@@ -1,5 +1,5 @@
 //! The editor's IK work per frame while the user drags, through the same path the editor takes
-//! (`marionette_editing::Document::drag_frame`: the cursor-ray goal, the document's system, the
+//! (`marionette_editing::Document::drag_step`: the cursor-ray goal, the document's system, the
 //! chosen solver's updates for the frame, forward kinematics of the result): the humanoid's right
 //! forearm dragged up and around for 600 frames in a front view, in each chain mode's default
 //! (nearest branch: the arm from the shoulder) and for the whole body. Issue 5's budget: ≤ 1 ms.
@@ -38,7 +38,7 @@ pub fn run_with(settings: IkSettings, mode: ChainMode, frames: usize) -> [f64; 3
         let cursor = hit + Vector3::new(0.25 * a.sin(), 0.3 * (1.0 - a.cos()), 3.0);
         let ray = Ray::new(cursor, -Vector3::z()).expect("ray");
         let began = Instant::now();
-        let outcome = doc.drag_frame(&ray, &mut runner).expect("dragging");
+        let outcome = doc.drag_step(&ray, &mut runner).expect("dragging");
         micros.push(began.elapsed().as_secs_f64() * 1e6);
         residual += outcome.report.residual;
     }

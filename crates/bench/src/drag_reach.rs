@@ -3,7 +3,7 @@
 //! a random reachable target (the site where a random pose of the dragged chain alone puts it) in
 //! each orthographic view, exactly as the editor drags: the chain up to the nearest branch, each
 //! frame the goal is the point of the cursor's view ray nearest the grip
-//! ([`marionette_editing::Document::drag_frame`]), at most 10 updates a frame. The cursor glides
+//! ([`marionette_editing::Document::drag_step`]), at most 10 updates a frame. The cursor glides
 //! to the target over [`GLIDE_FRAMES`] frames, as a hand would, then stays; a drag reaches when
 //! the grip is within 1 mm of the final ray. Rest poses with straight limbs at their limits are
 //! the singular starts that used to stall every numeric solver.
@@ -118,7 +118,7 @@ pub fn drag(skeleton: &Skeleton, case: &Case, runner: &mut IkRunner) -> Option<u
     for frame in 0..MAX_FRAMES {
         let t = ((frame + 1) as f64 / GLIDE_FRAMES as f64).min(1.0);
         let cursor = start + (case.target - start) * t;
-        doc.drag_frame(&case.view.ray(&cursor), runner)?;
+        doc.drag_step(&case.view.ray(&cursor), runner)?;
         let grip = doc.fk().site_position(case.site);
         if t >= 1.0 && (final_ray.closest_point_to(&grip) - grip).norm() <= REACH {
             return Some(frame + 1 - GLIDE_FRAMES);
@@ -243,7 +243,7 @@ pub fn table(
         "shipped: {}; random: {} skeletons from marionette_skeleton::testing's generator (fixed seed); bend hint weight {} (the editor's default)",
         names.join(", "),
         random.len(),
-        marionette_editing::ik_frame::DEFAULT_PREFERENCE
+        marionette_editing::solve::DEFAULT_PREFERENCE
     ));
     table
 }

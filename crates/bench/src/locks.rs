@@ -1,7 +1,7 @@
 //! Issue 10's budget: the IK work of one editor frame with locks. The humanoid standing, both
 //! feet pose-locked (heel position and foot orientation), the left hand position-locked and the
 //! centre of mass locked over its ground point, while the right hand is dragged around for 600
-//! frames in the front view through the editor's document ([`Document::drag_frame`]). The
+//! frames in the front view through the editor's document ([`Document::drag_step`]). The
 //! centre-of-mass lock moves every DOF, so every lock is in every frame's goal set.
 
 use std::time::Instant;
@@ -60,7 +60,7 @@ pub fn run(kind: SolverKind, frames: usize) -> LockedDrag {
         let cursor = start + Vector3::new(0.2 * a.sin(), 0.25 * (1.0 - a.cos()), 0.0);
         let ray = ray_through(&cursor);
         let began = Instant::now();
-        let outcome = doc.drag_frame(&ray, &mut runner).expect("dragging");
+        let outcome = doc.drag_step(&ray, &mut runner).expect("dragging");
         micros.push(began.elapsed().as_secs_f64() * 1e6);
         let lock = doc
             .lock_violations()

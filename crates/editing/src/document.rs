@@ -2,7 +2,9 @@
 //! locks and sequences, the drag in progress and the undo history. Every edit goes through here,
 //! so each is checked (bad values are errors that change nothing), clamped to the limits, and
 //! undoable as one step (a whole drag included: the pose changes live while dragging and one step
-//! is recorded when it ends, as Fyrox's editor does). Lock edits are in [`crate::lock_edits`],
+//! is recorded when it ends, as Fyrox's editor does). The editor sends every edit as one
+//! [`crate::Edit`] to [`Document::apply`] ([`crate::edit`]); the edits themselves are here (the
+//! pose, stiffness, undo), in [`crate::drag`], [`crate::lock_edits`] and [`crate::timeline`];
 //! opening and saving Document files in [`crate::document_io`].
 //!
 //! Every solve goes through one goal set ([`Document::goal_set`]): the locks the edit can disturb
@@ -11,17 +13,15 @@
 
 use std::path::{Path, PathBuf};
 
-use marionette_document::{GoalSet, Lock, Owner, Sequence};
-use marionette_ik::{Goal, System};
+use marionette_document::{GoalSet, Lock, Sequence};
+use marionette_ik::Goal;
 use marionette_skeleton::{
-    Chain, ChainError, DofId, Fk, JointId, Pose, PoseError, ROOT_STATE_LEN, SiteId, Skeleton,
-    SkeletonError,
+    Chain, DofId, Fk, JointId, Pose, PoseError, ROOT_STATE_LEN, Skeleton, SkeletonError,
 };
-use nalgebra::Vector3;
 
-use crate::history::{Change, Edited, History};
-use crate::ik_frame::{FrameOutcome, IkRunner};
-use crate::{ChainMode, Drag, Ray};
+use crate::Drag;
+use crate::history::{Change, Edited, History, UndoStep};
+use crate::solve::{IkRunner, SolveOutcome};
 
 /// The next document's identity ([`Document::id`]).
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -83,6 +83,12 @@ pub enum EditError {
         /// What is wrong.
         what: String,
     },
+    /// The swivel could not be set (not a number, or the limb solver could not serve the limb).
+    #[error("swivel: {0}")]
+    Swivel(String),
+    /// IK settings that do not fit together.
+    #[error("IK settings refused: {0}")]
+    Settings(String),
 }
 
 /// The document: what is open and everything the user changed.
@@ -103,8 +109,10 @@ pub struct Document {
     pub(crate) history: History,
     /// The history's revision when last saved (or opened).
     pub(crate) saved_revision: u64,
-    drag: Option<Drag>,
-    last_edit: Option<(Goal, Chain)>,
+    /// The drag in progress ([`crate::drag`]).
+    pub(crate) drag: Option<Drag>,
+    /// The edit's goal and chain of the last drag step.
+    pub(crate) last_edit: Option<(Goal, Chain)>,
     pub(crate) fk: Fk,
     id: u64,
 }
@@ -265,7 +273,7 @@ impl Document {
     }
 
     /// The enabled locks that moving `chain` could disturb, and those their limbs could.
-    fn locks_disturbed_by(&self, chain: &Chain) -> GoalSet {
+    pub(crate) fn locks_disturbed_by(&self, chain: &Chain) -> GoalSet {
         let mut moving = chain.clone();
         let frame = self.lock_frame();
         let mut taken = vec![false; self.locks.len()];
@@ -296,18 +304,8 @@ impl Document {
     }
 
     /// Sets one DOF (a slider or numeric entry), clamped to its limits (hinges without limits
-    /// wrap), as one undo step.
-    pub fn set_dof(&mut self, dof: DofId, value: f64) -> Result<(), EditError> {
-        self.edit_dof(dof, value, false)
-    }
-
-    /// Like [`Document::set_dof`], for the steps after the first of a continuing adjustment (a
-    /// slider being dragged): the adjustment stays one undo step.
-    pub fn adjust_dof(&mut self, dof: DofId, value: f64) -> Result<(), EditError> {
-        self.edit_dof(dof, value, true)
-    }
-
-    fn edit_dof(&mut self, dof: DofId, value: f64, continuing: bool) -> Result<(), EditError> {
+    /// wrap): an undo step of its own, or the slider drag's step extended.
+    pub fn set_dof(&mut self, dof: DofId, value: f64, undo: UndoStep) -> Result<(), EditError> {
         let d = self.skeleton.dof(dof);
         if !value.is_finite() {
             return Err(EditError::NotANumber {
@@ -327,25 +325,17 @@ impl Document {
         );
         let mut after = self.pose.clone();
         after[dof.state_index()] = value;
-        self.put_pose(label, after, continuing);
+        self.replace_pose(label, after, undo);
         Ok(())
     }
 
-    /// Sets a joint's stiffness (Welman's w in (0, 1]) as one undo step.
-    pub fn set_stiffness(&mut self, joint: JointId, value: f64) -> Result<(), EditError> {
-        self.edit_stiffness(joint, value, false)
-    }
-
-    /// Like [`Document::set_stiffness`], for the steps after the first of a slider drag.
-    pub fn adjust_stiffness(&mut self, joint: JointId, value: f64) -> Result<(), EditError> {
-        self.edit_stiffness(joint, value, true)
-    }
-
-    fn edit_stiffness(
+    /// Sets a joint's stiffness (Welman's w in (0, 1]): an undo step of its own, or the slider
+    /// drag's step extended.
+    pub fn set_stiffness(
         &mut self,
         joint: JointId,
         value: f64,
-        continuing: bool,
+        undo: UndoStep,
     ) -> Result<(), EditError> {
         let name = &self.skeleton.joint(joint).name;
         if !(value > 0.0 && value <= 1.0) {
@@ -361,26 +351,13 @@ impl Document {
             after: value,
         };
         self.stiffness[joint.index()] = value;
-        if continuing {
-            self.history.record_continuing(change);
-        } else {
-            self.history.record(change);
-        }
+        self.history.record_as(change, undo);
         Ok(())
     }
 
-    /// Replaces the pose (a loaded pose file, "solve until satisfied") as one undo step.
-    pub fn replace_pose(&mut self, label: String, pose: Vec<f64>) {
-        self.put_pose(label, pose, false);
-    }
-
-    /// Like [`Document::replace_pose`], for the steps after the first of a continuing adjustment
-    /// (the swivel slider being dragged): one undo step for the whole adjustment.
-    pub fn adjust_pose(&mut self, label: String, pose: Vec<f64>) {
-        self.put_pose(label, pose, true);
-    }
-
-    pub(crate) fn put_pose(&mut self, label: String, pose: Vec<f64>, continuing: bool) {
+    /// Replaces the pose (a loaded pose file, "solve until satisfied", the swivel): an undo step
+    /// labelled `label` of its own, or the adjustment's step extended.
+    pub fn replace_pose(&mut self, label: String, pose: Vec<f64>, undo: UndoStep) {
         let before = std::mem::replace(&mut self.pose, pose);
         self.fk.update(&self.skeleton, &self.pose);
         let change = Change::Pose {
@@ -388,11 +365,7 @@ impl Document {
             before,
             after: self.pose.clone(),
         };
-        if continuing {
-            self.history.record_continuing(change);
-        } else {
-            self.history.record(change);
-        }
+        self.history.record_as(change, undo);
     }
 
     /// Loads a pose file (docs/file-formats.md) as one undo step; on error nothing changes.
@@ -403,7 +376,8 @@ impl Document {
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        self.replace_pose(format!("Open pose {name}"), pose.q);
+        self.end_drag();
+        self.replace_pose(format!("Open pose {name}"), pose.q, UndoStep::New);
         Ok(())
     }
 
@@ -415,120 +389,6 @@ impl Document {
         .save(&self.skeleton, path)
     }
 
-    /// The IK system for `goals` on `chain`, with the document's stiffness.
-    pub fn system(&self, goals: Vec<Goal>, chain: Chain) -> System<'_> {
-        let mut system = System::new(&self.skeleton, goals, chain);
-        system.set_joint_stiffness(&self.stiffness);
-        system
-    }
-
-    /// Begins dragging a site's handle: the site itself is the dragged point.
-    pub fn begin_site_drag(&mut self, site: SiteId, mode: ChainMode) -> Result<(), EditError> {
-        let made = Drag::begin_at_site(&self.skeleton, &self.pose, site, mode);
-        let name = self.skeleton.site(site).name.clone();
-        self.start_drag(made, name, mode)
-    }
-
-    /// Begins dragging `joint`'s body, picked at world point `hit`.
-    pub fn begin_drag(
-        &mut self,
-        joint: JointId,
-        hit: &Vector3<f64>,
-        mode: ChainMode,
-    ) -> Result<(), EditError> {
-        let made = Drag::begin(&self.skeleton, &self.fk, &self.pose, joint, hit, mode);
-        let name = self.skeleton.joint(joint).name.clone();
-        self.start_drag(made, name, mode)
-    }
-
-    /// Begins dragging `joint` by its origin (a replay's `DragJoint`).
-    pub fn begin_joint_drag(&mut self, joint: JointId, mode: ChainMode) -> Result<(), EditError> {
-        let made = Drag::begin_at_point(&self.skeleton, &self.pose, joint, Vector3::zeros(), mode);
-        let name = self.skeleton.joint(joint).name.clone();
-        self.start_drag(made, name, mode)
-    }
-
-    /// Makes `made` the drag in progress, or says why it could not begin (naming `picked`).
-    fn start_drag(
-        &mut self,
-        made: Result<Drag, ChainError>,
-        picked: String,
-        mode: ChainMode,
-    ) -> Result<(), EditError> {
-        let mut drag = made.map_err(|e| EditError::Drag {
-            joint: picked,
-            why: e.to_string(),
-        })?;
-        self.root_moves_figure(&mut drag, mode);
-        self.drag = Some(drag);
-        Ok(())
-    }
-
-    /// Dragging the root body translates the whole figure (the root translation), except in
-    /// the whole-body mode, which moves everything anyway.
-    fn root_moves_figure(&self, drag: &mut Drag, mode: ChainMode) {
-        if drag.joint == self.skeleton.root() && mode != ChainMode::WholeBody {
-            drag.chain = Chain::root_translation();
-        }
-    }
-
-    /// One frame of the drag: the dragged point towards the cursor ray, with the locks the drag
-    /// can disturb, by `runner`'s solver. The frame first keeps the grip's depth
-    /// ([`Drag::goal`]); when that does not converge within the frame's updates, it solves again
-    /// from the frame's start pose with the depth free along the ray ([`Drag::ray_goal`]) and
-    /// keeps whichever pose ends nearer the ray while holding the locks no worse. So the grip
-    /// stays at its depth as long as it can follow the cursor there, and changes depth only where
-    /// following needs it (a straight limb bending towards its base). `None` when no drag is in
-    /// progress.
-    pub fn drag_frame(&mut self, ray: &Ray, runner: &mut IkRunner) -> Option<FrameOutcome> {
-        let drag = self.drag.as_ref()?;
-        let chain = drag.chain.clone();
-        let held = drag.goal(&self.fk, ray);
-        let free = drag.ray_goal(&self.fk, ray);
-        let mut pose = self.pose.clone();
-        // The locks the drag could disturb, found once for both tries.
-        let locks = self.locks_disturbed_by(&chain);
-        let mut set = locks.clone();
-        set.push_edit(held.clone(), &chain);
-        let mut outcome = {
-            let mut system = set.system(&self.skeleton, &self.stiffness);
-            runner.frame(&mut system, &mut pose)
-        };
-        let mut goal = held;
-        if !outcome.report.converged {
-            // The goals are made: `self.fk` serves to compare the tries (it is brought back to
-            // the kept pose below).
-            let mut retry = self.pose.clone();
-            let mut set = locks;
-            set.push_edit(free.clone(), &chain);
-            let second = {
-                let mut system = set.system(&self.skeleton, &self.stiffness);
-                runner.frame(&mut system, &mut retry)
-            };
-            let locks_error = |report: &marionette_ik::Report| {
-                report
-                    .goal_errors
-                    .iter()
-                    .zip(set.owners())
-                    .filter(|(_, o)| matches!(o, Owner::Lock(_)))
-                    .fold(0.0_f64, |a, (e, _)| a.max(*e))
-            };
-            self.fk.update(&self.skeleton, &pose);
-            let held_distance = drag.distance_to(&self.fk, ray);
-            self.fk.update(&self.skeleton, &retry);
-            let tolerance = runner.settings().tolerance;
-            let locks_no_worse =
-                locks_error(&second.report) <= locks_error(&outcome.report).max(tolerance);
-            if drag.distance_to(&self.fk, ray) < held_distance && locks_no_worse {
-                (pose, outcome, goal) = (retry, second, free);
-            }
-        }
-        self.last_edit = Some((goal, chain));
-        self.pose = pose;
-        self.fk.update(&self.skeleton, &self.pose);
-        Some(outcome)
-    }
-
     /// Solves the current goal set (the enabled locks and the last drag's goal) for at most
     /// `max_iterations` updates ("solve until satisfied"), as one undo step. `None` when there
     /// is nothing to solve.
@@ -536,7 +396,7 @@ impl Document {
         &mut self,
         runner: &mut IkRunner,
         max_iterations: usize,
-    ) -> Option<FrameOutcome> {
+    ) -> Option<SolveOutcome> {
         let set = match &self.last_edit {
             Some((goal, chain)) => self.goal_set(std::slice::from_ref(goal), chain),
             None => self.goal_set(&[], &Chain::default()),
@@ -549,7 +409,7 @@ impl Document {
             let mut system = set.system(&self.skeleton, &self.stiffness);
             runner.until_satisfied(&mut system, &mut q, max_iterations)
         };
-        self.replace_pose("Solve until satisfied".into(), q);
+        self.replace_pose("Solve until satisfied".into(), q, UndoStep::New);
         Some(outcome)
     }
 
@@ -563,25 +423,6 @@ impl Document {
             runner.until_satisfied(&mut system, &mut q, budget);
         }
         q
-    }
-
-    /// Ends the drag: the whole drag becomes one undo step.
-    pub fn end_drag(&mut self) {
-        if let Some(drag) = self.drag.take() {
-            self.history.record(Change::Pose {
-                label: format!("Drag {}", self.skeleton.joint(drag.joint).name),
-                before: drag.start_pose,
-                after: self.pose.clone(),
-            });
-        }
-    }
-
-    /// Cancels the drag (Escape): the pose goes back to where the drag began; nothing recorded.
-    pub fn cancel_drag(&mut self) {
-        if let Some(drag) = self.drag.take() {
-            self.pose = drag.start_pose;
-            self.fk.update(&self.skeleton, &self.pose);
-        }
     }
 
     /// Undoes the last edit (ending any drag first); its label, or `None`.

@@ -96,45 +96,43 @@ impl Document {
         Ok(doc)
     }
 
-    /// What would be saved, with the skeleton file the document uses (`None` for a built-in
-    /// skeleton that has no file yet).
-    fn contents(&self) -> Option<DocumentFile> {
-        Some(DocumentFile {
-            skeleton_path: self.source.clone()?,
+    /// What would be saved, naming `skeleton_path` as the skeleton's file.
+    fn contents(&self, skeleton_path: PathBuf) -> DocumentFile {
+        DocumentFile {
+            skeleton_path,
             skeleton: self.skeleton.clone(),
             pose: Pose {
                 q: self.pose.clone(),
             },
             locks: self.locks.clone(),
             sequences: self.sequences.clone(),
-        })
+        }
     }
 
-    /// Writes the document to `path` without making it the document's file.
-    fn write_to(&mut self, path: &Path) -> Result<(), DocumentError> {
-        if self.source.is_none() {
-            // A built-in figure: its skeleton is written beside the document first.
-            let name = path
-                .file_stem()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "figure".into());
-            let skeleton_path = path.with_file_name(format!("{name}.skeleton.ron"));
-            self.skeleton
-                .save(&skeleton_path)
-                .map_err(|source| DocumentError::Skeleton {
-                    document: path.display().to_string(),
-                    path: skeleton_path.display().to_string(),
-                    source,
-                })?;
-            self.source = Some(skeleton_path);
-        }
-        let contents = self.contents().ok_or_else(|| {
-            DocumentError::File(FileError::Io {
-                file: path.display().to_string(),
-                source: std::io::Error::other("the document has no skeleton file"),
-            })
-        })?;
-        contents.save(path)
+    /// Writes the document to `path` without making it the document's file; returns the
+    /// skeleton file it names: the document's own, or (for a built-in figure, which has none)
+    /// the skeleton written beside `path` first.
+    fn write_to(&self, path: &Path) -> Result<PathBuf, DocumentError> {
+        let skeleton_path = match &self.source {
+            Some(source) => source.clone(),
+            None => {
+                let name = path
+                    .file_stem()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "figure".into());
+                let beside = path.with_file_name(format!("{name}.skeleton.ron"));
+                self.skeleton
+                    .save(&beside)
+                    .map_err(|source| DocumentError::Skeleton {
+                        document: path.display().to_string(),
+                        path: beside.display().to_string(),
+                        source,
+                    })?;
+                beside
+            }
+        };
+        self.contents(skeleton_path.clone()).save(path)?;
+        Ok(skeleton_path)
     }
 
     /// Saves to `path` atomically and makes it the document's file; the document is then
@@ -142,7 +140,8 @@ impl Document {
     /// document's is the caller's: [`Document::discard_recovery`]).
     pub fn save_document(&mut self, path: impl AsRef<Path>) -> Result<(), DocumentError> {
         let path = path.as_ref();
-        self.write_to(path)?;
+        let skeleton_path = self.write_to(path)?;
+        self.source = Some(skeleton_path);
         if let Some(old) = &self.file {
             let _ = std::fs::remove_file(recovery_path(Some(old), Path::new(".")));
         }
@@ -154,7 +153,9 @@ impl Document {
 
     /// Writes the recovery file when there are unsaved edits (for a document never saved, in
     /// the folder `untitled`); returns where, or `None` when there was nothing to save.
-    pub fn autosave(&mut self, untitled: &Path) -> Result<Option<PathBuf>, DocumentError> {
+    /// (A built-in figure's skeleton is written beside the recovery file; it stays the
+    /// recovery's: a later Save As writes its own.)
+    pub fn autosave(&self, untitled: &Path) -> Result<Option<PathBuf>, DocumentError> {
         if !self.is_modified() {
             return Ok(None);
         }
@@ -167,14 +168,8 @@ impl Document {
                 })
             })?;
         }
-        let source = self.source.clone();
-        let written = self.write_to(&recovery);
-        if source.is_none() {
-            // The skeleton written beside the recovery file is the recovery's, not the
-            // document's: a later Save As writes its own.
-            self.source = None;
-        }
-        written.map(|()| Some(recovery))
+        self.write_to(&recovery)?;
+        Ok(Some(recovery))
     }
 
     /// Removes the recovery file of the document at `file` (or of an untitled one, in

@@ -1,13 +1,18 @@
 //! Dragging a body with the mouse (Welman 1993, ch. 6; issue 5): the picked point is moved onto
 //! its segment's axis, so pulling never twists the limb unexpectedly; each frame the goal is the
 //! point of the cursor ray nearest to that effector, which behaves the same in orthographic and
-//! perspective views.
+//! perspective views. The document's drag edits are here too: a drag begins on a [`Grip`],
+//! changes the pose live step by step ([`Document::drag_step`]) and ends as one undo step.
 
+use marionette_document::Owner;
 use marionette_ik::{Goal, GoalKind};
 use marionette_skeleton::{Chain, ChainError, Fk, JointId, Shape, SiteId, Skeleton};
 use nalgebra::Vector3;
 
 use crate::chain_mode::{ChainMode, chain_for};
+use crate::history::Change;
+use crate::solve::{IkRunner, SolveOutcome};
+use crate::{Document, EditError};
 
 /// A ray in world space, from the eye (or the orthographic view plane) through the cursor.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -47,6 +52,22 @@ pub fn point_on_axis(shape: &Shape, local: &Vector3<f64>) -> Vector3<f64> {
         return b;
     }
     a + ab * (ab.dot(&(local - a)) / length2).clamp(0.0, 1.0)
+}
+
+/// What a press grips to begin a drag.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Grip {
+    /// A joint's body, picked at a world point (moved onto the body's axis).
+    Body {
+        /// The joint.
+        joint: JointId,
+        /// Where the body was hit (world).
+        hit: Vector3<f64>,
+    },
+    /// A site's handle: the site is the dragged point.
+    Site(SiteId),
+    /// A joint's origin (a replay's `DragJoint`).
+    Joint(JointId),
 }
 
 /// A drag in progress.
@@ -145,6 +166,147 @@ impl Drag {
     pub fn distance_to(&self, fk: &Fk, ray: &Ray) -> f64 {
         let at = self.effector(fk);
         (ray.closest_point_to(&at) - at).norm()
+    }
+}
+
+impl Document {
+    /// Begins a drag of `grip` moving `mode`'s chain (nothing changes yet; no drag begins while
+    /// one is in progress).
+    pub fn begin_grip(&mut self, grip: Grip, mode: ChainMode) -> Result<(), EditError> {
+        if self.drag.is_some() {
+            return Ok(());
+        }
+        match grip {
+            Grip::Body { joint, hit } => self.begin_drag(joint, &hit, mode),
+            Grip::Site(site) => self.begin_site_drag(site, mode),
+            Grip::Joint(joint) => self.begin_joint_drag(joint, mode),
+        }
+    }
+
+    /// Begins dragging a site's handle: the site itself is the dragged point.
+    pub fn begin_site_drag(&mut self, site: SiteId, mode: ChainMode) -> Result<(), EditError> {
+        let made = Drag::begin_at_site(&self.skeleton, &self.pose, site, mode);
+        let name = self.skeleton.site(site).name.clone();
+        self.start_drag(made, name, mode)
+    }
+
+    /// Begins dragging `joint`'s body, picked at world point `hit`.
+    pub fn begin_drag(
+        &mut self,
+        joint: JointId,
+        hit: &Vector3<f64>,
+        mode: ChainMode,
+    ) -> Result<(), EditError> {
+        let made = Drag::begin(&self.skeleton, &self.fk, &self.pose, joint, hit, mode);
+        let name = self.skeleton.joint(joint).name.clone();
+        self.start_drag(made, name, mode)
+    }
+
+    /// Begins dragging `joint` by its origin (a replay's `DragJoint`).
+    pub fn begin_joint_drag(&mut self, joint: JointId, mode: ChainMode) -> Result<(), EditError> {
+        let made = Drag::begin_at_point(&self.skeleton, &self.pose, joint, Vector3::zeros(), mode);
+        let name = self.skeleton.joint(joint).name.clone();
+        self.start_drag(made, name, mode)
+    }
+
+    /// Makes `made` the drag in progress, or says why it could not begin (naming `picked`).
+    fn start_drag(
+        &mut self,
+        made: Result<Drag, ChainError>,
+        picked: String,
+        mode: ChainMode,
+    ) -> Result<(), EditError> {
+        let mut drag = made.map_err(|e| EditError::Drag {
+            joint: picked,
+            why: e.to_string(),
+        })?;
+        self.root_moves_figure(&mut drag, mode);
+        self.drag = Some(drag);
+        Ok(())
+    }
+
+    /// Dragging the root body translates the whole figure (the root translation), except in
+    /// the whole-body mode, which moves everything anyway.
+    fn root_moves_figure(&self, drag: &mut Drag, mode: ChainMode) {
+        if drag.joint == self.skeleton.root() && mode != ChainMode::WholeBody {
+            drag.chain = Chain::root_translation();
+        }
+    }
+
+    /// One step of the drag (an editor frame): the dragged point towards the cursor ray, with the locks the drag
+    /// can disturb, by `runner`'s solver. The step first keeps the grip's depth
+    /// ([`Drag::goal`]); when that does not converge within the step's updates, it solves again
+    /// from the step's start pose with the depth free along the ray ([`Drag::ray_goal`]) and
+    /// keeps whichever pose ends nearer the ray while holding the locks no worse. So the grip
+    /// stays at its depth as long as it can follow the cursor there, and changes depth only where
+    /// following needs it (a straight limb bending towards its base). `None` when no drag is in
+    /// progress.
+    pub fn drag_step(&mut self, ray: &Ray, runner: &mut IkRunner) -> Option<SolveOutcome> {
+        let drag = self.drag.as_ref()?;
+        let chain = drag.chain.clone();
+        let held = drag.goal(&self.fk, ray);
+        let free = drag.ray_goal(&self.fk, ray);
+        let mut pose = self.pose.clone();
+        // The locks the drag could disturb, found once for both tries.
+        let locks = self.locks_disturbed_by(&chain);
+        let mut set = locks.clone();
+        set.push_edit(held.clone(), &chain);
+        let mut outcome = {
+            let mut system = set.system(&self.skeleton, &self.stiffness);
+            runner.step(&mut system, &mut pose)
+        };
+        let mut goal = held;
+        if !outcome.report.converged {
+            // The goals are made: `self.fk` serves to compare the tries (it is brought back to
+            // the kept pose below).
+            let mut retry = self.pose.clone();
+            let mut set = locks;
+            set.push_edit(free.clone(), &chain);
+            let second = {
+                let mut system = set.system(&self.skeleton, &self.stiffness);
+                runner.step(&mut system, &mut retry)
+            };
+            let locks_error = |report: &marionette_ik::Report| {
+                report
+                    .goal_errors
+                    .iter()
+                    .zip(set.owners())
+                    .filter(|(_, o)| matches!(o, Owner::Lock(_)))
+                    .fold(0.0_f64, |a, (e, _)| a.max(*e))
+            };
+            self.fk.update(&self.skeleton, &pose);
+            let held_distance = drag.distance_to(&self.fk, ray);
+            self.fk.update(&self.skeleton, &retry);
+            let tolerance = runner.settings().tolerance;
+            let locks_no_worse =
+                locks_error(&second.report) <= locks_error(&outcome.report).max(tolerance);
+            if drag.distance_to(&self.fk, ray) < held_distance && locks_no_worse {
+                (pose, outcome, goal) = (retry, second, free);
+            }
+        }
+        self.last_edit = Some((goal, chain));
+        self.pose = pose;
+        self.fk.update(&self.skeleton, &self.pose);
+        Some(outcome)
+    }
+
+    /// Ends the drag: the whole drag becomes one undo step.
+    pub fn end_drag(&mut self) {
+        if let Some(drag) = self.drag.take() {
+            self.history.record(Change::Pose {
+                label: format!("Drag {}", self.skeleton.joint(drag.joint).name),
+                before: drag.start_pose,
+                after: self.pose.clone(),
+            });
+        }
+    }
+
+    /// Cancels the drag (Escape): the pose goes back to where the drag began; nothing recorded.
+    pub fn cancel_drag(&mut self) {
+        if let Some(drag) = self.drag.take() {
+            self.pose = drag.start_pose;
+            self.fk.update(&self.skeleton, &self.pose);
+        }
     }
 }
 

@@ -115,6 +115,19 @@ impl Change {
     }
 }
 
+/// Whether an adjustment opens a new undo step or extends the last one: the first change of a
+/// slider drag, a swivel drag or a lock marker drag is [`UndoStep::New`], the changes after it
+/// [`UndoStep::Extend`], so the whole gesture is one step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UndoStep {
+    /// A step of its own.
+    #[default]
+    New,
+    /// The last step extended to end here, when it is the same adjustment (same kind, label
+    /// and joint) and nothing was undone since; otherwise a step of its own.
+    Extend,
+}
+
 /// The undo and redo stacks.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
@@ -123,6 +136,9 @@ pub struct History {
     /// Bumped by every recorded, undone or redone edit: a document is unsaved while its
     /// revision differs from the one it was saved at.
     revision: u64,
+    /// Bumped by every recorded, undone or redone edit of the locks or the sequences: what a
+    /// bake depends on besides the skeleton.
+    motion_revision: u64,
 }
 
 impl History {
@@ -132,9 +148,31 @@ impl History {
         if change.is_empty() {
             return;
         }
+        self.bump(&change);
         self.undo.push(change);
         self.redo.clear();
+    }
+
+    /// Records `change` as `step` says: a step of its own, or the last one extended
+    /// ([`History::record_continuing`]).
+    pub fn record_as(&mut self, change: Change, step: UndoStep) {
+        match step {
+            UndoStep::New => self.record(change),
+            UndoStep::Extend => self.record_continuing(change),
+        }
+    }
+
+    fn bump(&mut self, change: &Change) {
         self.revision += 1;
+        if matches!(change, Change::Locks { .. } | Change::Sequences { .. }) {
+            self.motion_revision += 1;
+        }
+    }
+
+    /// Changes with every edit, undo and redo of the locks or the sequences (not with pose or
+    /// stiffness edits): what was baked from them is out of date when it differs.
+    pub fn motion_revision(&self) -> u64 {
+        self.motion_revision
     }
 
     /// The revision: changes with every edit, undo and redo (not a count of anything).
@@ -191,6 +229,7 @@ impl History {
                 ) if label == new_label => {
                     after.clone_from(new_after);
                     self.revision += 1;
+                    self.motion_revision += 1;
                     return;
                 }
                 _ => {}
@@ -205,8 +244,8 @@ impl History {
         let change = self.undo.pop()?;
         change.put(&mut state, false);
         let label = change.label().to_owned();
+        self.bump(&change);
         self.redo.push(change);
-        self.revision += 1;
         Some(label)
     }
 
@@ -215,8 +254,8 @@ impl History {
         let change = self.redo.pop()?;
         change.put(&mut state, true);
         let label = change.label().to_owned();
+        self.bump(&change);
         self.undo.push(change);
-        self.revision += 1;
         Some(label)
     }
 

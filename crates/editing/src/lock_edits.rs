@@ -7,8 +7,8 @@ use marionette_document::{Lock, LockKind, LockPart};
 use marionette_skeleton::{JointId, SiteId};
 use nalgebra::Vector3;
 
-use crate::history::Change;
-use crate::ik_frame::IkRunner;
+use crate::history::{Change, UndoStep};
+use crate::solve::IkRunner;
 use crate::{Document, EditError};
 
 /// Updates the limbs may take to follow a lock change (a frame's budget is too small for a lock
@@ -29,12 +29,12 @@ impl Document {
     }
 
     /// Applies `change` to a copy of the locks; if it succeeds, the copy replaces them, the
-    /// limbs follow (with `runner`, when given) and one undo step is recorded (extended instead,
-    /// when `continuing` and the last step is the same adjustment).
+    /// limbs follow (with `runner`, when given) and one undo step is recorded (or the last
+    /// extended, as `undo` says).
     fn edit_locks(
         &mut self,
         label: String,
-        continuing: bool,
+        undo: UndoStep,
         runner: Option<(&mut IkRunner, usize)>,
         change: impl FnOnce(&mut Vec<Lock>) -> Result<(), EditError>,
     ) -> Result<(), EditError> {
@@ -51,11 +51,7 @@ impl Document {
             before,
             after: (self.locks.clone(), self.pose.clone()),
         };
-        if continuing {
-            self.history.record_continuing(step);
-        } else {
-            self.history.record(step);
-        }
+        self.history.record_as(step, undo);
         Ok(())
     }
 
@@ -73,10 +69,15 @@ impl Document {
             return Err(EditError::DuplicateLock(lock.name));
         }
         let label = format!("Lock {}", lock.name);
-        self.edit_locks(label, false, Some((runner, SETTLE_UPDATES)), |locks| {
-            locks.push(lock);
-            Ok(())
-        })?;
+        self.edit_locks(
+            label,
+            UndoStep::New,
+            Some((runner, SETTLE_UPDATES)),
+            |locks| {
+                locks.push(lock);
+                Ok(())
+            },
+        )?;
         Ok(self.locks.len() - 1)
     }
 
@@ -120,7 +121,7 @@ impl Document {
     pub fn remove_lock(&mut self, index: usize) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Delete lock {}", self.locks[index].name);
-        self.edit_locks(label, false, None, |locks| {
+        self.edit_locks(label, UndoStep::New, None, |locks| {
             locks.remove(index);
             Ok(())
         })
@@ -142,7 +143,7 @@ impl Document {
             return Err(EditError::DuplicateLock(name.to_owned()));
         }
         let label = format!("Rename lock {}", self.locks[index].name);
-        self.edit_locks(label, false, None, |locks| {
+        self.edit_locks(label, UndoStep::New, None, |locks| {
             locks[index].name = name.to_owned();
             Ok(())
         })
@@ -159,23 +160,23 @@ impl Document {
         let verb = if enabled { "Enable" } else { "Disable" };
         let label = format!("{verb} lock {}", self.locks[index].name);
         let runner = enabled.then_some((runner, SETTLE_UPDATES));
-        self.edit_locks(label, false, runner, |locks| {
+        self.edit_locks(label, UndoStep::New, runner, |locks| {
             locks[index].enabled = enabled;
             Ok(())
         })
     }
 
-    /// Sets lock `index`'s weight (> 0); `continuing` for the steps after the first of a slider
-    /// drag.
+    /// Sets lock `index`'s weight (> 0); [`UndoStep::Extend`] for the steps after the first of
+    /// a slider drag.
     pub fn set_lock_weight(
         &mut self,
         index: usize,
         weight: f64,
-        continuing: bool,
+        undo: UndoStep,
     ) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Weight of lock {}", self.locks[index].name);
-        self.edit_locks(label, continuing, None, |locks| {
+        self.edit_locks(label, undo, None, |locks| {
             locks[index].set_weight(weight).map_err(EditError::from)
         })
     }
@@ -184,7 +185,7 @@ impl Document {
     pub fn set_lock_priority(&mut self, index: usize, priority: u32) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Priority of lock {}", self.locks[index].name);
-        self.edit_locks(label, false, None, |locks| {
+        self.edit_locks(label, UndoStep::New, None, |locks| {
             locks[index].set_priority(priority);
             Ok(())
         })
@@ -198,7 +199,7 @@ impl Document {
     ) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Frames of lock {}", self.locks[index].name);
-        self.edit_locks(label, false, None, |locks| {
+        self.edit_locks(label, UndoStep::New, None, |locks| {
             locks[index].set_frames(frames).map_err(EditError::from)
         })
     }
@@ -208,7 +209,7 @@ impl Document {
     pub fn set_lock_blend(&mut self, index: usize, blend: i64) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Blend of lock {}", self.locks[index].name);
-        self.edit_locks(label, false, None, |locks| {
+        self.edit_locks(label, UndoStep::New, None, |locks| {
             locks[index].set_blend(blend).map_err(EditError::from)
         })
     }
@@ -219,21 +220,21 @@ impl Document {
         let label = format!("Base of lock {}", self.locks[index].name);
         let mut rebased = self.locks[index].clone();
         rebased.set_base(&self.skeleton, base)?;
-        self.edit_locks(label, false, None, |locks| {
+        self.edit_locks(label, UndoStep::New, None, |locks| {
             locks[index] = rebased;
             Ok(())
         })
     }
 
     /// Moves lock `index`'s target by `delta` (its marker dragged) and lets the limbs follow;
-    /// `continuing` for the frames after the first of one marker drag, which stays one undo
-    /// step. False when the lock has no point to move (orientation, two sites together).
+    /// [`UndoStep::Extend`] for the frames after the first of one marker drag, which stays one
+    /// undo step. False when the lock has no point to move (orientation, two sites together).
     pub fn move_lock_target(
         &mut self,
         index: usize,
         delta: &Vector3<f64>,
         runner: &mut IkRunner,
-        continuing: bool,
+        undo: UndoStep,
     ) -> Result<bool, EditError> {
         self.check_index(index)?;
         let mut probe = self.locks[index].clone();
@@ -242,7 +243,7 @@ impl Document {
         }
         let label = format!("Move lock {}", self.locks[index].name);
         let budget = runner.settings().iterations_per_frame;
-        self.edit_locks(label, continuing, Some((runner, budget)), |locks| {
+        self.edit_locks(label, undo, Some((runner, budget)), |locks| {
             locks[index] = probe;
             Ok(())
         })?;

@@ -9,7 +9,7 @@ use marionette_ik::{Goal, GoalKind, Settings, SolverKind, SolverOptions, SwivelR
 use marionette_skeleton::{Chain, JointId, Skeleton};
 use nalgebra::Vector3;
 
-use crate::Document;
+use crate::{Document, UndoStep};
 
 /// A limb's swivel as it stands in the document.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,23 +107,20 @@ pub fn measure(document: &Document, limb: &Limb) -> Result<LimbSwivel, String> {
 }
 
 /// Turns the limb to swivel `angle` (the nearest valid one) with the wrist held, as an undo step;
-/// `continuing` merges it into the previous step of the same slider drag. Returns the report.
+/// [`UndoStep::Extend`] merges it into the previous step of the same slider drag. Returns the
+/// report.
 pub fn set_swivel(
     document: &mut Document,
     limb: &Limb,
     angle: f64,
-    continuing: bool,
+    undo: UndoStep,
 ) -> Result<SwivelReport, String> {
     if !angle.is_finite() {
         return Err(format!("swivel angle {angle} is not a number"));
     }
     let (q, report) = solve_swivel(document, limb, angle)?;
     let label = format!("Swivel {}", document.skeleton().joint(limb.joints[1]).name);
-    if continuing {
-        document.adjust_pose(label, q);
-    } else {
-        document.replace_pose(label, q);
-    }
+    document.replace_pose(label, q, undo);
     Ok(report)
 }
 
@@ -135,7 +132,7 @@ mod tests {
     fn humanoid() -> Document {
         let s = builtin::humanoid();
         let mut d = Document::new(s.clone(), None);
-        d.replace_pose("stand".into(), builtin::standing(&s).q);
+        d.replace_pose("stand".into(), builtin::standing(&s).q, UndoStep::New);
         d
     }
 
@@ -150,7 +147,7 @@ mod tests {
         let wrist_rot = *d.fk().joint_rotation(wrist);
         let elbow_at = d.fk().joint_position(elbow);
         let target = before.angle + 0.4;
-        let report = set_swivel(&mut d, &limb, target, false).expect("swivel");
+        let report = set_swivel(&mut d, &limb, target, UndoStep::New).expect("swivel");
         assert!((d.fk().joint_position(wrist) - wrist_at).norm() < 1e-9);
         assert!((d.fk().joint_rotation(wrist) - wrist_rot).norm() < 1e-9);
         assert!((d.fk().joint_position(elbow) - elbow_at).norm() > 1e-3);
@@ -173,14 +170,14 @@ mod tests {
         let limb = limb_of(d.skeleton(), knee).expect("the left leg is a limb");
         let start = d.pose().to_vec();
         let angle = measure(&d, &limb).expect("measure").angle;
-        set_swivel(&mut d, &limb, angle + 0.05, false).expect("first");
+        set_swivel(&mut d, &limb, angle + 0.05, UndoStep::New).expect("first");
         for k in 2..6 {
-            set_swivel(&mut d, &limb, angle + 0.05 * f64::from(k), true).expect("more");
+            set_swivel(&mut d, &limb, angle + 0.05 * f64::from(k), UndoStep::Extend).expect("more");
         }
         assert_ne!(d.pose(), start.as_slice());
         d.undo();
         assert_eq!(d.pose(), start.as_slice());
-        assert!(set_swivel(&mut d, &limb, f64::NAN, false).is_err());
+        assert!(set_swivel(&mut d, &limb, f64::NAN, UndoStep::New).is_err());
     }
 
     #[test]

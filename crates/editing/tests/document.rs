@@ -1,6 +1,6 @@
 //! The editor's document: every edit checked, clamped and undoable as one step.
 
-use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray};
+use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray, UndoStep};
 use marionette_skeleton::builtin;
 use nalgebra::Vector3;
 
@@ -15,10 +15,13 @@ fn a_dof_edit_is_clamped_and_undoable() {
     let dof = doc.skeleton().joint_dofs(elbow).next().expect("dof");
     let max = doc.skeleton().dof(dof).max;
     let rest = doc.pose().to_vec();
-    doc.set_dof(dof, max + 1.0).expect("a number");
+    doc.set_dof(dof, max + 1.0, UndoStep::New)
+        .expect("a number");
     assert_eq!(doc.pose()[dof.state_index()], max, "clamped to the limit");
     assert_eq!(doc.history().next_undo(), Some("Set right elbow DOF 1"));
-    let err = doc.set_dof(dof, f64::NAN).expect_err("not a number");
+    let err = doc
+        .set_dof(dof, f64::NAN, UndoStep::New)
+        .expect_err("not a number");
     assert!(matches!(err, EditError::NotANumber { .. }), "{err}");
     assert_eq!(
         doc.pose()[dof.state_index()],
@@ -44,14 +47,25 @@ fn stiffness_edits_are_checked_used_and_undoable() {
     let mut doc = humanoid();
     let elbow = doc.skeleton().joint_by_name("right elbow").expect("elbow");
     for bad in [0.0, -0.5, 1.5, f64::NAN] {
-        let err = doc.set_stiffness(elbow, bad).expect_err("outside (0, 1]");
+        let err = doc
+            .set_stiffness(elbow, bad, UndoStep::New)
+            .expect_err("outside (0, 1]");
         assert!(err.to_string().contains("right elbow"), "{err}");
     }
     let before = doc.stiffness()[elbow.index()];
-    doc.set_stiffness(elbow, 0.25).expect("valid");
+    doc.set_stiffness(elbow, 0.25, UndoStep::New)
+        .expect("valid");
     let chain = marionette_editing::chain_for(doc.skeleton(), elbow, ChainMode::SelectedPart)
         .expect("chain");
-    let system = doc.system(Vec::new(), chain);
+    // What every solve does: the edit's goal on its chain, with the document's stiffness.
+    let goal = marionette_ik::Goal::new(marionette_ik::GoalKind::Point {
+        joint: elbow,
+        offset: Vector3::zeros(),
+        target: doc.fk().joint_position(elbow),
+        along: None,
+    });
+    let set = doc.goal_set(&[goal], &chain);
+    let system = set.system(doc.skeleton(), doc.stiffness());
     assert_eq!(system.stiffness(), &[0.25]);
     assert_eq!(doc.undo().as_deref(), Some("Stiffness of right elbow"));
     assert_eq!(doc.stiffness()[elbow.index()], before);
@@ -73,7 +87,7 @@ fn a_whole_drag_is_one_undo_step_and_escape_cancels_one() {
             -Vector3::z(),
         )
         .expect("ray");
-        let outcome = doc.drag_frame(&ray, &mut runner).expect("dragging");
+        let outcome = doc.drag_step(&ray, &mut runner).expect("dragging");
         assert!(outcome.report.residual.is_finite());
     }
     let dragged = doc.pose().to_vec();
@@ -90,11 +104,11 @@ fn a_whole_drag_is_one_undo_step_and_escape_cancels_one() {
     doc.begin_drag(forearm, &hit, ChainMode::NearestBranch)
         .expect("drag");
     let ray = Ray::new(hit + Vector3::new(0.1, 0.1, 3.0), -Vector3::z()).expect("ray");
-    doc.drag_frame(&ray, &mut runner);
+    doc.drag_step(&ray, &mut runner);
     doc.cancel_drag();
     assert_eq!(doc.pose(), &dragged[..]);
     assert_eq!(doc.history().next_undo(), Some("Drag right elbow"));
-    assert!(doc.drag_frame(&ray, &mut runner).is_none(), "no drag now");
+    assert!(doc.drag_step(&ray, &mut runner).is_none(), "no drag now");
 }
 
 #[test]
@@ -104,7 +118,7 @@ fn poses_save_and_load_and_bad_files_change_nothing() {
     let mut doc = humanoid();
     let knee = doc.skeleton().joint_by_name("left knee").expect("knee");
     let dof = doc.skeleton().joint_dofs(knee).next().expect("dof");
-    doc.set_dof(dof, 0.7).expect("valid");
+    doc.set_dof(dof, 0.7, UndoStep::New).expect("valid");
     let saved = doc.pose().to_vec();
     let file = dir.join("bent.ron");
     doc.save_pose(&file).expect("saved");

@@ -3,7 +3,7 @@
 //! redo restore exactly, and documents save, open and recover with their locks.
 
 use marionette_document::{LockKind, LockPart};
-use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray};
+use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray, UndoStep};
 use marionette_ik::SolverKind;
 use marionette_skeleton::{Chain, Fk, Pose, builtin, testing};
 use nalgebra::Vector3;
@@ -38,10 +38,10 @@ fn drag_joint(doc: &mut Document, joint: &str, by: Vector3<f64>, frames: usize, 
         .expect("drag");
     for f in 1..=frames {
         let at = start + by * (f as f64 / frames as f64);
-        doc.drag_frame(&ray_through(at), r).expect("dragging");
+        doc.drag_step(&ray_through(at), r).expect("dragging");
     }
     for _ in 0..20 {
-        doc.drag_frame(&ray_through(start + by), r)
+        doc.drag_step(&ray_through(start + by), r)
             .expect("dragging");
     }
     doc.end_drag();
@@ -80,7 +80,7 @@ proptest! {
         for (name, v) in ["left hip", "right hip", "left knee", "right knee"].iter().zip(&bend) {
             let j = s.joint_by_name(name).expect(name);
             let d = s.joint_dofs(j).next().expect("dof");
-            doc.set_dof(d, doc.pose()[d.state_index()] + v).expect("dof");
+            doc.set_dof(d, doc.pose()[d.state_index()] + v, UndoStep::New).expect("dof");
         }
         let mut r = runner(solver);
         let lock = doc.lock_part(site(&doc, "left heel"), KINDS[kind], &mut r).expect("lock");
@@ -91,12 +91,12 @@ proptest! {
         doc.begin_joint_drag(pelvis, ChainMode::NearestBranch).expect("drag");
         for f in 1..=10 {
             let at = from + (to - from) * (f as f64 / 10.0);
-            doc.drag_frame(&ray_through(at), &mut r).expect("dragging");
+            doc.drag_step(&ray_through(at), &mut r).expect("dragging");
             let v = doc.lock_violations()[lock];
             prop_assert!(v.within(5e-4), "pelvis frame {f}: {} {v}", doc.locks()[lock].name);
         }
         for _ in 0..10 {
-            doc.drag_frame(&ray_through(to), &mut r).expect("dragging");
+            doc.drag_step(&ray_through(to), &mut r).expect("dragging");
         }
         let v = doc.lock_violations()[lock];
         prop_assert!(v.within(1e-4), "pelvis at rest: {} {v}", doc.locks()[lock].name);
@@ -112,12 +112,12 @@ proptest! {
         let by = Vector3::new(by.0, by.1, by.2);
         for f in 1..=12 {
             let at = start + by * (f as f64 / 12.0);
-            doc.drag_frame(&ray_through(at), &mut r).expect("dragging");
+            doc.drag_step(&ray_through(at), &mut r).expect("dragging");
             let v = doc.lock_violations()[lock];
             prop_assert!(v.within(5e-4), "hand frame {f}: {} {v}", doc.locks()[lock].name);
         }
         for _ in 0..10 {
-            doc.drag_frame(&ray_through(start + by), &mut r).expect("dragging");
+            doc.drag_step(&ray_through(start + by), &mut r).expect("dragging");
         }
         let v = doc.lock_violations()[lock];
         prop_assert!(v.within(1e-4), "hand at rest: {} {v}", doc.locks()[lock].name);
@@ -147,7 +147,7 @@ proptest! {
         });
         prop_assume!(a != b && !chase.is_empty() && !reaches);
         let mut doc = Document::new(s.clone(), None);
-        doc.replace_pose("start".into(), pose.q.clone());
+        doc.replace_pose("start".into(), pose.q.clone(), UndoStep::New);
         let mut r = runner(SolverKind::DampedLeastSquares);
         let Ok(lock) = doc.lock_part(LockPart::Site(a), LockKind::Position, &mut r) else {
             return Ok(()); // a site on a limb without DOFs cannot be locked: refused, fine
@@ -161,7 +161,7 @@ proptest! {
         doc.begin_site_drag(b, ChainMode::NearestBranch).expect("drag");
         let target = start + Vector3::new(by.0, by.1, by.2);
         for _ in 0..10 {
-            doc.drag_frame(&ray_through(target), &mut r).expect("dragging");
+            doc.drag_step(&ray_through(target), &mut r).expect("dragging");
         }
         doc.end_drag();
         let v = doc.lock_violations()[lock];
@@ -211,7 +211,7 @@ fn conflicting_locks_say_which_gave_way_and_stay_within_limits() {
         .lock_part(site(&doc, "right fingertips"), LockKind::Position, &mut r)
         .expect("lock");
     // Move the hand's lock 2 m up: out of reach. The arm stretches, nothing explodes.
-    doc.move_lock_target(hand, &Vector3::new(0.0, 2.0, 0.0), &mut r, false)
+    doc.move_lock_target(hand, &Vector3::new(0.0, 2.0, 0.0), &mut r, UndoStep::New)
         .expect("move");
     for _ in 0..30 {
         doc.solve_until_satisfied(&mut r, 50);
@@ -254,8 +254,9 @@ fn every_lock_edit_is_one_step_that_undo_and_redo_restore_exactly() {
     doc.rename_lock(hand, "right hand on table")
         .expect("rename");
     seen.push(states(&doc));
-    doc.set_lock_weight(hand, 0.5, false).expect("weight");
-    doc.set_lock_weight(hand, 0.25, true)
+    doc.set_lock_weight(hand, 0.5, UndoStep::New)
+        .expect("weight");
+    doc.set_lock_weight(hand, 0.25, UndoStep::Extend)
         .expect("weight, same slider drag");
     seen.push(states(&doc));
     doc.set_lock_priority(hand, 2).expect("priority");
@@ -266,7 +267,11 @@ fn every_lock_edit_is_one_step_that_undo_and_redo_restore_exactly() {
     doc.set_lock_base(heel, Some(pelvis)).expect("base");
     seen.push(states(&doc));
     for step in 0..5 {
-        let continuing = step > 0;
+        let continuing = if step > 0 {
+            UndoStep::Extend
+        } else {
+            UndoStep::New
+        };
         doc.move_lock_target(hand, &Vector3::new(0.01, 0.02, 0.0), &mut r, continuing)
             .expect("marker drag");
     }
@@ -279,7 +284,7 @@ fn every_lock_edit_is_one_step_that_undo_and_redo_restore_exactly() {
     let label = doc.history().next_undo().map(str::to_owned);
     assert!(matches!(doc.rename_lock(0, "  "), Err(EditError::Lock(_))));
     assert!(matches!(
-        doc.set_lock_weight(0, -1.0, false),
+        doc.set_lock_weight(0, -1.0, UndoStep::New),
         Err(EditError::Lock(_))
     ));
     assert!(matches!(doc.remove_lock(7), Err(EditError::NoSuchLock(7))));
@@ -380,10 +385,10 @@ fn every_method_crouches_with_both_heels_locked() {
             .expect("drag");
         for f in 1..=20 {
             let at = start + (target - start) * (f as f64 / 20.0);
-            doc.drag_frame(&ray_through(at), &mut r).expect("dragging");
+            doc.drag_step(&ray_through(at), &mut r).expect("dragging");
         }
         for _ in 0..300 {
-            doc.drag_frame(&ray_through(target), &mut r)
+            doc.drag_step(&ray_through(target), &mut r)
                 .expect("dragging");
         }
         doc.end_drag();

@@ -1,7 +1,7 @@
 //! Issue 15, "limbs bend when dragged": the stickman's limbs are straight at rest with their
 //! elbows and knees at the 0° limit, so dragging a hand or a heel towards its base in a view used
 //! to stall every numeric solver (zero first-order gain). Each drag here glides the cursor from
-//! the grip to the target over 30 frames through `Document::drag_frame`, as the editor does.
+//! the grip to the target over 30 frames through `Document::drag_step`, as the editor does.
 
 use marionette_editing::{ChainMode, Document, IkRunner, IkSettings, Ray};
 use marionette_ik::{Shortfall, SolverKind};
@@ -44,7 +44,7 @@ fn drag(
     for frame in 1..=60 {
         let t = (frame as f64 / 30.0).min(1.0);
         let outcome = doc
-            .drag_frame(&ray_through(start + (target - start) * t), &mut runner)
+            .drag_step(&ray_through(start + (target - start) * t), &mut runner)
             .expect("dragging");
         why = outcome.report.worst_shortfall().map(|(_, s)| s.clone());
     }
@@ -122,7 +122,7 @@ fn the_same_drag_twice_gives_the_same_pose_bit_for_bit() {
             let t = (f64::from(frame) / 30.0).min(1.0);
             let at = start + (Vector3::new(-0.55, 1.10, 0.0) - start) * t;
             let ray = Ray::new(at + Vector3::z() * 10.0, -Vector3::z()).expect("ray");
-            doc.drag_frame(&ray, &mut runner).expect("dragging");
+            doc.drag_step(&ray, &mut runner).expect("dragging");
         }
         doc.pose().iter().map(|v| v.to_bits()).collect::<Vec<u64>>()
     };

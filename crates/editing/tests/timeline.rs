@@ -23,7 +23,7 @@ fn drag_pelvis_down(doc: &mut Document, drop: f64, r: &mut IkRunner) {
         .expect("drag");
     for f in 1..=40 {
         let at = start - Vector3::new(0.0, drop * (f as f64 / 20.0).min(1.0), 0.0);
-        doc.drag_frame(&ray_through(at), r).expect("dragging");
+        doc.drag_step(&ray_through(at), r).expect("dragging");
     }
     doc.end_drag();
 }

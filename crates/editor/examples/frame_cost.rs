@@ -10,10 +10,11 @@ use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
-use marionette_editing::{ChainMode, Document};
-use marionette_editor::dragging::{CursorRay, PickRequest, PickTarget};
-use marionette_editor::scene::vec3;
-use marionette_editor::{Editor, EditorCorePlugin};
+use marionette_editing::{ChainMode, Document, Edit, IkSettings};
+use marionette_editor::EditorCorePlugin;
+use marionette_editor::convert::vec3;
+use marionette_editor::messages::{EditRequest, PickRequest, PickTarget};
+use marionette_editor::resources::{CursorRay, OpenDocument, SolveStatus};
 use marionette_ik::SolverKind;
 use marionette_skeleton::builtin;
 
@@ -21,17 +22,22 @@ use marionette_skeleton::builtin;
 fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> (Vec<f64>, Vec<f64>) {
     let document = Document::new(builtin::humanoid(), None).standing();
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
+    app.insert_resource(OpenDocument::new(document))
+        .add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin));
     app.update();
-    {
-        let mut editor = app.world_mut().resource_mut::<Editor>();
-        editor.set_solver(solver);
-        editor.chain_mode = mode;
-    }
+    let settings = IkSettings {
+        solver,
+        ..IkSettings::default()
+    };
+    app.world_mut()
+        .write_message(EditRequest(Edit::Settings(settings)));
+    app.world_mut()
+        .write_message(EditRequest(Edit::ChainMode(mode)));
+    app.update();
     let (site_id, from) = {
-        let editor = app.world().resource::<Editor>();
-        let id = editor.skeleton().site_by_name(site).expect("site");
-        (id, vec3(&editor.document.fk().site_position(id)))
+        let document = app.world().resource::<OpenDocument>();
+        let id = document.skeleton().site_by_name(site).expect("site");
+        (id, vec3(&document.fk().site_position(id)))
     };
     app.world_mut().resource_mut::<CursorRay>().0 =
         Some(Ray3d::new(from + Vec3::Z * 3.0, Dir3::NEG_Z));
@@ -57,12 +63,10 @@ fn measure(solver: SolverKind, mode: ChainMode, site: &str, frames: usize) -> (V
         let start = Instant::now();
         app.update();
         times.push(start.elapsed().as_secs_f64() * 1e6);
-        let status = app
-            .world()
-            .resource::<marionette_editor::state::SolveStatus>();
+        let status = app.world().resource::<SolveStatus>();
         ik.push(status.ik_time.map_or(f64::NAN, |t| t.as_secs_f64() * 1e6));
     }
-    assert!(app.world().resource::<Editor>().document.drag().is_some());
+    assert!(app.world().resource::<OpenDocument>().drag().is_some());
     (times, ik)
 }
 

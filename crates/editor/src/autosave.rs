@@ -1,17 +1,18 @@
 //! Nothing lost after a crash: while the document has unsaved edits it is written every 60 s
 //! (and when quitting is asked with edits unsaved) to a recovery file beside it, or in the user's
 //! data folder for a document never saved ([`marionette_editing::document_io`]). On start a
-//! recovery file newer than the document is offered: recover (the edits come back, unsaved) or
-//! discard (the file is removed).
+//! recovery file newer than the document is offered ([`Prompts::recovery`]; the panels ask,
+//! the files carry out the answer): recover (the edits come back, unsaved) or discard (the
+//! file is removed).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy_egui::egui;
 use marionette_editing::Document;
 
-use crate::state::Editor;
+use crate::EditorSet;
+use crate::resources::{Notices, OpenDocument, Prompts};
 
 /// How often unsaved edits are written to the recovery file.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(60);
@@ -51,106 +52,60 @@ impl Default for Autosave {
     }
 }
 
-/// A recovery file found at start, waiting for the user's answer.
-#[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct RecoveryOffer(pub Option<PathBuf>);
-
 /// Autosaves and offers recovery.
 pub struct AutosavePlugin;
 
 impl Plugin for AutosavePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Autosave>()
-            .init_resource::<RecoveryOffer>()
             .add_systems(Startup, find_recovery)
-            .add_systems(Update, autosave.after(crate::dragging::DragSet::End));
+            .add_systems(
+                Update,
+                autosave
+                    .in_set(EditorSet::Apply)
+                    .after(crate::files::carry_out_files),
+            );
     }
 }
 
 /// Looks for a recovery file of the open document (or of an unsaved one).
 fn find_recovery(
-    editor: Res<Editor>,
+    document: Res<OpenDocument>,
     mut timer: ResMut<Autosave>,
-    mut offer: ResMut<RecoveryOffer>,
+    mut prompts: ResMut<Prompts>,
 ) {
-    timer.had_file = editor.document.file().is_some();
-    offer.0 =
-        marionette_editing::document_io::pending_recovery(editor.document.file(), &timer.untitled);
+    timer.had_file = document.file().is_some();
+    prompts.recovery =
+        marionette_editing::document_io::pending_recovery(document.file(), &timer.untitled);
 }
 
 /// Writes the recovery file when the interval has passed and there are unsaved edits (not in
 /// the middle of a drag, whose pose is not an edit yet).
-fn autosave(mut editor: ResMut<Editor>, mut timer: ResMut<Autosave>, offer: Res<RecoveryOffer>) {
-    let has_file = editor.document.file().is_some();
-    if has_file && !timer.had_file && !editor.document.is_modified() {
+fn autosave(
+    document: Res<OpenDocument>,
+    mut timer: ResMut<Autosave>,
+    prompts: Res<Prompts>,
+    mut notices: ResMut<Notices>,
+) {
+    let has_file = document.file().is_some();
+    if has_file && !timer.had_file && !document.is_modified() {
         Document::discard_recovery(None, &timer.untitled);
     }
-    timer.had_file = has_file;
-    if timer.last.elapsed() < timer.every || editor.document.drag().is_some() || offer.0.is_some() {
+    if timer.had_file != has_file {
+        timer.had_file = has_file;
+    }
+    if timer.last.elapsed() < timer.every || document.drag().is_some() || prompts.recovery.is_some()
+    {
         return;
     }
     timer.last = Instant::now();
-    write_recovery(&mut editor, &timer.untitled);
+    write_recovery(&document, &timer.untitled, &mut notices);
 }
 
 /// Writes the recovery file now if there are unsaved edits (an untitled document's in
 /// `untitled`); failures are shown.
-pub fn write_recovery(editor: &mut Editor, untitled: &Path) {
-    match editor.document.autosave(untitled) {
-        Ok(_) => {}
-        Err(e) => editor.fail(format!("Could not write the recovery file: {e}")),
-    }
-}
-
-/// Takes or removes the offered recovery file.
-pub fn answer_recovery(editor: &mut Editor, offer: &mut RecoveryOffer, recover: bool) {
-    let Some(path) = offer.0.take() else {
-        return;
-    };
-    let untitled = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let file = editor.document.file().map(std::path::Path::to_path_buf);
-    if recover {
-        match Document::recover(&path, file.as_deref()) {
-            Ok(document) => {
-                editor.adopt(document);
-                editor.inform(format!(
-                    "Recovered unsaved work from {} (save to keep it)",
-                    path.display()
-                ));
-            }
-            Err(e) => editor.fail(format!("Could not recover {}: {e}", path.display())),
-        }
-    } else {
-        Document::discard_recovery(file.as_deref(), &untitled);
-        editor.inform("Discarded the unsaved work of the last session");
-    }
-}
-
-/// The question shown while a recovery file is on offer.
-pub fn recovery_question(ui: &mut egui::Ui, editor: &mut Editor, offer: &mut RecoveryOffer) {
-    let Some(path) = offer.0.clone() else {
-        return;
-    };
-    let mut answer = None;
-    egui::Window::new("Recover unsaved work?")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ui.ctx(), |ui| {
-            ui.label(format!(
-                "The last session ended with unsaved edits, kept in\n{}",
-                path.display()
-            ));
-            ui.horizontal(|ui| {
-                if ui.button("Recover").clicked() {
-                    answer = Some(true);
-                }
-                if ui.button("Discard").clicked() {
-                    answer = Some(false);
-                }
-            });
-        });
-    if let Some(recover) = answer {
-        answer_recovery(editor, offer, recover);
+pub fn write_recovery(document: &Document, untitled: &Path, notices: &mut Notices) {
+    if let Err(e) = document.autosave(untitled) {
+        notices.error(format!("Could not write the recovery file: {e}"));
     }
 }

@@ -1,86 +1,94 @@
-//! Marionette's figure editor (issue 5): a Bevy + egui window in which dragging a body part poses
-//! the skeleton by inverse kinematics, as in Welman's figure editor
-//! (Welman, "Inverse kinematics and geometric constraints for articulated figure manipulation", 1993, chapter 6).
+//! Marionette's figure editor: a Bevy + egui window in which dragging a body part poses the
+//! skeleton by inverse kinematics, as in Welman's figure editor (Welman, "Inverse kinematics and
+//! geometric constraints for articulated figure manipulation", 1993, chapter 6).
 //!
 //! The editor is a set of small plugins over the Bevy-free core (`marionette-editing`): each
 //! copies ECS state into the core, calls it and writes the result back (docs/architecture.md).
-//! [`EditorCorePlugin`] holds the logic (state, drags, shortcuts, files, the selected limb's
-//! swivel) and runs headless under `MinimalPlugins`; [`EditorWindowPlugins`] adds what needs a
-//! window and a GPU: the scene, the views, the panels, the gizmos and scripted replays.
+//! Its state is small resources ([`resources`]); every change to the work is one
+//! [`messages::EditRequest`] applied by one system ([`edit`]); every frame runs through one
+//! spine of sets, [`EditorSet`]. [`EditorCorePlugin`] holds the logic (edits, drags, keys,
+//! files, the timeline, what is derived from the document) and runs headless under
+//! `MinimalPlugins`; [`EditorWindowPlugins`] adds what needs a window and a GPU: the scene, the
+//! views, the panels, the gizmos and scripted replays.
 
 pub mod autosave;
 pub mod convert;
-pub mod dragging;
-pub mod exchange;
+pub mod derived;
+pub mod drag;
+pub mod edit;
+pub mod export;
+pub mod figure_bounds;
 pub mod files;
-pub mod lock_markers;
-pub mod overlays;
+pub mod gizmos;
+pub mod input;
+pub mod messages;
+pub mod panels;
 pub mod quit;
 pub mod replay;
+pub mod resources;
 pub mod scene;
 pub mod selection;
-pub mod shortcuts;
-pub mod state;
 pub mod timeline;
-pub mod tint;
-pub mod ui;
-pub mod ui_ik;
-pub mod ui_locks;
-pub mod ui_outliner;
-pub mod ui_timeline;
 pub mod views;
 
 use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
-use bevy::window::FileDragAndDrop;
-use marionette_editing::Document;
 
-pub use state::Editor;
-
-/// The editor's logic on `document`: everything but drawing.
-pub struct EditorCorePlugin {
-    document: std::sync::Mutex<Option<Document>>,
+/// The editor's frame, in order; every system of the editor's `Update` is in one of these.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EditorSet {
+    /// The cameras move (orbit, pan, zoom, layout) and the cursor's ray is made through them.
+    Pointer,
+    /// Keys, presses, marker grips, the timeline's transport and playback become requests
+    /// (edits, files, timeline requests).
+    Input,
+    /// The edits are applied, files opened and saved, exports finished, autosave, quit.
+    Apply,
+    /// The drag in progress takes one step of IK (and its ghosts).
+    Solve,
+    /// What depends on the document is derived again when it changed (lock status, the
+    /// selected limb's swivel, the baked strip).
+    Derive,
+    /// The panels are drawn (their requests are applied next frame); the scene and the gizmos
+    /// follow in `PostUpdate`.
+    Present,
 }
 
-impl EditorCorePlugin {
-    /// The logic, editing `document`.
-    pub fn new(document: Document) -> EditorCorePlugin {
-        EditorCorePlugin {
-            document: std::sync::Mutex::new(Some(document)),
-        }
-    }
-}
+/// The editor's logic on the [`resources::OpenDocument`] (inserted beforehand, else a new
+/// document on the built-in humanoid): everything but drawing.
+pub struct EditorCorePlugin;
 
 impl Plugin for EditorCorePlugin {
     fn build(&self, app: &mut App) {
-        let document = self
-            .document
-            .lock()
-            .ok()
-            .and_then(|mut d| d.take())
-            .unwrap_or_else(|| Document::new(marionette_skeleton::builtin::humanoid(), None));
-        app.insert_resource(Editor::new(document))
-            .add_message::<views::FrameRequest>()
-            .add_message::<FileDragAndDrop>()
-            .add_plugins((
-                dragging::DragPlugin,
-                shortcuts::ShortcutsPlugin,
-                files::FilesPlugin,
-                quit::QuitPlugin,
-                lock_markers::LockMarkersPlugin,
-                autosave::AutosavePlugin,
-                timeline::TimelinePlugin,
-            ))
-            .init_resource::<overlays::SelectedLimb>()
-            .init_resource::<selection::Selection>()
-            .init_resource::<selection::Hovered>()
-            .add_systems(
+        app.init_resource::<resources::OpenDocument>()
+            .configure_sets(
                 Update,
                 (
-                    overlays::measure_selected_limb.after(dragging::DragSet::End),
-                    exchange::finish_exports,
-                ),
-            );
+                    EditorSet::Pointer,
+                    EditorSet::Input,
+                    EditorSet::Apply,
+                    EditorSet::Solve,
+                    EditorSet::Derive,
+                    EditorSet::Present,
+                )
+                    .chain(),
+            )
+            .add_message::<messages::FocusSelection>()
+            .init_resource::<selection::Selection>()
+            .init_resource::<selection::Hovered>()
+            .init_resource::<resources::Display>()
+            .init_resource::<resources::LockHover>()
+            .add_plugins((
+                edit::EditPlugin,
+                drag::DragPlugin,
+                input::KeysPlugin,
+                files::FilesPlugin,
+                export::ExportPlugin,
+                quit::QuitPlugin,
+                autosave::AutosavePlugin,
+                timeline::TimelinePlugin,
+                derived::DerivedPlugin,
+            ));
     }
 }
 
@@ -92,8 +100,8 @@ impl PluginGroup for EditorWindowPlugins {
         PluginGroupBuilder::start::<Self>()
             .add(scene::ScenePlugin)
             .add(views::ViewsPlugin)
-            .add(ui::UiPlugin)
-            .add(overlays::OverlaysPlugin)
+            .add(panels::PanelsPlugin)
+            .add(gizmos::GizmosPlugin)
             .add(replay::ReplayPlugin)
     }
 }

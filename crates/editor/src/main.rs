@@ -12,6 +12,7 @@ use bevy::winit::WinitSettings;
 use clap::Parser;
 use marionette_editing::{Document, Script};
 use marionette_editor::replay::Replay;
+use marionette_editor::resources::{Notices, OpenDocument, Paths};
 use marionette_editor::{EditorCorePlugin, EditorWindowPlugins};
 
 /// Marionette's figure editor.
@@ -81,6 +82,8 @@ fn main() -> ExitCode {
     let title = format!("Marionette — {}", document.skeleton().name());
     let assets = assets_dir(args.assets.as_deref(), args.skeleton.as_deref());
     let mut app = App::new();
+    // The document first: the editor's plugin opens a new one only when none is given.
+    app.insert_resource(OpenDocument::new(document));
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
@@ -101,12 +104,10 @@ fn main() -> ExitCode {
     .add_plugins((
         bevy_egui::EguiPlugin::default(),
         MeshPickingPlugin,
-        EditorCorePlugin::new(document),
+        EditorCorePlugin,
         EditorWindowPlugins,
     ));
-    app.world_mut()
-        .resource_mut::<marionette_editor::Editor>()
-        .assets = Some(assets.into());
+    app.world_mut().resource_mut::<Paths>().assets = Some(assets.into());
     if let Some(replay) = replay {
         // Scripted input does not wake a reactive event loop: run continuously.
         app.insert_resource(WinitSettings::continuous())
@@ -115,9 +116,7 @@ fn main() -> ExitCode {
         app.insert_resource(WinitSettings::desktop_app());
     }
     if let Some(error) = startup_error {
-        app.world_mut()
-            .resource_mut::<marionette_editor::Editor>()
-            .fail(error);
+        app.world_mut().resource_mut::<Notices>().error(error);
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

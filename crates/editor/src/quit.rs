@@ -1,19 +1,15 @@
 //! Quitting without losing work: closing the window (or File ▸ Quit) with unsaved edits asks
-//! first (the panels show the question, [`Editor::confirm_quit`]) and writes the recovery file
+//! first (the panels show the question, [`Prompts::quit`]) and writes the recovery file
 //! meanwhile ([`crate::autosave`]); once the document is saved the editor exits, and when the
 //! user chooses to discard the edits the recovery file goes too.
 
 use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
 
-use crate::state::Editor;
-
-/// Asks to quit (the File menu); the same as closing the window.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct QuitRequest {
-    /// Quit even if the document is unsaved.
-    pub discard: bool,
-}
+use crate::EditorSet;
+use crate::autosave::{Autosave, write_recovery};
+use crate::messages::QuitRequest;
+use crate::resources::{Notices, OpenDocument, Prompts};
 
 /// Handles quit requests and window close requests.
 pub struct QuitPlugin;
@@ -22,16 +18,22 @@ impl Plugin for QuitPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<QuitRequest>()
             .add_message::<WindowCloseRequested>()
-            .add_systems(Update, quit);
+            .add_systems(
+                Update,
+                quit.in_set(EditorSet::Apply)
+                    .after(crate::files::carry_out_files),
+            );
     }
 }
 
 fn quit(
     mut closes: MessageReader<WindowCloseRequested>,
     mut requests: MessageReader<QuitRequest>,
-    mut editor: ResMut<Editor>,
+    document: Res<OpenDocument>,
+    mut prompts: ResMut<Prompts>,
+    mut notices: ResMut<Notices>,
     mut exit: MessageWriter<AppExit>,
-    autosave: Res<crate::autosave::Autosave>,
+    autosave: Res<Autosave>,
 ) {
     let mut asked = closes.read().count() > 0;
     let mut discard = false;
@@ -39,21 +41,19 @@ fn quit(
         asked = true;
         discard |= request.discard;
     }
+    let unsaved = document.is_modified();
     if asked {
-        if discard && editor.unsaved() {
-            marionette_editing::Document::discard_recovery(
-                editor.document.file(),
-                &autosave.untitled,
-            );
+        if discard && unsaved {
+            marionette_editing::Document::discard_recovery(document.file(), &autosave.untitled);
         }
-        if discard || !editor.unsaved() {
+        if discard || !unsaved {
             exit.write(AppExit::Success);
         } else {
-            crate::autosave::write_recovery(&mut editor, &autosave.untitled);
-            editor.confirm_quit = true;
+            write_recovery(&document, &autosave.untitled, &mut notices);
+            prompts.quit = true;
         }
-    } else if editor.confirm_quit && !editor.unsaved() {
-        // The pose was saved from the question: quit as asked.
+    } else if prompts.quit && !unsaved {
+        // The document was saved from the question: quit as asked.
         exit.write(AppExit::Success);
     }
 }

@@ -3,18 +3,19 @@
 //! on the left, the other three stacked on the right), any view swappable into the large one.
 //! The views share the window area the egui panels leave free ([`ViewArea`]). This plugin also
 //! turns the cursor into a world ray ([`CursorRay`]) through the view it is over, or through the
-//! view a drag began in, so dragging works alike in every view.
+//! view a drag began in ([`ActiveDrag`]), so dragging works alike in every view.
 
 use bevy::camera::{ScalingMode, Viewport};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use marionette_editing::View;
-use marionette_skeleton::Fk;
 
-use crate::dragging::{CursorRay, DragCamera};
-use crate::scene::{bounds, points_of, vec3};
-use crate::state::Editor;
+use crate::EditorSet;
+use crate::figure_bounds::{bounds, figure_centre, points_of};
+use crate::messages::FocusSelection;
+use crate::resources::{ActiveDrag, CursorRay, OpenDocument};
+use crate::selection::Selection;
 
 /// A view's camera and how it is looked through.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
@@ -89,10 +90,6 @@ impl Default for ViewArea {
     }
 }
 
-/// Requests to frame something (F, or on opening a skeleton).
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FrameRequest;
-
 /// The viewports of the layout within `area`: the large view first, then the small ones.
 pub fn viewports(layout: &Layout, area: Rect) -> Vec<(View, Rect)> {
     if !layout.four {
@@ -127,29 +124,22 @@ impl Plugin for ViewsPlugin {
                 Update,
                 (
                     control_cameras,
-                    frame_on_request,
-                    frame_new_skeleton,
+                    focus_on_request,
+                    focus_new_skeleton.run_if(resource_changed::<OpenDocument>),
                     apply_layout,
                     place_cameras,
+                    // This frame's cursor, through the cameras as placed: the drag and the
+                    // markers solve towards the ray of the frame they run in.
+                    cursor_ray,
                 )
                     .chain()
-                    .before(crate::dragging::DragSet::Begin),
-            )
-            .add_systems(
-                Update,
-                // This frame's cursor, through the cameras as placed: the drag and the markers
-                // solve towards the ray of the frame they run in.
-                cursor_ray
-                    .after(place_cameras)
-                    .after(apply_layout)
-                    .before(crate::dragging::DragSet::Begin)
-                    .before(crate::lock_markers::grip_marker),
+                    .in_set(EditorSet::Pointer),
             );
     }
 }
 
-fn spawn_cameras(mut commands: Commands, editor: Res<Editor>) {
-    let focus = figure_centre(editor.skeleton(), editor.document.fk());
+fn spawn_cameras(mut commands: Commands, document: Res<OpenDocument>) {
+    let focus = figure_centre(document.skeleton(), document.fk());
     for (order, view) in View::ALL.into_iter().enumerate() {
         let projection = if view == View::Perspective {
             Projection::Perspective(PerspectiveProjection {
@@ -181,20 +171,9 @@ fn spawn_cameras(mut commands: Commands, editor: Res<Editor>) {
     }
 }
 
-/// The centre of the figure's joints (what the views look at).
-pub fn figure_centre(skeleton: &marionette_skeleton::Skeleton, fk: &Fk) -> Vec3 {
-    let mut sum = Vec3::ZERO;
-    let mut n = 0.0;
-    for joint in skeleton.joint_ids() {
-        sum += vec3(&fk.joint_position(joint));
-        n += 1.0;
-    }
-    if n > 0.0 { sum / n } else { Vec3::ZERO }
-}
-
 /// Orbit (right button, perspective), pan (middle button, or right button in orthographic
 /// views) and zoom (wheel) in the view under the cursor, unless the cursor is over a panel.
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 fn control_cameras(
     window: Query<&Window, With<PrimaryWindow>>,
     mouse: Res<ButtonInput<MouseButton>>,
@@ -257,22 +236,22 @@ fn control_cameras(
 }
 
 /// F: frames the selected joint's subtree, or the whole figure, in every view.
-fn frame_on_request(
-    mut requests: MessageReader<FrameRequest>,
-    editor: Res<Editor>,
-    selection: Res<crate::selection::Selection>,
+fn focus_on_request(
+    mut requests: MessageReader<FocusSelection>,
+    document: Res<OpenDocument>,
+    selection: Res<Selection>,
     mut cameras: Query<&mut ViewCamera>,
 ) {
     if requests.read().count() == 0 {
         return;
     }
-    let skeleton = editor.skeleton();
-    let points = match selection.joint(&editor.document) {
+    let skeleton = document.skeleton();
+    let points = match selection.joint(&document) {
         Some(top) => {
             let subtree: Vec<_> = skeleton.subtree(top).collect();
-            points_of(skeleton, editor.document.fk(), |j| subtree.contains(&j))
+            points_of(skeleton, document.fk(), |j| subtree.contains(&j))
         }
-        None => points_of(skeleton, editor.document.fk(), |_| true),
+        None => points_of(skeleton, document.fk(), |_| true),
     };
     let Some((min, max)) = bounds(&points) else {
         return;
@@ -289,19 +268,20 @@ fn frame_on_request(
     }
 }
 
-/// A newly opened skeleton is framed whole.
-fn frame_new_skeleton(
-    editor: Res<Editor>,
-    mut seen: Local<Option<u64>>,
-    mut requests: MessageWriter<FrameRequest>,
+/// A newly opened document's figure is framed whole (the cameras remember which document they
+/// framed).
+fn focus_new_skeleton(
+    document: Res<OpenDocument>,
+    mut framed: Local<Option<u64>>,
+    mut requests: MessageWriter<FocusSelection>,
 ) {
-    if seen.is_some_and(|s| s == editor.document.id()) {
+    if *framed == Some(document.id()) {
         return;
     }
-    if seen.is_some() {
-        requests.write(FrameRequest);
+    if framed.is_some() {
+        requests.write(FocusSelection);
     }
-    *seen = Some(editor.document.id());
+    *framed = Some(document.id());
 }
 
 /// Sets each camera's viewport and whether it draws, from the layout and the free area.
@@ -379,24 +359,27 @@ fn place_cameras(mut cameras: Query<(&ViewCamera, &mut Transform, &mut Projectio
 fn cursor_ray(
     window: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(Entity, &Camera, &GlobalTransform), With<ViewCamera>>,
-    drag_camera: Res<DragCamera>,
+    active: Res<ActiveDrag>,
     mut ray: ResMut<CursorRay>,
 ) {
-    ray.0 = None;
-    let Ok(window) = window.single() else { return };
+    let Ok(window) = window.single() else {
+        ray.set_if_neq(CursorRay(None));
+        return;
+    };
     let Some(cursor) = window.cursor_position() else {
+        ray.set_if_neq(CursorRay(None));
         return;
     };
     let through = |camera: &Camera, transform: &GlobalTransform| {
         camera.viewport_to_world(transform, cursor).ok()
     };
-    if let Some(entity) = drag_camera.0
+    if let Some(entity) = active.camera()
         && let Ok((_, camera, transform)) = cameras.get(entity)
     {
-        ray.0 = through(camera, transform);
+        ray.set_if_neq(CursorRay(through(camera, transform)));
         return;
     }
-    ray.0 = cameras
+    let under = cameras
         .iter()
         .filter(|(_, camera, _)| camera.is_active)
         .filter(|(_, camera, _)| {
@@ -406,6 +389,7 @@ fn cursor_ray(
         })
         .max_by_key(|(_, camera, _)| camera.order)
         .and_then(|(_, camera, transform)| through(camera, transform));
+    ray.set_if_neq(CursorRay(under));
 }
 
 #[cfg(test)]

@@ -6,15 +6,19 @@ use bevy::input::ButtonState;
 use bevy::input::keyboard::Key;
 use bevy::picking::mesh_picking::ray_cast::{MeshRayCast, MeshRayCastSettings, RayCastVisibility};
 use bevy::prelude::*;
-use marionette_editing::ChainMode;
-use marionette_editor::Editor;
-use marionette_editor::dragging::{CursorRay, PickRequest, PickTarget};
-use marionette_editor::scene::{quat, shape_mesh, vec3};
+use marionette_editing::{ChainMode, Comparison, Edit, Grip, IkSettings};
+use marionette_editor::convert::{quat, vec3};
+use marionette_editor::drag::ghosts::Ghosts;
+use marionette_editor::messages::{FileAction, FileRequest, PickRequest, PickTarget};
+use marionette_editor::resources::{ActiveDrag, CursorRay, OpenDocument, Prompts, SolvingState};
+use marionette_editor::scene::figure::shape_mesh;
 use marionette_ik::SolverKind;
 use marionette_skeleton::JointId;
 
 mod common;
-use common::{editor, front_ray, key, mouse, press_and_move as drag, release};
+use common::{
+    document, front_ray, key, mouse, notices, press_and_move as drag, release, request_file, send,
+};
 
 fn app() -> App {
     common::app("")
@@ -29,10 +33,10 @@ fn chord(app: &mut App, shift: bool, code: KeyCode, letter: &str) {
     common::tap(app, &held, code, letter);
 }
 
-fn last_solve(app: &App) -> Option<marionette_editing::FrameOutcome> {
-    let id = editor(app).document.id();
+fn last_solve(app: &App) -> Option<marionette_editing::SolveOutcome> {
+    let id = document(app).id();
     app.world()
-        .resource::<marionette_editor::state::SolveStatus>()
+        .resource::<marionette_editor::resources::SolveStatus>()
         .outcome(id)
         .cloned()
 }
@@ -40,26 +44,46 @@ fn last_solve(app: &App) -> Option<marionette_editing::FrameOutcome> {
 fn selected(app: &App) -> Option<JointId> {
     app.world()
         .resource::<marionette_editor::selection::Selection>()
-        .joint(&editor(app).document)
+        .joint(document(app))
 }
 
-fn editor_mut(app: &mut App) -> Mut<'_, Editor> {
-    app.world_mut().resource_mut::<Editor>()
+/// The IK settings now.
+fn settings(app: &App) -> IkSettings {
+    *app.world().resource::<SolvingState>().runner.settings()
+}
+
+/// Chooses the solver, as the IK panel does.
+fn set_solver(app: &mut App, solver: SolverKind) {
+    let settings = IkSettings {
+        solver,
+        ..settings(app)
+    };
+    send(app, Edit::Settings(settings));
 }
 
 fn site_position(app: &App, name: &str) -> Vec3 {
-    let e = editor(app);
-    let site = e.skeleton().site_by_name(name).expect("site");
-    vec3(&e.document.fk().site_position(site))
+    let d = document(app);
+    let site = d.skeleton().site_by_name(name).expect("site");
+    vec3(&d.fk().site_position(site))
 }
 
 fn joint(app: &App, name: &str) -> JointId {
-    editor(app).skeleton().joint_by_name(name).expect("joint")
+    document(app).skeleton().joint_by_name(name).expect("joint")
+}
+
+/// `path` dropped onto the window, and a frame.
+fn drop_file(app: &mut App, path: &std::path::Path) {
+    app.world_mut()
+        .write_message(bevy::window::FileDragAndDrop::DroppedFile {
+            window: Entity::PLACEHOLDER,
+            path_buf: path.to_path_buf(),
+        });
+    app.update();
 }
 
 /// Presses on site `name`'s handle and moves the cursor ray by `offset` over `frames` frames.
 fn drag_site(app: &mut App, name: &str, offset: Vec3, frames: usize) {
-    let site = editor(app).skeleton().site_by_name(name).expect("site");
+    let site = document(app).skeleton().site_by_name(name).expect("site");
     let from = site_position(app, name);
     drag(app, PickTarget::Site(site), from, from + offset, frames);
 }
@@ -67,8 +91,8 @@ fn drag_site(app: &mut App, name: &str, offset: Vec3, frames: usize) {
 #[test]
 fn dragging_a_hand_pulls_it_onto_the_cursor_ray_and_is_one_undo_step() {
     let mut app = app();
-    let start_pose = editor(&app).document.pose().to_vec();
-    let site = editor(&app)
+    let start_pose = document(&app).pose().to_vec();
+    let site = document(&app)
         .skeleton()
         .site_by_name("right fingertips")
         .expect("site");
@@ -85,43 +109,95 @@ fn dragging_a_hand_pulls_it_onto_the_cursor_ray_and_is_one_undo_step() {
         "hand {hand} is {off_ray} m off the ray through {to}"
     );
     assert!(
-        editor(&app).document.drag().is_some(),
+        document(&app).drag().is_some(),
         "the drag lasts while the button is held"
     );
     assert_eq!(selected(&app), Some(joint(&app, "right wrist")));
     release(&mut app);
-    assert!(editor(&app).document.drag().is_none());
-    let dragged = editor(&app).document.pose().to_vec();
+    assert!(document(&app).drag().is_none());
+    let dragged = document(&app).pose().to_vec();
     assert_ne!(dragged, start_pose);
     assert_eq!(
-        editor(&app).document.history().next_undo(),
+        document(&app).history().next_undo(),
         Some("Drag right wrist")
     );
     chord(&mut app, false, KeyCode::KeyZ, "z");
     assert_eq!(
-        editor(&app).document.pose(),
+        document(&app).pose(),
         start_pose.as_slice(),
         "Ctrl+Z undoes the whole drag"
     );
     chord(&mut app, true, KeyCode::KeyZ, "z");
     assert_eq!(
-        editor(&app).document.pose(),
+        document(&app).pose(),
         dragged.as_slice(),
         "Ctrl+Shift+Z redoes it"
     );
 }
 
 #[test]
+fn undo_mid_drag_clears_the_drag_camera() {
+    // A drag begun in a view (its camera), Ctrl+Z with the button still held: the drag is
+    // undone, and the cursor's ray no longer goes through the drag's view.
+    let mut app = app();
+    let camera = app.world_mut().spawn_empty().id();
+    let start_pose = document(&app).pose().to_vec();
+    let site = document(&app)
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let from = site_position(&app, "right fingertips");
+    app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(from));
+    app.world_mut().write_message(PickRequest {
+        target: PickTarget::Site(site),
+        hit: from,
+        depth: 1.0,
+        camera,
+    });
+    mouse(&mut app, ButtonState::Pressed);
+    app.update();
+    for k in 1..=5 {
+        let at = from + Vec3::Y * 0.02 * k as f32;
+        app.world_mut().resource_mut::<CursorRay>().0 = Some(front_ray(at));
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<ActiveDrag>().camera(),
+        Some(camera),
+        "the drag follows the cursor through its own view"
+    );
+    chord(&mut app, false, KeyCode::KeyZ, "z");
+    assert!(document(&app).drag().is_none(), "the drag ended");
+    assert_eq!(
+        document(&app).pose(),
+        start_pose.as_slice(),
+        "and was undone"
+    );
+    assert_eq!(
+        app.world().resource::<ActiveDrag>().camera(),
+        None,
+        "the cursor's ray goes through the view under the cursor again"
+    );
+    // The button still held starts nothing; released, it ends nothing.
+    release(&mut app);
+    assert_eq!(document(&app).pose(), start_pose.as_slice());
+    assert_eq!(
+        document(&app).history().next_redo(),
+        Some("Drag right wrist")
+    );
+}
+
+#[test]
 fn escape_cancels_a_drag_without_an_undo_step() {
     let mut app = app();
-    let start_pose = editor(&app).document.pose().to_vec();
+    let start_pose = document(&app).pose().to_vec();
     drag_site(&mut app, "left fingertips", Vec3::Y * 0.2, 10);
-    assert_ne!(editor(&app).document.pose(), start_pose.as_slice());
+    assert_ne!(document(&app).pose(), start_pose.as_slice());
     key(&mut app, KeyCode::Escape, Key::Escape, ButtonState::Pressed);
     app.update();
-    assert!(editor(&app).document.drag().is_none());
-    assert_eq!(editor(&app).document.pose(), start_pose.as_slice());
-    assert_eq!(editor(&app).document.history().next_undo(), None);
+    assert!(document(&app).drag().is_none());
+    assert_eq!(document(&app).pose(), start_pose.as_slice());
+    assert_eq!(document(&app).history().next_undo(), None);
 }
 
 /// The state indices that differ between two poses.
@@ -135,12 +211,11 @@ fn changed(a: &[f64], b: &[f64]) -> Vec<usize> {
 fn chain_modes_choose_what_a_drag_moves() {
     // Selected part only: the forearm's drag turns the elbow alone.
     let mut app = app();
-    editor_mut(&mut app).chain_mode = ChainMode::SelectedPart;
+    send(&mut app, Edit::ChainMode(ChainMode::SelectedPart));
     let elbow = joint(&app, "right elbow");
-    let start = editor(&app).document.pose().to_vec();
+    let start = document(&app).pose().to_vec();
     let wrist = vec3(
-        &editor(&app)
-            .document
+        &document(&app)
             .fk()
             .joint_position(joint(&app, "right wrist")),
     );
@@ -151,8 +226,8 @@ fn chain_modes_choose_what_a_drag_moves() {
         wrist + Vec3::new(0.0, 0.1, 0.0),
         10,
     );
-    let moved = changed(&start, editor(&app).document.pose());
-    let elbow_dofs: Vec<usize> = editor(&app)
+    let moved = changed(&start, document(&app).pose());
+    let elbow_dofs: Vec<usize> = document(&app)
         .skeleton()
         .joint_dofs(elbow)
         .map(|d| d.state_index())
@@ -165,9 +240,9 @@ fn chain_modes_choose_what_a_drag_moves() {
 
     // Nearest branch (the default): from the clavicle down, never the spine.
     let mut app = self::app();
-    let start = editor(&app).document.pose().to_vec();
+    let start = document(&app).pose().to_vec();
     drag_site(&mut app, "right fingertips", Vec3::new(0.1, 0.3, 0.0), 10);
-    let moved = changed(&start, editor(&app).document.pose());
+    let moved = changed(&start, document(&app).pose());
     let arm: Vec<usize> = [
         "right clavicle",
         "right shoulder",
@@ -176,7 +251,7 @@ fn chain_modes_choose_what_a_drag_moves() {
     ]
     .iter()
     .flat_map(|n| {
-        let s = editor(&app).skeleton();
+        let s = document(&app).skeleton();
         s.joint_dofs(s.joint_by_name(n).expect("joint"))
             .map(|d| d.state_index())
             .collect::<Vec<_>>()
@@ -189,10 +264,10 @@ fn chain_modes_choose_what_a_drag_moves() {
 
     // Whole body: the root moves too.
     let mut app = self::app();
-    editor_mut(&mut app).chain_mode = ChainMode::WholeBody;
-    let start = editor(&app).document.pose().to_vec();
+    send(&mut app, Edit::ChainMode(ChainMode::WholeBody));
+    let start = document(&app).pose().to_vec();
     let from = site_position(&app, "head top");
-    let site = editor(&app)
+    let site = document(&app)
         .skeleton()
         .site_by_name("head top")
         .expect("site");
@@ -203,7 +278,7 @@ fn chain_modes_choose_what_a_drag_moves() {
         from + Vec3::new(0.3, 0.0, 0.0),
         10,
     );
-    let moved = changed(&start, editor(&app).document.pose());
+    let moved = changed(&start, document(&app).pose());
     assert!(moved.iter().any(|&i| i < 3), "the root moves: {moved:?}");
     assert!(moved.iter().any(|&i| !arm.contains(&i) && i >= 3));
 }
@@ -211,13 +286,13 @@ fn chain_modes_choose_what_a_drag_moves() {
 #[test]
 fn switching_solvers_changes_what_runs_and_a_non_limb_falls_back_with_a_reason() {
     let mut app = app();
-    let site = editor(&app)
+    let site = document(&app)
         .skeleton()
         .site_by_name("right fingertips")
         .expect("site");
     let from = site_position(&app, "right fingertips");
 
-    editor_mut(&mut app).set_solver(SolverKind::CyclicCoordinateDescent);
+    set_solver(&mut app, SolverKind::CyclicCoordinateDescent);
     drag(
         &mut app,
         PickTarget::Site(site),
@@ -231,7 +306,7 @@ fn switching_solvers_changes_what_runs_and_a_non_limb_falls_back_with_a_reason()
     assert!(last.fallback.is_none());
     assert!(
         !app.world()
-            .resource::<marionette_editor::state::SolveStatus>()
+            .resource::<marionette_editor::resources::SolveStatus>()
             .trace
             .is_empty(),
         "the plot gets the residual of every update of the drag"
@@ -239,8 +314,8 @@ fn switching_solvers_changes_what_runs_and_a_non_limb_falls_back_with_a_reason()
 
     // The analytic solver on shoulder–wrist (a limb) runs itself…
     let shoulder = joint(&app, "right shoulder");
-    editor_mut(&mut app).set_solver(SolverKind::AnalyticLimb);
-    editor_mut(&mut app).chain_mode = ChainMode::UpToJoint(shoulder);
+    set_solver(&mut app, SolverKind::AnalyticLimb);
+    send(&mut app, Edit::ChainMode(ChainMode::UpToJoint(shoulder)));
     let from = site_position(&app, "right fingertips");
     drag(
         &mut app,
@@ -254,7 +329,7 @@ fn switching_solvers_changes_what_runs_and_a_non_limb_falls_back_with_a_reason()
     assert_eq!(last.ran, SolverKind::AnalyticLimb, "{:?}", last.fallback);
 
     // …but from the clavicle (nearest branch) the chain is no limb: DLS runs, and says why.
-    editor_mut(&mut app).chain_mode = ChainMode::NearestBranch;
+    send(&mut app, Edit::ChainMode(ChainMode::NearestBranch));
     let from = site_position(&app, "right fingertips");
     drag(
         &mut app,
@@ -275,19 +350,17 @@ fn solve_until_satisfied_meets_the_last_goal_as_one_step() {
     let settings = marionette_editing::IkSettings {
         solver: SolverKind::JacobianTranspose,
         iterations_per_frame: 1,
-        ..*editor(&app).runner.settings()
+        ..settings(&app)
     };
-    editor_mut(&mut app).apply_settings(settings);
+    send(&mut app, Edit::Settings(settings));
     // One update of Jacobian transpose gets part of the way only.
     drag_site(&mut app, "right fingertips", Vec3::new(0.0, 0.2, 0.0), 1);
     release(&mut app);
     let after_drag = last_solve(&app).expect("solve").report.residual;
     assert!(after_drag > 1e-4, "{after_drag}");
-    editor_mut(&mut app).set_solver(SolverKind::DampedLeastSquares);
-    let outcome = editor_mut(&mut app)
-        .solve_until_satisfied(2000)
-        .expect("solve");
-    let e = editor(&app);
+    set_solver(&mut app, SolverKind::DampedLeastSquares);
+    send(&mut app, Edit::SolveUntilSatisfied { budget: 2000 });
+    let outcome = last_solve(&app).expect("solve");
     assert!(
         outcome.report.converged,
         "residual {}",
@@ -295,7 +368,7 @@ fn solve_until_satisfied_meets_the_last_goal_as_one_step() {
     );
     assert!(outcome.report.residual < after_drag);
     assert_eq!(
-        e.document.history().next_undo(),
+        document(&app).history().next_undo(),
         Some("Solve until satisfied")
     );
 }
@@ -303,25 +376,26 @@ fn solve_until_satisfied_meets_the_last_goal_as_one_step() {
 #[test]
 fn comparison_ghosts_follow_the_same_drag_with_their_own_solvers() {
     let mut app = app();
-    editor_mut(&mut app).compare = true;
-    editor_mut(&mut app).compared = vec![
-        SolverKind::JacobianTranspose,
-        SolverKind::CyclicCoordinateDescent,
-    ];
+    send(
+        &mut app,
+        Edit::Comparison(Comparison {
+            enabled: true,
+            solvers: vec![
+                SolverKind::JacobianTranspose,
+                SolverKind::CyclicCoordinateDescent,
+            ],
+        }),
+    );
     drag_site(&mut app, "right fingertips", Vec3::new(-0.1, 0.2, 0.0), 10);
-    let e = editor(&app);
-    assert_eq!(e.ghosts.len(), 2);
-    for ghost in &e.ghosts {
-        assert_ne!(
-            ghost.pose,
-            e.document.pose(),
-            "{} has its own answer",
-            ghost.kind
-        );
+    let (d, ghosts) = (document(&app), app.world().resource::<Ghosts>());
+    assert_eq!(ghosts.tracks.len(), 2);
+    for ghost in &ghosts.tracks {
+        assert_ne!(ghost.pose, d.pose(), "{} has its own answer", ghost.kind);
         assert!(ghost.residual.is_finite());
     }
     // Only what the drag can move is drawn as a ghost: the arm, not the head or the legs.
-    let ghosted = |name: &str| e.ghosted[e.skeleton().joint_by_name(name).expect("joint").index()];
+    let ghosted =
+        |name: &str| ghosts.moves[d.skeleton().joint_by_name(name).expect("joint").index()];
     assert!(ghosted("right wrist") && ghosted("right clavicle"));
     assert!(!ghosted("head") && !ghosted("left knee") && !ghosted("upper spine"));
 }
@@ -333,8 +407,8 @@ fn a_ray_cast_on_the_bodies_picks_the_forearm_and_the_drag_grips_its_axis() {
     app.add_plugins(TransformPlugin);
     app.insert_resource(Assets::<Mesh>::default());
     let (skeleton, fk) = {
-        let e = editor(&app);
-        (e.skeleton().clone(), e.document.fk().clone())
+        let d = document(&app);
+        (d.skeleton().clone(), d.fk().clone())
     };
     for (id, j) in skeleton.joint_ids().zip(skeleton.joints()) {
         let Some((mesh, local)) = j.shape.as_ref().and_then(shape_mesh) else {
@@ -376,13 +450,17 @@ fn a_ray_cast_on_the_bodies_picks_the_forearm_and_the_drag_grips_its_axis() {
     assert_eq!(hit.0, Some(elbow), "the forearm is the right elbow's body");
     assert!((hit.1.z - mid.z) > 0.0, "hit on the front surface");
     // Starting a drag there grips the forearm's axis, not its surface.
-    let mut e = editor_mut(&mut app);
     let hit_point =
         nalgebra::Vector3::new(f64::from(hit.1.x), f64::from(hit.1.y), f64::from(hit.1.z));
-    e.document
-        .begin_drag(elbow, &hit_point, ChainMode::NearestBranch)
-        .expect("drag");
-    let gripped = vec3(&e.document.drag().expect("drag").effector(e.document.fk()));
+    send(
+        &mut app,
+        Edit::BeginDrag(Grip::Body {
+            joint: elbow,
+            hit: hit_point,
+        }),
+    );
+    let d = document(&app);
+    let gripped = vec3(&d.drag().expect("drag").effector(d.fk()));
     let axis = (vec3(&fk.joint_position(wrist)) - vec3(&fk.joint_position(elbow))).normalize();
     let from_elbow = gripped - vec3(&fk.joint_position(elbow));
     let off_axis = (from_elbow - axis * from_elbow.dot(axis)).length();
@@ -401,38 +479,57 @@ fn files_open_and_save_and_bad_ones_change_nothing() {
     let skeletons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons");
 
     // A pose saved, the figure moved, the pose dropped back onto the window.
-    let saved = editor(&app).document.pose().to_vec();
-    assert!(editor_mut(&mut app).save_pose(&dir.join("pose.ron")));
+    let saved = document(&app).pose().to_vec();
+    let errors = notices(&app).error_count();
+    request_file(
+        &mut app,
+        FileRequest::on(FileAction::SavePoseAs, dir.join("pose.ron")),
+    );
+    assert_eq!(notices(&app).error_count(), errors, "the pose was saved");
     drag_site(&mut app, "right fingertips", Vec3::Y * 0.2, 5);
     release(&mut app);
-    assert_ne!(editor(&app).document.pose(), saved.as_slice());
-    marionette_editor::files::open_dropped(&mut editor_mut(&mut app), &dir.join("pose.ron"));
-    assert_eq!(editor(&app).document.pose(), saved.as_slice());
+    assert_ne!(document(&app).pose(), saved.as_slice());
+    drop_file(&mut app, &dir.join("pose.ron"));
+    assert_eq!(document(&app).pose(), saved.as_slice());
 
     // A file that is neither skeleton nor pose: an error naming both readings, nothing changes.
     std::fs::write(dir.join("junk.ron"), "Skeleton(version: 1, name: ").expect("write");
-    let document = editor(&app).document.id();
-    marionette_editor::files::open_dropped(&mut editor_mut(&mut app), &dir.join("junk.ron"));
-    let error = editor(&app).notices.last().expect("a notice").clone();
+    let id = document(&app).id();
+    drop_file(&mut app, &dir.join("junk.ron"));
+    let error = notices(&app).last().expect("a notice").clone();
     assert!(error.is_error);
     assert!(
         error.text.contains("As a skeleton") && error.text.contains("As a pose"),
         "{}",
         error.text
     );
-    assert_eq!(editor(&app).document.id(), document, "the same document");
-    assert_eq!(editor(&app).document.pose(), saved.as_slice());
+    assert_eq!(document(&app).id(), id, "the same document");
+    assert_eq!(document(&app).pose(), saved.as_slice());
 
     // Saving where no file can be written is an error, not a crash.
-    assert!(!editor_mut(&mut app).save_pose(&dir.join("no such dir").join("pose.ron")));
+    let errors = notices(&app).error_count();
+    let nowhere = dir.join("no such dir").join("pose.ron");
+    request_file(&mut app, FileRequest::on(FileAction::SavePoseAs, nowhere));
+    assert_eq!(
+        notices(&app).error_count(),
+        errors + 1,
+        "not saved, and said so"
+    );
 
     // Another skeleton replaces the figure; the undo history starts afresh.
-    assert!(editor_mut(&mut app).open_skeleton(&skeletons.join("stickman.ron")));
-    assert_eq!(editor(&app).skeleton().name(), "stickman");
-    assert_ne!(editor(&app).document.id(), document, "another document");
-    assert_eq!(editor(&app).document.history().next_undo(), None);
-    assert!(!editor_mut(&mut app).open_skeleton(&dir.join("missing.ron")));
-    assert_eq!(editor(&app).skeleton().name(), "stickman");
+    let open = |path| FileRequest::on(FileAction::OpenSkeleton, path);
+    request_file(&mut app, open(skeletons.join("stickman.ron")));
+    assert_eq!(document(&app).skeleton().name(), "stickman");
+    assert_ne!(document(&app).id(), id, "another document");
+    assert_eq!(document(&app).history().next_undo(), None);
+    let errors = notices(&app).error_count();
+    request_file(&mut app, open(dir.join("missing.ron")));
+    assert_eq!(
+        notices(&app).error_count(),
+        errors + 1,
+        "not opened, and said so"
+    );
+    assert_eq!(document(&app).skeleton().name(), "stickman");
 }
 
 #[test]
@@ -441,7 +538,7 @@ fn a_click_on_empty_space_clears_the_selection() {
     let wrist = joint(&app, "right wrist");
     app.world_mut().resource_scope(
         |world, mut selection: Mut<marionette_editor::selection::Selection>| {
-            selection.select(&world.resource::<Editor>().document, Some(wrist));
+            selection.select(&world.resource::<OpenDocument>().0, Some(wrist));
         },
     );
     // A press with the cursor in a view but on nothing (no picking hit).
@@ -451,7 +548,7 @@ fn a_click_on_empty_space_clears_the_selection() {
     release(&mut app);
     assert_eq!(selected(&app), None);
     assert_eq!(
-        editor(&app).document.history().next_undo(),
+        document(&app).history().next_undo(),
         None,
         "nothing was edited"
     );
@@ -476,7 +573,7 @@ fn press_hits(app: &mut App, at: Vec3, hits: &[(PickTarget, f32)]) {
 fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
     // The right fingertips' handle just behind the hand's surface wins over the hand…
     let mut app = app();
-    let site = editor(&app)
+    let site = document(&app)
         .skeleton()
         .site_by_name("right fingertips")
         .expect("site");
@@ -491,8 +588,8 @@ fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
             (PickTarget::Site(site), 3.0),
         ],
     );
-    let drag = editor(&app).document.drag().cloned().expect("a drag");
-    let s = editor(&app).skeleton();
+    let drag = document(&app).drag().cloned().expect("a drag");
+    let s = document(&app).skeleton();
     assert_eq!(
         drag.local_point,
         s.site(site).offset,
@@ -502,11 +599,11 @@ fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
 
     // …but a handle far behind a nearer body (seen through the torso) does not.
     let mut app = self::app();
-    let left = editor(&app)
+    let left = document(&app)
         .skeleton()
         .site_by_name("left fingertips")
         .expect("site");
-    let chest = vec3(&editor(&app).document.fk().joint_position(torso));
+    let chest = vec3(&document(&app).fk().joint_position(torso));
     press_hits(
         &mut app,
         chest,
@@ -515,7 +612,7 @@ fn a_press_goes_to_the_nearest_hit_with_handles_slightly_preferred() {
             (PickTarget::Site(left), 3.3),
         ],
     );
-    assert_eq!(editor(&app).document.drag().expect("a drag").joint, torso);
+    assert_eq!(document(&app).drag().expect("a drag").joint, torso);
 }
 
 #[test]
@@ -532,7 +629,7 @@ fn closing_with_unsaved_edits_asks_first_and_quits_once_saved() {
     let mut app = self::app();
     drag_site(&mut app, "right fingertips", Vec3::Y * 0.1, 3);
     release(&mut app);
-    assert!(editor(&app).unsaved());
+    assert!(document(&app).is_modified());
     app.world_mut()
         .write_message(bevy::window::WindowCloseRequested {
             window: Entity::PLACEHOLDER,
@@ -542,9 +639,10 @@ fn closing_with_unsaved_edits_asks_first_and_quits_once_saved() {
         app.should_exit().is_none(),
         "an unsaved pose is not thrown away"
     );
-    assert!(editor(&app).confirm_quit);
+    assert!(app.world().resource::<Prompts>().quit);
     let file = std::env::temp_dir().join(format!("marionette-quit-{}.ron", std::process::id()));
-    assert!(editor_mut(&mut app).save_document(&file));
+    request_file(&mut app, FileRequest::on(FileAction::SaveDocument, &file));
+    assert_eq!(document(&app).file(), Some(file.as_path()));
     app.update();
     assert!(
         app.should_exit().is_some(),

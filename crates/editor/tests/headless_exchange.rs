@@ -3,12 +3,14 @@
 //! file changes nothing.
 
 use bevy::prelude::*;
+use marionette_editing::Edit;
 use marionette_editing::exchange::ExportFormat;
-use marionette_editor::Editor;
-use marionette_editor::files::{FileAction, carry_out};
+use marionette_editor::export::RunningExport;
+use marionette_editor::messages::{FileAction, FileRequest};
 use marionette_interchange::bvh::parse::parse;
 
 mod common;
+use common::{document, notices, request_file, send};
 
 fn app() -> App {
     common::app("-exchange")
@@ -18,7 +20,7 @@ fn app() -> App {
 fn finish(app: &mut App) {
     for _ in 0..2000 {
         app.update();
-        if app.world().resource::<Editor>().export.is_none() {
+        if !app.world().contains_resource::<RunningExport>() {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -34,46 +36,42 @@ fn a_capture_imports_as_a_shown_sequence_and_exports_back() {
     std::fs::copy("/usr/share/assimp/models/BVH/01_01.bvh", &capture)
         .expect("assimp-testmodels (scripts/ensure-system-packages.sh installs it)");
     let mut app = app();
-    let mut editor = app.world_mut().resource_mut::<Editor>();
-    carry_out(&mut editor, FileAction::ImportBvh, &capture);
+    request_file(&mut app, FileRequest::on(FileAction::ImportBvh, &capture));
     assert!(
-        editor.notices.iter().all(|n| !n.is_error),
+        notices(&app).errors().next().is_none(),
         "{:?}",
-        editor.notices
+        notices(&app)
     );
-    assert_eq!(editor.skeleton().joints().len(), 31);
-    assert_eq!(editor.document.current_sequence(), Some(0));
+    assert_eq!(document(&app).skeleton().joints().len(), 31);
+    assert_eq!(document(&app).current_sequence(), Some(0));
     assert!(dir.join("walk.skeleton.ron").exists());
-    assert!(editor.unsaved(), "an imported capture is unsaved work");
-    carry_out(
-        &mut editor,
-        FileAction::Export(ExportFormat::Bvh),
-        &dir.join("again.bvh"),
-    );
-    assert!(editor.export.is_some(), "the export runs on its own thread");
-    finish(&mut app);
-    let mut editor = app.world_mut().resource_mut::<Editor>();
     assert!(
-        editor
-            .notices
+        document(&app).is_modified(),
+        "an imported capture is unsaved work"
+    );
+    let export = |format, name: &str| FileRequest::on(FileAction::Export(format), dir.join(name));
+    request_file(&mut app, export(ExportFormat::Bvh, "again.bvh"));
+    assert!(
+        app.world().contains_resource::<RunningExport>(),
+        "the export runs on its own thread"
+    );
+    finish(&mut app);
+    assert!(
+        notices(&app)
+            .all()
             .iter()
             .any(|n| n.text.starts_with("Exported 2752 frames")),
         "{:?}",
-        editor.notices
+        notices(&app)
     );
     let again = parse(&std::fs::read_to_string(dir.join("again.bvh")).expect("written"))
         .expect("reads")
         .bvh;
     assert_eq!(again.frames.len(), 2752);
     // The pose alone when no sequence is shown.
-    editor.document.select_sequence(None).expect("none");
-    carry_out(
-        &mut editor,
-        FileAction::Export(ExportFormat::Glb),
-        &dir.join("pose.glb"),
-    );
+    send(&mut app, Edit::SelectSequence(None));
+    request_file(&mut app, export(ExportFormat::Glb, "pose.glb"));
     finish(&mut app);
-    let mut editor = app.world_mut().resource_mut::<Editor>();
     assert!(
         std::fs::read(dir.join("pose.glb"))
             .expect("written")
@@ -81,12 +79,14 @@ fn a_capture_imports_as_a_shown_sequence_and_exports_back() {
     );
     // A broken file is an error and the document stays.
     std::fs::write(dir.join("broken.bvh"), "HIERARCHY\nROOT hips\n{\n").expect("write");
-    let id = editor.document.id();
-    carry_out(&mut editor, FileAction::ImportBvh, &dir.join("broken.bvh"));
-    assert_eq!(editor.document.id(), id);
+    let id = document(&app).id();
+    request_file(
+        &mut app,
+        FileRequest::on(FileAction::ImportBvh, dir.join("broken.bvh")),
+    );
+    assert_eq!(document(&app).id(), id);
     assert!(
-        editor
-            .notices
+        notices(&app)
             .last()
             .is_some_and(|n| n.is_error && n.text.contains("line"))
     );

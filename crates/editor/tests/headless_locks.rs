@@ -5,13 +5,14 @@
 use bevy::input::keyboard::Key;
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
-use marionette_editor::Editor;
-use marionette_editor::dragging::PickTarget;
-use marionette_editor::lock_markers::MarkerDrag;
-use marionette_editor::scene::vec3;
+use marionette_document::{LockKind, LockPart};
+use marionette_editing::Edit;
+use marionette_editor::convert::vec3;
+use marionette_editor::messages::{FileAction, FileRequest, PickTarget};
+use marionette_editor::resources::ActiveDrag;
 
 mod common;
-use common::editor;
+use common::{document, notices, request_file, send};
 
 fn app() -> App {
     common::app("")
@@ -31,16 +32,16 @@ fn drag(app: &mut App, target: PickTarget, hit: Vec3, to: Vec3, frames: usize) {
 }
 
 fn site_at(app: &App, name: &str) -> Vec3 {
-    let e = editor(app);
-    let site = e.skeleton().site_by_name(name).expect("site");
-    vec3(&e.document.fk().site_position(site))
+    let d = document(app);
+    let site = d.skeleton().site_by_name(name).expect("site");
+    vec3(&d.fk().site_position(site))
 }
 
 #[test]
 fn l_locks_the_picked_site_and_a_pelvis_drag_then_keeps_it() {
     let mut app = app();
     // Picking the heel's handle selects it (a click: no move).
-    let heel = editor(&app)
+    let heel = document(&app)
         .skeleton()
         .site_by_name("left heel")
         .expect("heel");
@@ -48,16 +49,15 @@ fn l_locks_the_picked_site_and_a_pelvis_drag_then_keeps_it() {
     drag(&mut app, PickTarget::Site(heel), at, at, 1);
     press_l(&mut app, false);
     press_l(&mut app, true);
-    let names: Vec<String> = editor(&app)
-        .document
+    let names: Vec<String> = document(&app)
         .locks()
         .iter()
         .map(|l| l.name.clone())
         .collect();
     assert_eq!(names, ["left heel position", "left heel pose"]);
     // Dragging the pelvis's origin moves the whole figure down; the heel stays.
-    let pelvis = editor(&app).skeleton().root();
-    let from = vec3(&editor(&app).document.fk().joint_position(pelvis));
+    let pelvis = document(&app).skeleton().root();
+    let from = vec3(&document(&app).fk().joint_position(pelvis));
     drag(
         &mut app,
         PickTarget::Joint(pelvis),
@@ -65,29 +65,29 @@ fn l_locks_the_picked_site_and_a_pelvis_drag_then_keeps_it() {
         from - Vec3::Y * 0.02,
         10,
     );
-    let v = editor(&app).document.lock_violations();
+    let v = document(&app).lock_violations();
     assert!(v.iter().all(|v| v.within(1e-4)), "{v:?}");
     assert!((site_at(&app, "left heel") - at).length() < 1e-4);
-    let moved = vec3(&editor(&app).document.fk().joint_position(pelvis)) - from;
+    let moved = vec3(&document(&app).fk().joint_position(pelvis)) - from;
     assert!((moved.y + 0.02).abs() < 1e-3, "{moved}");
 }
 
 #[test]
 fn dragging_a_marker_moves_its_lock_and_the_limb_follows_as_one_step() {
     let mut app = app();
-    let hand = editor(&app)
+    let hand = document(&app)
         .skeleton()
         .site_by_name("right fingertips")
         .expect("hand");
-    let index = {
-        let mut e = app.world_mut().resource_mut::<Editor>();
-        e.lock(
-            marionette_document::LockPart::Site(hand),
-            marionette_document::LockKind::Position,
-        )
-        .expect("lock")
-    };
-    let before = editor(&app).document.pose().to_vec();
+    send(
+        &mut app,
+        Edit::Lock {
+            part: LockPart::Site(hand),
+            kind: LockKind::Position,
+        },
+    );
+    let index = document(&app).locks().len() - 1;
+    let before = document(&app).pose().to_vec();
     let at = site_at(&app, "right fingertips");
     // The press lands on the marker and on the hand's handle: the marker wins.
     drag(
@@ -97,25 +97,25 @@ fn dragging_a_marker_moves_its_lock_and_the_limb_follows_as_one_step() {
         at + Vec3::new(0.0, 0.05, 0.0),
         5,
     );
+    assert!(document(&app).drag().is_none(), "no drag of the hand began");
     assert!(
-        editor(&app).document.drag().is_none(),
-        "no drag of the hand began"
+        app.world().resource::<ActiveDrag>().marker().is_none(),
+        "released"
     );
-    assert!(app.world().resource::<MarkerDrag>().0.is_none(), "released");
-    let lock = &editor(&app).document.locks()[index];
-    let anchor = vec3(&lock.anchor(editor(&app).document.fk()));
+    let lock = &document(&app).locks()[index];
+    let anchor = vec3(&lock.anchor(document(&app).fk()));
     assert!((anchor - (at + Vec3::Y * 0.05)).length() < 1e-4, "{anchor}");
     assert!(
         (site_at(&app, "right fingertips") - anchor).length() < 1e-3,
         "the arm followed"
     );
     assert_eq!(
-        editor(&app).document.history().next_undo(),
+        document(&app).history().next_undo(),
         Some("Move lock right fingertips position")
     );
-    app.world_mut().resource_mut::<Editor>().undo();
+    send(&mut app, Edit::Undo);
     assert_eq!(
-        editor(&app).document.pose(),
+        document(&app).pose(),
         &before[..],
         "one step for the whole drag"
     );
@@ -126,19 +126,22 @@ fn a_dropped_document_opens_and_a_broken_one_changes_nothing() {
     let dir = std::env::temp_dir().join(format!("marionette-drop-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let mut app = app();
-    let heel = editor(&app)
+    let heel = document(&app)
         .skeleton()
         .site_by_name("left heel")
         .expect("heel");
-    {
-        let mut e = app.world_mut().resource_mut::<Editor>();
-        e.lock(
-            marionette_document::LockPart::Site(heel),
-            marionette_document::LockKind::Pose,
-        )
-        .expect("lock");
-        assert!(e.save_document(&dir.join("good.ron")));
-    }
+    send(
+        &mut app,
+        Edit::Lock {
+            part: LockPart::Site(heel),
+            kind: LockKind::Pose,
+        },
+    );
+    request_file(
+        &mut app,
+        FileRequest::on(FileAction::SaveDocument, dir.join("good.ron")),
+    );
+    assert_eq!(document(&app).file(), Some(dir.join("good.ron").as_path()));
     std::fs::write(
         dir.join("broken.ron"),
         "Document(version: 1, skeleton: \"good.skeleton.ron\", locks: [Lock(name: \"x\", goal: Position(site: \"hoof\", target: (0.0, 0.0, 0.0)))])",
@@ -153,9 +156,9 @@ fn a_dropped_document_opens_and_a_broken_one_changes_nothing() {
         app.update();
     };
     drop(&mut fresh, "broken.ron");
-    assert!(editor(&fresh).document.locks().is_empty(), "nothing opened");
-    let error = editor(&fresh)
-        .notices
+    assert!(document(&fresh).locks().is_empty(), "nothing opened");
+    let error = notices(&fresh)
+        .all()
         .iter()
         .rev()
         .find(|n| n.is_error)
@@ -166,11 +169,11 @@ fn a_dropped_document_opens_and_a_broken_one_changes_nothing() {
         error.text
     );
     drop(&mut fresh, "good.ron");
-    assert_eq!(editor(&fresh).document.locks().len(), 1);
+    assert_eq!(document(&fresh).locks().len(), 1);
     assert_eq!(
-        editor(&fresh).document.file(),
+        document(&fresh).file(),
         Some(dir.join("good.ron").as_path())
     );
-    assert!(!editor(&fresh).unsaved());
+    assert!(!document(&fresh).is_modified());
     let _ = std::fs::remove_dir_all(&dir);
 }

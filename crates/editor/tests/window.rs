@@ -524,6 +524,40 @@ fn the_ruler_scrubs_on_a_click_and_key_markers_and_lock_ranges_drag_to_other_fra
     );
 }
 
+/// The bug: a lock's frame range was set by two paths (the Locks panel called the document, the
+/// ruler sent a timeline action). Both now send the one `SetLockFrames` edit: the panel's switch
+/// gives the lock 0–24, the lane's end dragged to 30 changes it, and each is exactly one undo
+/// step (Ctrl+Z twice walks back through both, to every frame).
+#[test]
+fn lock_frames_from_the_panel_and_the_ruler_are_one_edit() {
+    // Window pixels as in the ruler test above: the first lock row's frames switch at
+    // (453, 682); its lane on the ruler at y 543, frame 24 at x 825 (0–48 shown).
+    let dir = scratch_dir("lock-frames");
+    let script = "Replay([Wait(20), SetView(\"front\"), Wait(5), \
+         LockSite(site: \"left heel\", kind: Position), SetKey, SetFrame(24), SetKey, Wait(3), \
+         Move(453, 682), Wait(2), Press, Wait(2), Release, Wait(4), SaveDocument(\"panel.ron\"), \
+         Move(830, 543), Wait(2), Press, Wait(2), Move(870, 543), Wait(2), Move(942, 543), \
+         Wait(2), Release, Wait(4), SaveDocument(\"ruler.ron\"), \
+         Key(\"ctrl+z\"), Wait(3), SaveDocument(\"undo1.ron\"), \
+         Key(\"ctrl+z\"), Wait(3), SaveDocument(\"undo2.ron\"), Exit])";
+    let output = run_editor(&dir, script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let frames = |name: &str| {
+        let doc = marionette_document::DocumentFile::load(dir.join(name)).expect("saved");
+        assert_eq!(doc.locks.len(), 1, "{name}");
+        doc.locks[0].frames()
+    };
+    assert_eq!(frames("panel.ron"), Some((0, 24)), "the panel's switch");
+    assert_eq!(frames("ruler.ron"), Some((0, 30)), "the lane's end dragged");
+    assert_eq!(
+        frames("undo1.ron"),
+        Some((0, 24)),
+        "one step undoes the ruler's edit"
+    );
+    assert_eq!(frames("undo2.ron"), None, "one more undoes the panel's");
+}
+
 #[test]
 fn killing_the_editor_after_edits_offers_them_at_the_next_start() {
     use std::os::unix::process::CommandExt;

@@ -1,6 +1,7 @@
 //! What the headless editor tests share: an `App` with `MinimalPlugins`, input and the editor's
-//! logic plugin on the standing humanoid, and the messages the window writes (keys, the mouse
-//! button, picking requests with a cursor ray).
+//! logic plugin on the standing humanoid; the messages the window writes (keys, the mouse
+//! button, picking requests with a cursor ray) and the ones the panels send (edits, file
+//! requests); readings of the state.
 
 #![allow(dead_code, reason = "each test file uses the helpers it needs")]
 
@@ -9,9 +10,10 @@ use bevy::input::InputPlugin;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
-use marionette_editing::Document;
-use marionette_editor::dragging::{CursorRay, PickRequest, PickTarget};
-use marionette_editor::{Editor, EditorCorePlugin};
+use marionette_editing::{Document, Edit};
+use marionette_editor::EditorCorePlugin;
+use marionette_editor::messages::{EditRequest, FileRequest, PickRequest, PickTarget};
+use marionette_editor::resources::{CursorRay, Notices, OpenDocument};
 use marionette_skeleton::builtin;
 
 /// The editor's logic on the standing humanoid, updated once; recovery files go to a scratch
@@ -19,7 +21,8 @@ use marionette_skeleton::builtin;
 pub fn app(tag: &str) -> App {
     let document = Document::new(builtin::humanoid(), None).standing();
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin::new(document)));
+    app.insert_resource(OpenDocument::new(document))
+        .add_plugins((MinimalPlugins, InputPlugin, EditorCorePlugin));
     app.world_mut()
         .resource_mut::<marionette_editor::autosave::Autosave>()
         .untitled =
@@ -28,9 +31,26 @@ pub fn app(tag: &str) -> App {
     app
 }
 
-/// The editor's state.
-pub fn editor(app: &App) -> &Editor {
-    app.world().resource::<Editor>()
+/// The open document.
+pub fn document(app: &App) -> &Document {
+    &app.world().resource::<OpenDocument>().0
+}
+
+/// The messages for the user.
+pub fn notices(app: &App) -> &Notices {
+    app.world().resource::<Notices>()
+}
+
+/// An edit sent (as the panels send it), and a frame to apply it.
+pub fn send(app: &mut App, edit: Edit) {
+    app.world_mut().write_message(EditRequest(edit));
+    app.update();
+}
+
+/// A file request sent (as the menus send it, or the path window), and a frame.
+pub fn request_file(app: &mut App, request: FileRequest) {
+    app.world_mut().write_message(request);
+    app.update();
 }
 
 /// The left mouse button pressed or released.

@@ -1,8 +1,9 @@
-//! The IK work of one editor frame, without Bevy: the chosen solver with its settings (the IK
-//! panel: solver, updates per frame, tolerance, options), the analytic limb solver where the
-//! dragged chain is a limb and DLS where it is not, and the residual after each update for the
-//! live plot. The editor's IK plugin builds a [`System`] from the drag and the locks each frame
-//! and calls [`IkRunner::frame`]; the "solve until satisfied" button calls
+//! How the editor's solves run, without Bevy: the chosen solver with its settings (the IK panel:
+//! solver, updates per frame, tolerance, options), the analytic limb solver where the dragged
+//! chain is a limb and DLS where it is not, and the residual after each update for the live
+//! plot ([`IkRunner`]); with what a drag moves and the solvers the comparison ghosts follow, the
+//! [`Solving`] an edit is applied with. Each step of a drag builds a [`System`] from the drag and
+//! the locks and calls [`IkRunner::step`]; "solve until satisfied" calls
 //! [`IkRunner::until_satisfied`].
 
 use std::collections::HashMap;
@@ -45,9 +46,9 @@ impl Default for IkSettings {
     }
 }
 
-/// What one frame (or one "until satisfied" run) did.
+/// What one step of a drag (or one "until satisfied" run) did.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FrameOutcome {
+pub struct SolveOutcome {
     /// The method that ran: the chosen one, or DLS where the limb solver does not apply.
     pub ran: SolverKind,
     /// Why the chosen method did not run, when it did not.
@@ -58,9 +59,10 @@ pub struct FrameOutcome {
     pub residuals: Vec<f64>,
 }
 
-/// Another method's answer to the same frame, drawn as a translucent figure.
+/// Another method's answer to the same step, drawn as a translucent figure (the editor keeps
+/// one `GhostTrack` per compared method across a drag; this is one step's result).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Ghost {
+pub struct GhostStep {
     /// The method.
     pub kind: SolverKind,
     /// The pose it reached.
@@ -151,8 +153,9 @@ impl IkRunner {
         Ok(())
     }
 
-    /// One frame: at most `iterations_per_frame` updates, stopping once every goal is met.
-    pub fn frame(&mut self, system: &mut System<'_>, q: &mut [f64]) -> FrameOutcome {
+    /// One step of a drag (one editor frame): at most `iterations_per_frame` updates, stopping
+    /// once every goal is met.
+    pub fn step(&mut self, system: &mut System<'_>, q: &mut [f64]) -> SolveOutcome {
         self.run(system, q, self.settings.iterations_per_frame)
     }
 
@@ -162,7 +165,7 @@ impl IkRunner {
         system: &mut System<'_>,
         q: &mut [f64],
         max_iterations: usize,
-    ) -> FrameOutcome {
+    ) -> SolveOutcome {
         self.run(system, q, max_iterations)
     }
 
@@ -174,7 +177,7 @@ impl IkRunner {
         system: &mut System<'_>,
         q: &[f64],
         others: &[SolverKind],
-    ) -> Vec<Ghost> {
+    ) -> Vec<GhostStep> {
         let settings = self.driver_settings(self.settings.iterations_per_frame);
         system.set_preference_with(self.settings.preference, &mut self.preference);
         let ghosts = others
@@ -184,14 +187,14 @@ impl IkRunner {
                 solver.supports(system).ok()?;
                 let mut pose = q.to_vec();
                 let report = solve(solver, system, &mut pose, settings);
-                Some(Ghost { kind, pose, report })
+                Some(GhostStep { kind, pose, report })
             })
             .collect();
         self.preference = system.take_preference().or(self.preference.take());
         ghosts
     }
 
-    fn run(&mut self, system: &mut System<'_>, q: &mut [f64], budget: usize) -> FrameOutcome {
+    fn run(&mut self, system: &mut System<'_>, q: &mut [f64], budget: usize) -> SolveOutcome {
         let chosen = self.settings.solver;
         let fallback = self.solver(chosen).supports(system).err();
         let ran = if fallback.is_some() { FALLBACK } else { chosen };
@@ -203,7 +206,7 @@ impl IkRunner {
             residuals.push(r);
         });
         self.preference = system.take_preference().or(self.preference.take());
-        FrameOutcome {
+        SolveOutcome {
             ran,
             fallback,
             report,
@@ -225,6 +228,43 @@ impl IkRunner {
             .or_insert_with(|| kind.build())
             .as_mut()
     }
+}
+
+/// The solvers the comparison ghosts follow while dragging (translucent figures showing what
+/// other methods make of the same drag).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// Whether the ghosts are shown.
+    pub enabled: bool,
+    /// The methods compared against, in colour order (the chosen solver is left out).
+    pub solvers: Vec<SolverKind>,
+}
+
+impl Default for Comparison {
+    /// Off; Jacobian transpose, pseudo-inverse and CCD when turned on.
+    fn default() -> Self {
+        Comparison {
+            enabled: false,
+            solvers: vec![
+                SolverKind::JacobianTranspose,
+                SolverKind::PseudoInverse,
+                SolverKind::CyclicCoordinateDescent,
+            ],
+        }
+    }
+}
+
+/// How edits are solved, beside the document: the IK runner (the chosen solver, its settings
+/// and workspaces), what a drag moves, and the comparison. Not part of the work: it is not
+/// saved and not undone.
+#[derive(Debug, Default)]
+pub struct Solving {
+    /// The solver run by drags, locks and "solve until satisfied".
+    pub runner: IkRunner,
+    /// What a drag moves.
+    pub chain_mode: crate::ChainMode,
+    /// The comparison ghosts.
+    pub comparison: Comparison,
 }
 
 #[cfg(test)]
@@ -267,7 +307,7 @@ mod tests {
             fk
         };
         let mut system = System::new(&s, vec![drag.goal(&fk, &ray)], drag.chain.clone());
-        let first = runner.frame(&mut system, &mut q);
+        let first = runner.step(&mut system, &mut q);
         assert_eq!(first.ran, SolverKind::DampedLeastSquares);
         assert_eq!(first.residuals.len(), first.report.iterations);
         assert!(first.report.iterations <= 3 && first.report.iterations > 0);
@@ -275,7 +315,7 @@ mod tests {
         // Later frames keep closing the gap until the goal is met.
         let mut last = first.report.residual;
         for _ in 0..20 {
-            let outcome = runner.frame(&mut system, &mut q);
+            let outcome = runner.step(&mut system, &mut q);
             assert!(outcome.report.residual <= last + 1e-12);
             last = outcome.report.residual;
         }
@@ -300,7 +340,7 @@ mod tests {
         let target = fk.site_position(hand) + Vector3::new(0.05, 0.25, 0.15);
         let goal = Goal::new(GoalKind::Position { site: hand, target });
         let mut system = System::new(&s, vec![goal], arm);
-        let outcome = runner.frame(&mut system, &mut q);
+        let outcome = runner.step(&mut system, &mut q);
         assert_eq!(
             (outcome.ran, outcome.fallback.as_deref()),
             (SolverKind::AnalyticLimb, None)
@@ -311,7 +351,7 @@ mod tests {
         let (drag, ray, mut q) = forearm_drag(&s);
         fk.update(&s, &q);
         let mut system = System::new(&s, vec![drag.goal(&fk, &ray)], drag.chain.clone());
-        let outcome = runner.frame(&mut system, &mut q);
+        let outcome = runner.step(&mut system, &mut q);
         assert_eq!(outcome.ran, SolverKind::DampedLeastSquares);
         let why = outcome.fallback.expect("a reason");
         assert!(why.starts_with("not a limb"), "{why}");

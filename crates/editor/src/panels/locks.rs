@@ -2,24 +2,36 @@
 //! orientation, pose, one axis, floor plane, line, two sites together or the centre of mass over
 //! its ground point, and one row per lock with its name (editable), kind, enabled switch, weight,
 //! priority, live violation, frame range, the joints that keep it, and delete. Every change is
-//! one undo step ([`marionette_editing::lock_edits`]); hovering a row highlights its marker.
+//! one edit, one undo step ([`marionette_editing::lock_edits`]); hovering a row highlights its
+//! marker.
 
 use bevy_egui::egui;
-use marionette_document::{Lock, LockKind, Violation};
+use marionette_document::{Lock, LockKind, LockPart, Violation};
+use marionette_editing::{Document, Edit};
 use marionette_ik::GoalKind;
 use marionette_skeleton::Skeleton;
 
-use crate::lock_markers::LockHover;
+use super::outliner::undo_step;
+use super::{PanelOutput, theme};
+use crate::derived::LockStatus;
+use crate::input::Command;
 use crate::selection::Selection;
-use crate::state::Editor;
+
+/// What the Locks panel shows.
+pub struct LocksView<'a> {
+    /// The open document.
+    pub document: &'a Document,
+    /// The locks now.
+    pub status: &'a LockStatus,
+    /// What the lock buttons lock.
+    pub selection: &'a Selection,
+    /// Within this a lock holds (the solver's tolerance).
+    pub tolerance: f64,
+}
 
 /// Colour of a violation: green within the tolerance, red beyond.
 fn violation_colour(held: bool) -> egui::Color32 {
-    if held {
-        egui::Color32::from_rgb(110, 220, 120)
-    } else {
-        egui::Color32::from_rgb(255, 100, 90)
-    }
+    if held { theme::HELD } else { theme::ERROR }
 }
 
 /// The lock's kind as the panel names it.
@@ -57,23 +69,11 @@ pub fn chain_label(skeleton: &Skeleton, lock: &Lock) -> String {
     format!("{span} ({} DOFs)", columns.len())
 }
 
-/// The worst violation among the locks holding now (enabled, and on the current frame while a
-/// sequence is shown): (lock index, violation), if any lock holds.
-pub fn worst_lock(editor: &Editor) -> Option<(usize, Violation)> {
-    let locks = editor.document.locks();
-    editor
-        .document
-        .lock_violations()
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| locks[*i].active_at(editor.document.lock_frame()))
-        .max_by(|a, b| a.1.largest().total_cmp(&b.1.largest()))
-}
-
 /// The buttons that lock the selection.
-fn lock_buttons(ui: &mut egui::Ui, editor: &mut Editor, selection: &Selection) {
+fn lock_buttons(ui: &mut egui::Ui, view: &LocksView, out: &mut PanelOutput) {
+    let document = view.document;
     ui.horizontal_wrapped(|ui| {
-        let selected = selection.joint(&editor.document).is_some();
+        let selected = view.selection.joint(document).is_some();
         let buttons: [(&str, &str, LockKind); 7] = [
             (
                 "Position",
@@ -117,48 +117,44 @@ fn lock_buttons(ui: &mut egui::Ui, editor: &mut Editor, selection: &Selection) {
             {
                 match kind {
                     LockKind::CenterOfMass => {
-                        let root = editor.skeleton().root();
-                        editor.lock(
-                            marionette_document::LockPart::Point(root, nalgebra::Vector3::zeros()),
-                            kind,
-                        );
+                        let root = document.skeleton().root();
+                        let part = LockPart::Point(root, nalgebra::Vector3::zeros());
+                        out.edits.push(Edit::Lock { part, kind });
                     }
+                    LockKind::Position => out.commands.push(Command::LockPosition),
+                    LockKind::Pose => out.commands.push(Command::LockPose),
                     _ => {
-                        editor.lock_selection(selection, kind);
+                        if let Some(part) = view.selection.part(document) {
+                            out.edits.push(Edit::Lock { part, kind });
+                        }
                     }
                 }
             }
         }
-        let pair = selection
-            .site(&editor.document)
-            .zip(selection.previous_site(&editor.document));
+        let pair = view
+            .selection
+            .site(document)
+            .zip(view.selection.previous_site(document));
         if ui
             .add_enabled(pair.is_some(), egui::Button::new("Two sites together"))
             .on_hover_text("keep the last two picked site handles touching")
             .clicked()
             && let Some((a, b)) = pair
         {
-            let editor = &mut *editor;
-            if let Err(e) = editor.document.lock_together(b, a, &mut editor.runner) {
-                editor.fail(format!("Could not lock: {e}"));
-            }
+            out.edits.push(Edit::LockTogether(b, a));
         }
     });
 }
 
-/// The Locks panel.
-pub fn locks_panel(
-    ui: &mut egui::Ui,
-    editor: &mut Editor,
-    selection: &Selection,
-    hover: &mut LockHover,
-) {
+/// The Locks panel; the lock whose row the pointer is over.
+pub fn locks_panel(ui: &mut egui::Ui, view: &LocksView, out: &mut PanelOutput) -> Option<usize> {
+    let document = view.document;
     ui.horizontal(|ui| {
         ui.strong("Locks");
-        match worst_lock(editor) {
+        match view.status.worst {
             Some((i, v)) => {
-                let held = v.within(editor.runner.settings().tolerance);
-                let name = &editor.document.locks()[i].name;
+                let held = v.within(view.tolerance);
+                let name = &document.locks()[i].name;
                 let text = if held {
                     "all held".to_owned()
                 } else {
@@ -171,9 +167,7 @@ pub fn locks_panel(
             }
         }
     });
-    lock_buttons(ui, editor, selection);
-    let tolerance = editor.runner.settings().tolerance;
-    let violations = editor.document.lock_violations();
+    lock_buttons(ui, view, out);
     let mut hovered = None;
     egui::ScrollArea::vertical()
         .max_height(ui.available_height().max(60.0))
@@ -196,52 +190,51 @@ pub fn locks_panel(
                         ui.strong(title);
                     }
                     ui.end_row();
-                    let count = editor.document.locks().len();
-                    for i in 0..count {
-                        let Some(v) = violations.get(i).copied() else {
-                            break;
+                    let rows = document.locks().iter().zip(&view.status.violations);
+                    for (i, (lock, &violation)) in rows.enumerate() {
+                        let holding = view.status.holding.get(i).copied().unwrap_or(true);
+                        let row = LockRow {
+                            index: i,
+                            lock,
+                            violation,
+                            holding,
                         };
-                        let rect = lock_row(ui, editor, i, v, tolerance);
-                        if rect.is_some_and(|r| ui.rect_contains_pointer(r)) {
+                        let rect = lock_row(ui, view, &row, out);
+                        if ui.rect_contains_pointer(rect) {
                             hovered = Some(i);
                         }
                         ui.end_row();
-                        if editor.document.locks().len() != count {
-                            break; // deleted: the rest of the rows are drawn next frame
-                        }
                     }
                 });
         });
-    if hover.0 != hovered {
-        hover.0 = hovered;
-    }
+    hovered
 }
 
-/// One lock's row; the rectangle it covers (`None` when it was deleted).
+/// One lock as its row shows it.
+struct LockRow<'a> {
+    index: usize,
+    lock: &'a Lock,
+    violation: Violation,
+    holding: bool,
+}
+
+/// One lock's row; the rectangle its name and kind cover.
 fn lock_row(
     ui: &mut egui::Ui,
-    editor: &mut Editor,
-    i: usize,
-    violation: Violation,
-    tolerance: f64,
-) -> Option<egui::Rect> {
-    let lock = editor.document.locks().get(i)?.clone();
-    let mut result: Option<Result<(), marionette_editing::EditError>> = None;
+    view: &LocksView,
+    row: &LockRow,
+    out: &mut PanelOutput,
+) -> egui::Rect {
+    let (i, lock) = (row.index, row.lock);
     let mut name = lock.name.clone();
     let field = ui.add_sized([170.0, 18.0], egui::TextEdit::singleline(&mut name));
     if field.lost_focus() && name != lock.name {
-        result = Some(editor.document.rename_lock(i, &name));
+        out.edits.push(Edit::RenameLock(i, name));
     }
-    let mut rect = field.rect;
-    rect = rect.union(ui.label(kind_label(&lock)).rect);
+    let rect = field.rect.union(ui.label(kind_label(lock)).rect);
     let mut enabled = lock.enabled;
     if ui.checkbox(&mut enabled, "").changed() {
-        let editor = &mut *editor;
-        result = Some(
-            editor
-                .document
-                .set_lock_enabled(i, enabled, &mut editor.runner),
-        );
+        out.edits.push(Edit::SetLockEnabled(i, enabled));
     }
     let mut weight = lock.goal().weight;
     let w = ui.add(
@@ -250,62 +243,61 @@ fn lock_row(
             .range(0.001..=1000.0),
     );
     if w.changed() {
-        let continuing = w.dragged() && !w.drag_started();
-        result = Some(editor.document.set_lock_weight(i, weight, continuing));
+        out.edits.push(Edit::SetLockWeight {
+            lock: i,
+            weight,
+            undo: undo_step(&w),
+        });
     }
     let mut priority = lock.goal().priority;
     if ui
         .add(egui::DragValue::new(&mut priority).range(0..=9))
         .changed()
     {
-        result = Some(editor.document.set_lock_priority(i, priority));
+        out.edits.push(Edit::SetLockPriority(i, priority));
     }
-    let held = violation.within(tolerance);
-    let active = lock.active_at(editor.document.lock_frame());
+    let held = row.violation.within(view.tolerance);
     let text = if !lock.enabled {
         "off".to_owned()
-    } else if !active {
+    } else if !row.holding {
         "not on this frame".to_owned()
     } else {
-        violation.to_string()
+        row.violation.to_string()
     };
-    ui.colored_label(violation_colour(held || !active), text);
-    ui.horizontal(|ui| {
-        let mut ranged = lock.frames().is_some();
-        let (mut first, mut last) = lock.frames().unwrap_or((0, 24));
-        let before = (ranged, first, last);
-        ui.checkbox(&mut ranged, "")
-            .on_hover_text("hold only on a range of frames (sequences)");
-        if ranged {
-            ui.add(egui::DragValue::new(&mut first).range(-100_000..=100_000));
-            ui.add(egui::DragValue::new(&mut last).range(first..=100_000));
-            let mut blend = lock.blend();
-            if ui
-                .add(egui::DragValue::new(&mut blend).range(0..=1000).prefix("±"))
-                .on_hover_text(
-                    "frames over which the lock eases in before its range and out after it",
-                )
-                .changed()
-            {
-                result = Some(editor.document.set_lock_blend(i, blend));
-            }
-        } else {
-            ui.weak("every frame");
-        }
-        if (ranged, first, last) != before {
-            result = Some(
-                editor
-                    .document
-                    .set_lock_frames(i, ranged.then_some((first, last.max(first)))),
-            );
-        }
-    });
-    ui.label(chain_label(editor.skeleton(), &lock));
+    ui.colored_label(violation_colour(held || !row.holding), text);
+    ui.horizontal(|ui| frames_cell(ui, i, lock, out));
+    ui.label(chain_label(view.document.skeleton(), lock));
     if ui.small_button("Delete").clicked() {
-        result = Some(editor.document.remove_lock(i));
+        out.edits.push(Edit::RemoveLock(i));
     }
-    if let Some(Err(e)) = result {
-        editor.fail(e.to_string());
+    rect
+}
+
+/// The lock's frame range: every frame, or a range (first, last) with its blend.
+fn frames_cell(ui: &mut egui::Ui, i: usize, lock: &Lock, out: &mut PanelOutput) {
+    let mut ranged = lock.frames().is_some();
+    let (mut first, mut last) = lock.frames().unwrap_or((0, 24));
+    let before = (ranged, first, last);
+    ui.checkbox(&mut ranged, "")
+        .on_hover_text("hold only on a range of frames (sequences)");
+    if ranged {
+        ui.add(egui::DragValue::new(&mut first).range(-100_000..=100_000));
+        ui.add(egui::DragValue::new(&mut last).range(first..=100_000));
+        let mut blend = lock.blend();
+        if ui
+            .add(egui::DragValue::new(&mut blend).range(0..=1000).prefix("±"))
+            .on_hover_text("frames over which the lock eases in before its range and out after it")
+            .changed()
+        {
+            out.edits.push(Edit::SetLockBlend(i, blend));
+        }
+    } else {
+        ui.weak("every frame");
     }
-    Some(rect)
+    if (ranged, first, last) != before {
+        out.edits.push(Edit::SetLockFrames(
+            i,
+            ranged.then_some((first, last.max(first))),
+        ));
+    }
 }

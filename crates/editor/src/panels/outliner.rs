@@ -1,39 +1,54 @@
 //! The left panel: the hierarchy with its groups (click a joint to select it), then the selected
 //! joint's DOF sliders with their limits (drag, or type a value into the number) and its
-//! stiffness. A slider drag is one undo step; edits go through the document, which clamps to
-//! the limits.
+//! stiffness. A slider drag is one undo step (its first change a new step, the rest extending
+//! it); the document clamps to the limits.
 
 use bevy_egui::egui;
 use marionette_editing::outliner::{OutlineItem, dof_sliders, from_display, outline};
+use marionette_editing::{Document, Edit, UndoStep};
 
+use super::PanelOutput;
 use crate::selection::Selection;
-use crate::state::Editor;
+
+/// Whether a change of a slider or drag value starts a new undo step or extends the drag's.
+pub fn undo_step(response: &egui::Response) -> UndoStep {
+    if response.dragged() && !response.drag_started() {
+        UndoStep::Extend
+    } else {
+        UndoStep::New
+    }
+}
 
 /// Draws the outliner and the forward-kinematics sliders.
-pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor, selection: &mut Selection) {
+pub fn outliner_panel(
+    ui: &mut egui::Ui,
+    document: &Document,
+    selection: &mut Selection,
+    out: &mut PanelOutput,
+) {
+    let skeleton = document.skeleton();
     ui.heading("Skeleton");
-    ui.label(egui::RichText::new(editor.skeleton().name()).weak());
-    let rows = outline(editor.skeleton());
-    let chosen = selection.joint(&editor.document);
+    ui.label(egui::RichText::new(skeleton.name()).weak());
+    let chosen = selection.joint(document);
     egui::ScrollArea::vertical()
         .id_salt("outliner rows")
         .max_height(ui.available_height() * 0.5)
         .auto_shrink([false, true])
         .show(ui, |ui| {
-            for row in rows {
+            for row in outline(skeleton) {
                 ui.horizontal(|ui| {
                     ui.add_space(row.depth as f32 * 12.0);
                     match row.item {
                         OutlineItem::Joint(joint) => {
-                            let name = editor.skeleton().joint(joint).name.clone();
+                            let name = &skeleton.joint(joint).name;
                             let selected = chosen == Some(joint);
                             if ui.selectable_label(selected, name).clicked() {
                                 let joint = if selected { None } else { Some(joint) };
-                                selection.select(&editor.document, joint);
+                                selection.select(document, joint);
                             }
                         }
                         OutlineItem::Group(group) => {
-                            let name = &editor.skeleton().group(group).name;
+                            let name = &skeleton.group(group).name;
                             ui.label(egui::RichText::new(format!("▸ {name}")).italics().weak());
                         }
                     }
@@ -41,12 +56,12 @@ pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor, selection: &mut Se
             }
         });
     ui.separator();
-    let Some(joint) = selection.joint(&editor.document) else {
+    let Some(joint) = selection.joint(document) else {
         ui.label("Select a joint (click its body or its name) to edit its DOFs.");
         return;
     };
-    ui.heading(editor.skeleton().joint(joint).name.clone());
-    let sliders = dof_sliders(editor.skeleton(), joint, editor.document.pose());
+    ui.heading(skeleton.joint(joint).name.as_str());
+    let sliders = dof_sliders(skeleton, joint, document.pose());
     if sliders.is_empty() {
         ui.label("This joint has no DOFs.");
     }
@@ -60,20 +75,15 @@ pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor, selection: &mut Se
                 .clamping(egui::SliderClamping::Never),
         );
         if response.changed() && value != slider.value {
-            let internal = from_display(editor.skeleton(), slider.dof, value);
-            let continuing = response.dragged() && !response.drag_started();
-            let result = if continuing {
-                editor.document.adjust_dof(slider.dof, internal)
-            } else {
-                editor.document.set_dof(slider.dof, internal)
-            };
-            if let Err(e) = result {
-                editor.fail(e.to_string());
-            }
+            out.edits.push(Edit::SetDof {
+                dof: slider.dof,
+                value: from_display(skeleton, slider.dof, value),
+                undo: undo_step(&response),
+            });
         }
     }
     ui.separator();
-    let mut stiffness = editor.document.stiffness()[joint.index()];
+    let mut stiffness = document.stiffness()[joint.index()];
     let before = stiffness;
     let response = ui
         .add(egui::Slider::new(&mut stiffness, 0.05..=1.0).text("stiffness"))
@@ -82,14 +92,10 @@ pub fn outliner_panel(ui: &mut egui::Ui, editor: &mut Editor, selection: &mut Se
              less",
         );
     if response.changed() && stiffness != before {
-        let continuing = response.dragged() && !response.drag_started();
-        let result = if continuing {
-            editor.document.adjust_stiffness(joint, stiffness)
-        } else {
-            editor.document.set_stiffness(joint, stiffness)
-        };
-        if let Err(e) = result {
-            editor.fail(e.to_string());
-        }
+        out.edits.push(Edit::SetStiffness {
+            joint,
+            value: stiffness,
+            undo: undo_step(&response),
+        });
     }
 }

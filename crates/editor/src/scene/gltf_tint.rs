@@ -8,8 +8,9 @@
 use bevy::prelude::*;
 use marionette_skeleton::JointId;
 
-use crate::scene::{Body, GhostMeshBody, Palette};
-use crate::state::Editor;
+use super::{Body, GhostMeshBody, Palette};
+use crate::resources::OpenDocument;
+use crate::selection::{Hovered, Selection};
 
 /// A mesh inside a joint's glTF body, with its own material and the tinted copies.
 #[derive(Component, Debug, Clone)]
@@ -90,7 +91,7 @@ fn tinted(
 
 /// Gives every newly appeared mesh under a glTF body its tinted materials, and every one under
 /// a ghost's copy of a glTF body the ghost's material.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+#[expect(clippy::type_complexity, reason = "a Bevy system's queries")]
 pub fn adopt_mesh_body_parts(
     mut commands: Commands,
     added: Query<
@@ -135,15 +136,15 @@ pub fn adopt_mesh_body_parts(
 }
 
 /// Shows each glTF mesh in its selected, hovered or own material, as the
-/// [`Selection`](crate::selection::Selection) and [`Hovered`](crate::selection::Hovered) say.
+/// [`Selection`] and [`Hovered`] say.
 pub fn tint_mesh_body_parts(
-    editor: Res<Editor>,
-    selection: Res<crate::selection::Selection>,
-    hovered: Res<crate::selection::Hovered>,
+    document: Res<OpenDocument>,
+    selection: Res<Selection>,
+    hovered: Res<Hovered>,
     mut parts: Query<(&MeshBodyPart, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     for (part, mut material) in &mut parts {
-        let wanted = if selection.joint(&editor.document) == Some(part.joint) {
+        let wanted = if selection.joint(&document) == Some(part.joint) {
             &part.selected
         } else if hovered.0 == Some(part.joint) {
             &part.hovered
@@ -167,9 +168,9 @@ mod tests {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, AssetPlugin::default()))
             .init_asset::<StandardMaterial>()
-            .insert_resource(Editor::new(Document::new(builtin::humanoid(), None)))
-            .init_resource::<crate::selection::Selection>()
-            .init_resource::<crate::selection::Hovered>()
+            .insert_resource(OpenDocument::new(Document::new(builtin::humanoid(), None)))
+            .init_resource::<Selection>()
+            .init_resource::<Hovered>()
             .add_systems(
                 Update,
                 (adopt_mesh_body_parts, tint_mesh_body_parts).chain(),
@@ -182,7 +183,7 @@ mod tests {
         let mut app = test_app();
         let hand = app
             .world()
-            .resource::<Editor>()
+            .resource::<OpenDocument>()
             .skeleton()
             .joint_by_name("right wrist")
             .expect("joint");
@@ -216,9 +217,7 @@ mod tests {
         assert_eq!(shown(&app, mesh), textured_red, "idle: its own material");
         assert!(app.world().get::<MeshBodyPart>(stray).is_none());
 
-        app.world_mut()
-            .resource_mut::<crate::selection::Hovered>()
-            .0 = Some(hand);
+        app.world_mut().resource_mut::<Hovered>().0 = Some(hand);
         app.update();
         let hovered = shown(&app, mesh);
         assert_ne!(hovered, textured_red);
@@ -232,8 +231,8 @@ mod tests {
         assert_eq!(tinted.emissive, HOVER_TINT.2);
 
         app.world_mut()
-            .resource_scope(|world, mut selection: Mut<crate::selection::Selection>| {
-                selection.select(&world.resource::<Editor>().document, Some(hand));
+            .resource_scope(|world, mut selection: Mut<Selection>| {
+                selection.select(&world.resource::<OpenDocument>().0, Some(hand));
             });
         app.update();
         let selected = shown(&app, mesh);
@@ -247,12 +246,10 @@ mod tests {
         );
 
         app.world_mut()
-            .resource_scope(|world, mut selection: Mut<crate::selection::Selection>| {
-                selection.select(&world.resource::<Editor>().document, None);
+            .resource_scope(|world, mut selection: Mut<Selection>| {
+                selection.select(&world.resource::<OpenDocument>().0, None);
             });
-        app.world_mut()
-            .resource_mut::<crate::selection::Hovered>()
-            .0 = None;
+        app.world_mut().resource_mut::<Hovered>().0 = None;
         app.update();
         assert_eq!(shown(&app, mesh), textured_red, "back to its own material");
         assert_eq!(shown(&app, stray), textured_red);

@@ -1,43 +1,34 @@
-//! What is drawn over the figure with gizmos: the ground grid, the selected joint's axes and the
-//! arcs of its limited hinges (on request), the dragged point and its goal, and for a selected
-//! arm or leg the swivel gizmo: the circle the elbow can turn on with the arcs that keep every
-//! joint within its limits (Tolani §3.2.4) and the elbow where it is. The selected limb's swivel
-//! is measured here once per pose and shared with the IK panel's slider. With a sequence shown,
+//! What is drawn over the figure with gizmos (drawing only; what they show is measured
+//! elsewhere): the ground grid, the selected joint's axes and the arcs of its limited hinges (on
+//! request), the dragged point and its goal, and for a selected arm or leg the swivel gizmo: the
+//! circle the elbow can turn on with the arcs that keep every joint within its limits (Tolani
+//! §3.2.4) and the elbow where it is ([`crate::derived::SelectedLimb`]). With a sequence shown,
 //! the onion skins: the figure at the previous key (blue) and the next (orange), translucent.
+//! The locks' markers are drawn by [`locks`].
+
+pub mod locks;
 
 use bevy::prelude::*;
-use marionette_editing::swivel::{LimbSwivel, limb_of, measure};
 use marionette_editing::swivel_gizmo::swivel_gizmo;
 use marionette_ik::GoalKind;
-use marionette_ik::analytic::limb::Limb;
 use marionette_skeleton::DofKind;
 use nalgebra::{Rotation3, Unit, Vector3};
 
-use crate::scene::{Ground, vec3};
-use crate::state::Editor;
-
-/// The selected limb's swivel, measured at the current pose (`None` when the selection is not
-/// on an arm or a leg).
-#[derive(Resource, Default)]
-pub struct SelectedLimb {
-    /// The measurement, or why it failed.
-    pub measured: Option<Result<LimbSwivel, String>>,
-    /// The document, pose and joint measured for.
-    measured_for: Option<(u64, Vec<f64>, usize)>,
-    /// The limb of the selected joint, found once per skeleton and selection.
-    limb: Option<Limb>,
-    limb_for: Option<(u64, usize)>,
-}
+use crate::convert::vec3;
+use crate::derived::{BakedStrip, SelectedLimb};
+use crate::resources::{Display, OpenDocument};
+use crate::scene::Ground;
+use crate::selection::Selection;
 
 /// The overlays that must show through the bodies (axes, limit arcs, the drag line, the swivel
 /// gizmo): drawn in front of the geometry, a little thicker than the grid.
 #[derive(Default, Reflect, GizmoConfigGroup)]
 pub struct OnTop;
 
-/// Gizmo overlays.
-pub struct OverlaysPlugin;
+/// The gizmos.
+pub struct GizmosPlugin;
 
-impl Plugin for OverlaysPlugin {
+impl Plugin for GizmosPlugin {
     fn build(&self, app: &mut App) {
         app.insert_gizmo_config(
             OnTop,
@@ -58,58 +49,29 @@ impl Plugin for OverlaysPlugin {
                 draw_drag,
                 draw_swivel,
                 draw_onion_skins,
-                crate::lock_markers::draw_lock_markers,
+                locks::draw_lock_markers,
             ),
         );
     }
-}
-
-/// Measures the selected limb's swivel when the selection or the pose changed.
-pub fn measure_selected_limb(
-    editor: Res<Editor>,
-    selection: Res<crate::selection::Selection>,
-    mut limb: ResMut<SelectedLimb>,
-) {
-    let Some(joint) = selection.joint(&editor.document) else {
-        limb.measured = None;
-        limb.measured_for = None;
-        return;
-    };
-    let (id, pose) = (editor.document.id(), editor.document.pose());
-    if limb
-        .measured_for
-        .as_ref()
-        .is_some_and(|(i, q, j)| *i == id && q == pose && *j == joint.index())
-    {
-        return;
-    }
-    limb.measured_for = Some((id, pose.to_vec(), joint.index()));
-    // Detection depends on the skeleton and the joint only; the swivel on the pose.
-    let limb_key = (editor.document.id(), joint.index());
-    if limb.limb_for != Some(limb_key) {
-        limb.limb_for = Some(limb_key);
-        limb.limb = limb_of(editor.skeleton(), joint);
-    }
-    limb.measured = limb.limb.as_ref().map(|l| measure(&editor.document, l));
 }
 
 /// The figures at the shown sequence's previous and next keys, as baked (locks held), drawn
 /// as translucent stick figures.
 fn draw_onion_skins(
     mut gizmos: Gizmos<OnTop>,
-    editor: Res<Editor>,
-    onion: Res<crate::timeline::OnionSkin>,
-    strip: Res<crate::timeline::BakedStrip>,
+    document: Res<OpenDocument>,
+    display: Res<Display>,
+    strip: Res<BakedStrip>,
 ) {
-    if !onion.0 || strip.poses.is_empty() {
+    if !display.onion_skins || strip.poses.is_empty() {
         return;
     }
-    let keys = crate::timeline::key_frames(&editor);
-    let frame = editor.document.frame();
+    let keys = crate::timeline::key_frames(&document);
+    let frame = document.frame();
     let Some(&first) = keys.first() else {
         return;
     };
-    let skeleton = editor.skeleton();
+    let skeleton = document.skeleton();
     let mut fk = marionette_skeleton::Fk::new(skeleton);
     let skins = [
         (
@@ -157,18 +119,16 @@ fn draw_ground(mut gizmos: Gizmos, ground: Query<&GlobalTransform, With<Ground>>
 /// limited hinges, the arc of the range with a tick at the current angle.
 fn draw_joint_axes(
     mut gizmos: Gizmos<OnTop>,
-    editor: Res<Editor>,
-    selection: Res<crate::selection::Selection>,
+    document: Res<OpenDocument>,
+    display: Res<Display>,
+    selection: Res<Selection>,
 ) {
-    let Some(joint) = selection
-        .joint(&editor.document)
-        .filter(|_| editor.show_axes)
-    else {
+    let Some(joint) = selection.joint(&document).filter(|_| display.joint_axes) else {
         return;
     };
-    let skeleton = editor.skeleton();
-    let fk = editor.document.fk();
-    let q = editor.document.pose();
+    let skeleton = document.skeleton();
+    let fk = document.fk();
+    let q = document.pose();
     for dof in skeleton.joint_dofs(joint) {
         let d = skeleton.dof(dof);
         let axis = fk.dof_axis(dof);
@@ -220,17 +180,17 @@ fn perpendicular_to(axis: &Vector3<f64>) -> Option<Vector3<f64>> {
 }
 
 /// The dragged point and its goal on the cursor ray.
-fn draw_drag(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>) {
-    let Some(drag) = editor.document.drag() else {
+fn draw_drag(mut gizmos: Gizmos<OnTop>, document: Res<OpenDocument>) {
+    let Some(drag) = document.drag() else {
         return;
     };
-    let effector = vec3(&drag.effector(editor.document.fk()));
+    let effector = vec3(&drag.effector(document.fk()));
     gizmos.sphere(
         Isometry3d::from_translation(effector),
         0.015,
         Color::srgb(1.0, 0.9, 0.2),
     );
-    if let Some((goal, _)) = editor.document.last_edit()
+    if let Some((goal, _)) = document.last_edit()
         && let GoalKind::Point { target, .. } = &goal.kind
     {
         let target = vec3(target);
@@ -240,11 +200,11 @@ fn draw_drag(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>) {
 }
 
 /// The swivel gizmo of the selected limb.
-fn draw_swivel(mut gizmos: Gizmos<OnTop>, editor: Res<Editor>, limb: Res<SelectedLimb>) {
+fn draw_swivel(mut gizmos: Gizmos<OnTop>, document: Res<OpenDocument>, limb: Res<SelectedLimb>) {
     let Some(Ok(measured)) = &limb.measured else {
         return;
     };
-    let fk = editor.document.fk();
+    let fk = document.fk();
     let gizmo = swivel_gizmo(
         &measured.limb,
         fk,

@@ -1,33 +1,42 @@
 //! The right panel: the solver and its settings (updates per frame, tolerance, bend hints,
-//! damping), what a
-//! drag moves, "solve until satisfied", the comparison ghosts, the swivel slider of the selected
-//! limb, and the live plot of the residual against the iteration for the current solve.
+//! damping), what a drag moves, "solve until satisfied", the comparison ghosts, the swivel slider
+//! of the selected limb, and the live plot of the residual against the iteration for the current
+//! solve. Every change is an edit (settings are not recorded; the swivel is one undo step per
+//! slider drag).
 
 use bevy_egui::egui;
 use egui_plot::{Line, Plot, PlotPoints};
-use marionette_editing::ChainMode;
-use marionette_editing::swivel::set_swivel;
+use marionette_editing::edit::SATISFY_BUDGET;
+use marionette_editing::{ChainMode, Comparison, Document, Edit};
 use marionette_ik::SolverKind;
 
-use crate::overlays::SelectedLimb;
-use crate::scene::GHOST_COLOURS;
-use crate::state::Editor;
+use super::outliner::undo_step;
+use super::{PanelOutput, theme};
+use crate::derived::SelectedLimb;
+use crate::drag::ghosts::{GHOST_COLOURS, Ghosts};
+use crate::resources::{SolveStatus, SolvingState};
 
-/// Updates a "solve until satisfied" may take.
-pub const SATISFY_BUDGET: usize = 2000;
+/// What the IK panel shows.
+pub struct IkView<'a> {
+    /// The open document.
+    pub document: &'a Document,
+    /// How solves run.
+    pub solving: &'a SolvingState,
+    /// The selected limb's swivel.
+    pub limb: &'a SelectedLimb,
+    /// The last solve.
+    pub solve: &'a SolveStatus,
+    /// The comparison ghosts.
+    pub ghosts: &'a Ghosts,
+}
 
 /// Draws the IK panel.
-pub fn ik_panel(
-    ui: &mut egui::Ui,
-    editor: &mut Editor,
-    limb: &SelectedLimb,
-    status: &mut crate::state::SolveStatus,
-) {
+pub fn ik_panel(ui: &mut egui::Ui, view: &IkView, out: &mut PanelOutput) {
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Inverse kinematics");
-        solver_settings(ui, editor);
+        solver_settings(ui, view, out);
         ui.separator();
-        chain_mode(ui, editor);
+        chain_mode(ui, view, out);
         ui.separator();
         if ui
             .button("Solve until satisfied")
@@ -35,21 +44,22 @@ pub fn ik_panel(
                 "Run the solver on the locks and the last drag's goal until they are met",
             )
             .clicked()
-            && let Some(outcome) = editor.solve_until_satisfied(SATISFY_BUDGET)
         {
-            status.solved(editor.document.id(), outcome);
+            out.edits.push(Edit::SolveUntilSatisfied {
+                budget: SATISFY_BUDGET,
+            });
         }
         ui.separator();
-        comparison(ui, editor);
+        comparison(ui, view, out);
         ui.separator();
-        swivel(ui, editor, limb);
+        swivel(ui, view.limb, out);
         ui.separator();
-        residual_plot(ui, status);
+        residual_plot(ui, view.solve);
     });
 }
 
-fn solver_settings(ui: &mut egui::Ui, editor: &mut Editor) {
-    let mut settings = *editor.runner.settings();
+fn solver_settings(ui: &mut egui::Ui, view: &IkView, out: &mut PanelOutput) {
+    let mut settings = *view.solving.runner.settings();
     let before = settings;
     egui::ComboBox::from_label("solver")
         .selected_text(settings.solver.name())
@@ -100,13 +110,13 @@ fn solver_settings(ui: &mut egui::Ui, editor: &mut Editor) {
         }
     }
     if settings != before {
-        editor.apply_settings(settings);
+        out.edits.push(Edit::Settings(settings));
     }
 }
 
-fn chain_mode(ui: &mut egui::Ui, editor: &mut Editor) {
+fn chain_mode(ui: &mut egui::Ui, view: &IkView, out: &mut PanelOutput) {
     ui.label("A drag moves");
-    let skeleton = editor.skeleton().clone();
+    let skeleton = view.document.skeleton();
     let describe = |mode: ChainMode| match mode {
         ChainMode::SelectedPart => "the picked part only".to_owned(),
         ChainMode::NearestBranch => "up to the nearest branch".to_owned(),
@@ -114,7 +124,8 @@ fn chain_mode(ui: &mut egui::Ui, editor: &mut Editor) {
         ChainMode::UpToGroup(g) => format!("up to group {}", skeleton.group(g).name),
         ChainMode::WholeBody => "the whole body".to_owned(),
     };
-    let mut mode = editor.chain_mode;
+    let before = view.solving.chain_mode;
+    let mut mode = before;
     egui::ComboBox::from_id_salt("chain mode")
         .selected_text(describe(mode))
         .width(240.0)
@@ -139,27 +150,34 @@ fn chain_mode(ui: &mut egui::Ui, editor: &mut Editor) {
                 ui.selectable_value(&mut mode, m, format!("up to {}", joint.name));
             }
         });
-    editor.chain_mode = mode;
+    if mode != before {
+        out.edits.push(Edit::ChainMode(mode));
+    }
 }
 
-fn comparison(ui: &mut egui::Ui, editor: &mut Editor) {
-    let before = editor.compare;
-    ui.checkbox(&mut editor.compare, "Compare solvers (ghosts)")
+fn comparison(ui: &mut egui::Ui, view: &IkView, out: &mut PanelOutput) {
+    let before = &view.solving.comparison;
+    let mut wanted = before.clone();
+    ui.checkbox(&mut wanted.enabled, "Compare solvers (ghosts)")
         .on_hover_text("While dragging, translucent ghosts show what other solvers would do");
-    if before && !editor.compare {
-        editor.ghosts.clear();
+    if wanted.enabled {
+        compared_solvers(ui, view, &mut wanted);
     }
-    if !editor.compare {
-        return;
+    if wanted != *before {
+        out.edits.push(Edit::Comparison(wanted));
     }
-    let chosen = editor.runner.settings().solver;
-    let mut compared = editor.compared.clone();
+}
+
+/// One row per solver that can be compared: its ghost's colour, whether it is compared, and its
+/// ghost's distance to the goal.
+fn compared_solvers(ui: &mut egui::Ui, view: &IkView, wanted: &mut Comparison) {
+    let chosen = view.solving.runner.settings().solver;
     for kind in SolverKind::ALL {
         if kind == chosen {
             continue;
         }
-        let mut on = compared.contains(&kind);
-        let index = compared.iter().position(|&k| k == kind);
+        let mut on = wanted.solvers.contains(&kind);
+        let index = wanted.solvers.iter().position(|&k| k == kind);
         let colour = index.map_or(egui::Color32::GRAY, |i| {
             let c = GHOST_COLOURS[i % GHOST_COLOURS.len()].to_srgba();
             egui::Color32::from_rgb(
@@ -172,22 +190,21 @@ fn comparison(ui: &mut egui::Ui, editor: &mut Editor) {
             ui.colored_label(colour, "■");
             if ui.checkbox(&mut on, kind.name()).changed() {
                 if on {
-                    compared.push(kind);
+                    wanted.solvers.push(kind);
                 } else {
-                    compared.retain(|&k| k != kind);
+                    wanted.solvers.retain(|&k| k != kind);
                 }
             }
-            if let Some(ghost) = editor.ghosts.iter().find(|g| g.kind == kind)
+            if let Some(ghost) = view.ghosts.tracks.iter().find(|g| g.kind == kind)
                 && ghost.residual.is_finite()
             {
                 ui.weak(format!("{:.2} mm", ghost.residual * 1000.0));
             }
         });
     }
-    editor.compared = compared;
 }
 
-fn swivel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
+fn swivel(ui: &mut egui::Ui, limb: &SelectedLimb, out: &mut PanelOutput) {
     ui.label("Swivel (elbow or knee about the shoulder–wrist line)");
     let Some(measured) = &limb.measured else {
         ui.weak("Select a joint of an arm or a leg.");
@@ -196,7 +213,7 @@ fn swivel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
     let measured = match measured {
         Ok(m) => m,
         Err(e) => {
-            ui.colored_label(egui::Color32::from_rgb(255, 120, 110), e);
+            ui.colored_label(theme::ERROR, e);
             return;
         }
     };
@@ -222,20 +239,15 @@ fn swivel(ui: &mut egui::Ui, editor: &mut Editor, limb: &SelectedLimb) {
         format!("Valid within the limits: {}", intervals.join(", "))
     });
     if response.changed() && (degrees - measured.angle.to_degrees()).abs() > 1e-9 {
-        let continuing = response.dragged() && !response.drag_started();
-        match set_swivel(
-            &mut editor.document,
-            &measured.limb,
-            degrees.to_radians(),
-            continuing,
-        ) {
-            Ok(_) => {}
-            Err(e) => editor.fail(format!("Swivel: {e}")),
-        }
+        out.edits.push(Edit::SetSwivel {
+            limb: Box::new(measured.limb.clone()),
+            angle: degrees.to_radians(),
+            undo: undo_step(&response),
+        });
     }
 }
 
-fn residual_plot(ui: &mut egui::Ui, status: &crate::state::SolveStatus) {
+fn residual_plot(ui: &mut egui::Ui, status: &SolveStatus) {
     ui.label("Residual of the current solve, per update");
     let points: Vec<[f64; 2]> = status
         .trace

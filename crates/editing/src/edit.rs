@@ -1,0 +1,442 @@
+//! Every change the user makes to the work, as one value: an [`Edit`], applied by
+//! [`Document::apply`]. The editor's panels, keys, drags, lock markers, timeline and replays all
+//! send edits (the editor wraps this type in one message and applies it in one system), and so
+//! can tests and scripts without a window. Each edit that changes the work is one undo step,
+//! except adjustments marked [`UndoStep::Extend`] (a slider or a drag continuing), which extend
+//! the last; a refused edit changes nothing and says why.
+//!
+//! What is not work stays out: selection, hover, cameras, the timeline's transport and files
+//! (which replace or write the whole document) have their own paths in the editor. The solve
+//! settings are not work either, but they change what the next edit does, so they are edits of
+//! the [`Solving`] an edit is applied with (not recorded).
+
+use marionette_document::{
+    Clip, LockKind, LockPart, RootInterpolation, RotationInterpolation, Sequence,
+};
+use marionette_ik::analytic::limb::Limb;
+use marionette_skeleton::{DofId, JointId, SiteId};
+use nalgebra::Vector3;
+
+use crate::drag::Grip;
+use crate::history::UndoStep;
+use crate::solve::{Comparison, IkSettings, SolveOutcome, Solving};
+use crate::{ChainMode, Document, EditError};
+
+/// Updates "solve until satisfied" may take in the editor.
+pub const SATISFY_BUDGET: usize = 2000;
+
+/// A shown sequence's settings, as the timeline edits them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequenceSettings {
+    /// Frames per second.
+    pub fps: f64,
+    /// Rotation interpolation.
+    pub rotation: RotationInterpolation,
+    /// Root interpolation.
+    pub root: RootInterpolation,
+    /// Whether frames hold their locks.
+    pub hold_locks: bool,
+}
+
+impl SequenceSettings {
+    /// The settings `sequence` has.
+    pub fn of(sequence: &Sequence) -> SequenceSettings {
+        SequenceSettings {
+            fps: sequence.fps,
+            rotation: sequence.rotation,
+            root: sequence.root,
+            hold_locks: sequence.hold_locks,
+        }
+    }
+}
+
+/// One change to the work (or to how it is solved).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Set one DOF (a slider or a typed value), clamped to its limits.
+    SetDof {
+        /// The DOF.
+        dof: DofId,
+        /// Its new value (radians or metres).
+        value: f64,
+        /// A step of its own, or the slider drag's extended.
+        undo: UndoStep,
+    },
+    /// Set a joint's stiffness (Welman's w in (0, 1]).
+    SetStiffness {
+        /// The joint.
+        joint: JointId,
+        /// The stiffness.
+        value: f64,
+        /// A step of its own, or the slider drag's extended.
+        undo: UndoStep,
+    },
+    /// Turn a limb's elbow or knee about the shoulder–wrist line, the wrist held.
+    SetSwivel {
+        /// The limb (boxed: a limb is large beside the other edits).
+        limb: Box<Limb>,
+        /// The swivel angle (radians).
+        angle: f64,
+        /// A step of its own, or the slider drag's extended.
+        undo: UndoStep,
+    },
+    /// Run the solver on the locks and the last drag's goal until they are met (at most
+    /// `budget` updates).
+    SolveUntilSatisfied {
+        /// Updates at most.
+        budget: usize,
+    },
+    /// Begin a drag of what a press gripped, moving the chain the [`Solving`]'s chain mode
+    /// says; the pose then changes live ([`Document::drag_step`]).
+    BeginDrag(Grip),
+    /// End the drag: the whole drag becomes one undo step.
+    EndDrag,
+    /// Cancel the drag: the pose goes back to where it began, nothing recorded.
+    CancelDrag,
+    /// Lock a part where it is now.
+    Lock {
+        /// The site or point locked.
+        part: LockPart,
+        /// What is held.
+        kind: LockKind,
+    },
+    /// Lock two sites together (the first picked, the second picked).
+    LockTogether(SiteId, SiteId),
+    /// Delete a lock.
+    RemoveLock(usize),
+    /// Rename a lock.
+    RenameLock(usize, String),
+    /// Switch a lock on or off.
+    SetLockEnabled(usize, bool),
+    /// Set a lock's weight.
+    SetLockWeight {
+        /// The lock's index.
+        lock: usize,
+        /// The weight (> 0).
+        weight: f64,
+        /// A step of its own, or the slider drag's extended.
+        undo: UndoStep,
+    },
+    /// Set a lock's priority level (0 = highest).
+    SetLockPriority(usize, u32),
+    /// Set a lock's frame range (`None`: every frame).
+    SetLockFrames(usize, Option<(i64, i64)>),
+    /// Set a lock's blend (frames eased in and out around its range).
+    SetLockBlend(usize, i64),
+    /// Move a lock's target (its marker dragged); the limbs follow.
+    MoveLockTarget {
+        /// The lock's index.
+        lock: usize,
+        /// How far (metres, world).
+        delta: Vector3<f64>,
+        /// The marker drag's first move, or a later one.
+        undo: UndoStep,
+    },
+    /// Go to a frame of the shown sequence (not recorded: it shows the frame, as baked).
+    GoToFrame(i64),
+    /// Set a key at the current frame from the current pose (a new sequence when none is shown).
+    SetKey,
+    /// Delete the shown sequence's key at the current frame.
+    DeleteKey,
+    /// Move the shown sequence's key at `from` to `to`.
+    MoveKey {
+        /// Its frame.
+        from: i64,
+        /// The new frame.
+        to: i64,
+    },
+    /// Show a sequence (or none); not recorded.
+    SelectSequence(Option<usize>),
+    /// A new sequence keyed with the current pose, shown.
+    NewSequence,
+    /// Rename a sequence.
+    RenameSequence(usize, String),
+    /// Duplicate a sequence and show the copy.
+    DuplicateSequence(usize),
+    /// Delete a sequence.
+    DeleteSequence(usize),
+    /// Cut the frames `first ..= last` (their clip copied beforehand by the sender).
+    CutFrames {
+        /// First frame.
+        first: i64,
+        /// Last frame.
+        last: i64,
+    },
+    /// Insert a clip's frames at `at`.
+    PasteFrames {
+        /// Where.
+        at: i64,
+        /// What.
+        clip: Clip,
+    },
+    /// Insert `count` empty frames at `at`.
+    InsertFrames {
+        /// Where.
+        at: i64,
+        /// How many.
+        count: i64,
+    },
+    /// Delete the frames `first ..= last` (later keys move back).
+    DeleteFrames {
+        /// First frame.
+        first: i64,
+        /// Last frame.
+        last: i64,
+    },
+    /// Stretch or shrink the frames `first ..= last` to `length` frames.
+    RetimeFrames {
+        /// First frame.
+        first: i64,
+        /// Last frame.
+        last: i64,
+        /// The new length.
+        length: i64,
+    },
+    /// Slide the keys of frames `first ..= last` by `delta`.
+    SlideFrames {
+        /// First frame.
+        first: i64,
+        /// Last frame.
+        last: i64,
+        /// Frames (negative: earlier).
+        delta: i64,
+    },
+    /// Change the shown sequence's settings.
+    SequenceSettings(SequenceSettings),
+    /// Change the IK settings (solver, updates per frame, tolerance, options); not recorded.
+    Settings(IkSettings),
+    /// Change what a drag moves; not recorded.
+    ChainMode(ChainMode),
+    /// Change the comparison ghosts; not recorded.
+    Comparison(Comparison),
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+}
+
+/// What an applied edit reports back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    /// Done (or nothing to do), nothing to tell.
+    Quietly,
+    /// Done; this is worth telling the user ("Locked left heel", "Undid: Drag right wrist").
+    Said(String),
+    /// A solve ran ("solve until satisfied"): its outcome, for the status bar and the plot,
+    /// and what to tell.
+    Solved(Box<SolveOutcome>, String),
+}
+
+impl Document {
+    /// Applies one edit with `solving` (an undo step where it changes the work); a refused edit
+    /// changes nothing and says why.
+    pub fn apply(&mut self, edit: Edit, solving: &mut Solving) -> Result<Applied, EditError> {
+        let runner = &mut solving.runner;
+        match edit {
+            Edit::SetDof { dof, value, undo } => self.set_dof(dof, value, undo)?,
+            Edit::SetStiffness { joint, value, undo } => self.set_stiffness(joint, value, undo)?,
+            Edit::SetSwivel { limb, angle, undo } => {
+                crate::swivel::set_swivel(self, &limb, angle, undo).map_err(EditError::Swivel)?;
+            }
+            Edit::SolveUntilSatisfied { budget } => {
+                let Some(outcome) = self.solve_until_satisfied(runner, budget) else {
+                    return Ok(Applied::Said(
+                        "Nothing to solve yet: drag a body or a handle, or lock a part, first"
+                            .into(),
+                    ));
+                };
+                let report = &outcome.report;
+                let said = format!(
+                    "{}: {} after {} iterations, residual {:.4} mm",
+                    outcome.ran,
+                    if report.converged { "met" } else { "not met" },
+                    report.iterations,
+                    report.residual * 1000.0
+                );
+                return Ok(Applied::Solved(Box::new(outcome), said));
+            }
+            Edit::BeginDrag(grip) => self.begin_grip(grip, solving.chain_mode)?,
+            Edit::EndDrag => self.end_drag(),
+            Edit::CancelDrag => {
+                if self.drag().is_none() {
+                    return Ok(Applied::Quietly);
+                }
+                self.cancel_drag();
+                return Ok(Applied::Said("Drag cancelled".into()));
+            }
+            Edit::Lock { part, kind } => {
+                let index = self.lock_part(part, kind, runner)?;
+                return Ok(Applied::Said(format!(
+                    "Locked {}",
+                    self.locks()[index].name
+                )));
+            }
+            Edit::LockTogether(a, b) => {
+                let index = self.lock_together(a, b, runner)?;
+                return Ok(Applied::Said(format!(
+                    "Locked {}",
+                    self.locks()[index].name
+                )));
+            }
+            Edit::RemoveLock(i) => self.remove_lock(i)?,
+            Edit::RenameLock(i, name) => self.rename_lock(i, &name)?,
+            Edit::SetLockEnabled(i, on) => self.set_lock_enabled(i, on, runner)?,
+            Edit::SetLockWeight { lock, weight, undo } => {
+                self.set_lock_weight(lock, weight, undo)?
+            }
+            Edit::SetLockPriority(i, p) => self.set_lock_priority(i, p)?,
+            Edit::SetLockFrames(i, frames) => self.set_lock_frames(i, frames)?,
+            Edit::SetLockBlend(i, blend) => self.set_lock_blend(i, blend)?,
+            Edit::MoveLockTarget { lock, delta, undo } => {
+                self.move_lock_target(lock, &delta, runner, undo)?;
+            }
+            Edit::GoToFrame(frame) => self.go_to_frame(frame),
+            Edit::SetKey => self.set_key(),
+            Edit::DeleteKey => self.delete_key()?,
+            Edit::MoveKey { from, to } => self.move_key(from, to)?,
+            Edit::SelectSequence(index) => self.select_sequence(index)?,
+            Edit::NewSequence => {
+                self.new_sequence("Sequence 1");
+            }
+            Edit::RenameSequence(i, name) => self.rename_sequence(i, &name)?,
+            Edit::DuplicateSequence(i) => {
+                self.duplicate_sequence(i)?;
+            }
+            Edit::DeleteSequence(i) => self.delete_sequence(i)?,
+            Edit::CutFrames { first, last } => {
+                self.cut_frames(first, last)?;
+            }
+            Edit::PasteFrames { at, clip } => self.paste_frames(at, &clip)?,
+            Edit::InsertFrames { at, count } => self.insert_frames(at, count)?,
+            Edit::DeleteFrames { first, last } => self.delete_frames(first, last)?,
+            Edit::RetimeFrames {
+                first,
+                last,
+                length,
+            } => self.retime_frames(first, last, length)?,
+            Edit::SlideFrames { first, last, delta } => self.slide_frames(first, last, delta)?,
+            Edit::SequenceSettings(s) => {
+                self.set_sequence_settings("Sequence settings".into(), move |seq| {
+                    seq.fps = s.fps;
+                    seq.rotation = s.rotation;
+                    seq.root = s.root;
+                    seq.hold_locks = s.hold_locks;
+                })?;
+            }
+            Edit::Settings(settings) => {
+                runner.set_settings(settings).map_err(EditError::Settings)?
+            }
+            Edit::ChainMode(mode) => solving.chain_mode = mode,
+            Edit::Comparison(comparison) => solving.comparison = comparison,
+            Edit::Undo => {
+                return Ok(Applied::Said(match self.undo() {
+                    Some(label) => format!("Undid: {label}"),
+                    None => "Nothing to undo".into(),
+                }));
+            }
+            Edit::Redo => {
+                return Ok(Applied::Said(match self.redo() {
+                    Some(label) => format!("Redid: {label}"),
+                    None => "Nothing to redo".into(),
+                }));
+            }
+        }
+        Ok(Applied::Quietly)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marionette_ik::SolverKind;
+    use marionette_skeleton::builtin;
+
+    fn humanoid() -> (Document, Solving) {
+        (
+            Document::new(builtin::humanoid(), None).standing(),
+            Solving::default(),
+        )
+    }
+
+    #[test]
+    fn a_refused_edit_changes_nothing_and_says_why() {
+        let (mut doc, mut solving) = humanoid();
+        let before = doc.pose().to_vec();
+        let revision = doc.history().revision();
+        for edit in [
+            Edit::RemoveLock(3),
+            Edit::SetLockFrames(0, Some((0, 4))),
+            Edit::DeleteKey,
+            Edit::RenameSequence(0, "walk".into()),
+            Edit::Settings(IkSettings {
+                iterations_per_frame: 0,
+                ..IkSettings::default()
+            }),
+        ] {
+            let err = doc.apply(edit.clone(), &mut solving).expect_err("refused");
+            assert!(!err.to_string().is_empty(), "{edit:?}");
+            assert_eq!(doc.pose(), &before[..], "{edit:?}");
+            assert_eq!(doc.history().revision(), revision, "{edit:?}");
+        }
+        assert_eq!(solving.runner.settings().iterations_per_frame, 10);
+    }
+
+    #[test]
+    fn settings_edits_change_how_solves_run_and_are_not_undone() {
+        let (mut doc, mut solving) = humanoid();
+        let settings = IkSettings {
+            solver: SolverKind::CyclicCoordinateDescent,
+            ..IkSettings::default()
+        };
+        doc.apply(Edit::Settings(settings), &mut solving)
+            .expect("valid settings");
+        doc.apply(Edit::ChainMode(ChainMode::WholeBody), &mut solving)
+            .expect("chain mode");
+        assert_eq!(solving.runner.settings().solver, settings.solver);
+        assert_eq!(solving.chain_mode, ChainMode::WholeBody);
+        assert_eq!(doc.history().next_undo(), None, "nothing to undo");
+        assert_eq!(
+            doc.apply(Edit::Undo, &mut solving),
+            Ok(Applied::Said("Nothing to undo".into()))
+        );
+    }
+
+    #[test]
+    fn a_lock_and_its_undo_are_one_step_each_and_say_so() {
+        let (mut doc, mut solving) = humanoid();
+        let heel = doc.skeleton().site_by_name("left heel").expect("heel");
+        let said = doc
+            .apply(
+                Edit::Lock {
+                    part: LockPart::Site(heel),
+                    kind: LockKind::Pose,
+                },
+                &mut solving,
+            )
+            .expect("lock");
+        assert_eq!(said, Applied::Said("Locked left heel pose".into()));
+        assert_eq!(doc.locks().len(), 1);
+        let said = doc.apply(Edit::Undo, &mut solving).expect("undo");
+        assert_eq!(said, Applied::Said("Undid: Lock left heel pose".into()));
+        assert!(doc.locks().is_empty());
+    }
+
+    #[test]
+    fn a_slider_drag_extends_one_step() {
+        let (mut doc, mut solving) = humanoid();
+        let knee = doc.skeleton().joint_by_name("left knee").expect("knee");
+        let dof = doc.skeleton().joint_dofs(knee).next().expect("dof");
+        let start = doc.pose().to_vec();
+        for (k, undo) in [UndoStep::New, UndoStep::Extend, UndoStep::Extend]
+            .into_iter()
+            .enumerate()
+        {
+            let value = 0.2 * (k + 1) as f64;
+            doc.apply(Edit::SetDof { dof, value, undo }, &mut solving)
+                .expect("valid");
+        }
+        assert!((doc.pose()[dof.state_index()] - 0.6).abs() < 1e-12);
+        doc.apply(Edit::Undo, &mut solving).expect("undo");
+        assert_eq!(doc.pose(), &start[..], "the whole slider drag was one step");
+    }
+}

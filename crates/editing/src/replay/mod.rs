@@ -1,0 +1,317 @@
+//! Replay scripts: `marionette-editor --replay SCRIPT.ron` plays a RON list `Replay([ ... ])` of
+//! steps through the real window and input path (issue 5), for end-to-end tests and for
+//! reproducing a user's session. This module reads and checks a script; the editor's replay
+//! plugin turns each [`Step`] into window input, one after another.
+//!
+//! ```ron
+//! Replay([
+//!     SetView("front"),
+//!     SetSolver("dls"),
+//!     DragSite(site: "right fingertips", to: (0.3, 1.2, 0.4), frames: 30),
+//!     Key("ctrl+z"),
+//!     Screenshot("out.png"),
+//!     SavePose("pose.ron"),
+//!     CheckResidual(1.0),
+//!     LockSite(site: "left heel", kind: Position),
+//!     LockJoint(joint: "right wrist", kind: Orientation),
+//!     DragJoint(joint: "pelvis", to: (0.0, 0.9, 0.0), frames: 20),
+//!     CheckLocks(0.1),
+//!     SaveDocument("crouch.ron"),
+//!     OpenDocument("crouch.ron"),
+//!     Recover(true),
+//!     Exit,
+//! ])
+//! ```
+//!
+//! Every defect is reported at once, each naming the file and the step (1-based) at fault; the
+//! names of views, solvers and keys are checked here, sites against the open skeleton by
+//! [`Script::check_sites`]. Paths are kept as written: they are relative to the working directory.
+
+use std::fmt;
+use std::path::Path;
+
+use marionette_skeleton::{FileError, Skeleton};
+
+mod keys;
+mod raw;
+mod step;
+
+pub use keys::{KeyChord, KeyName};
+pub use step::{ReplayLockKind, Step};
+
+use raw::{ReplayFile, check_step};
+
+/// A checked script.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Script {
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+/// What is wrong with a script's step (1-based).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayDefect {
+    /// The step at fault, counted from 1.
+    pub step: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ReplayDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {}: {}", self.step, self.message)
+    }
+}
+
+/// Why a replay script could not be read.
+pub type ReplayError = FileError<ReplayDefect>;
+
+impl Script {
+    /// Reads and checks a script file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Script, ReplayError> {
+        let path = path.as_ref();
+        let file: ReplayFile = ReplayError::read_ron(path)?;
+        Script::check(file, &marionette_skeleton::ron_io::display_path(path))
+    }
+
+    /// Parses and checks script text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Script, ReplayError> {
+        Script::check(ReplayError::parse_ron(text, file)?, file)
+    }
+
+    fn check(file: ReplayFile, name: &str) -> Result<Script, ReplayError> {
+        let mut steps = Vec::with_capacity(file.0.len());
+        let mut defects = Vec::new();
+        for (index, raw) in file.0.into_iter().enumerate() {
+            match check_step(raw) {
+                Ok(step) => steps.push(step),
+                Err(message) => defects.push(ReplayDefect {
+                    step: index + 1,
+                    message,
+                }),
+            }
+        }
+        if defects.is_empty() {
+            Ok(Script { steps })
+        } else {
+            Err(FileError::Invalid {
+                file: name.to_owned(),
+                defects,
+            })
+        }
+    }
+
+    /// Checks that every `DragSite` and `LockSite` names a site of `skeleton`, and every
+    /// `LockJoint` and `DragJoint` a joint; `file` names the script.
+    pub fn check_sites(&self, skeleton: &Skeleton, file: &str) -> Result<(), ReplayError> {
+        let defects: Vec<ReplayDefect> = self
+            .steps
+            .iter()
+            .enumerate()
+            .filter_map(|(index, step)| match step {
+                Step::DragSite { site, .. } | Step::LockSite { site, .. }
+                    if skeleton.site_by_name(site).is_none() =>
+                {
+                    Some(ReplayDefect {
+                        step: index + 1,
+                        message: format!("skeleton \"{}\" has no site \"{site}\"", skeleton.name()),
+                    })
+                }
+                Step::DragJoint { joint, .. } | Step::LockJoint { joint, .. }
+                    if skeleton.joint_by_name(joint).is_none() =>
+                {
+                    Some(ReplayDefect {
+                        step: index + 1,
+                        message: format!(
+                            "skeleton \"{}\" has no joint \"{joint}\"",
+                            skeleton.name()
+                        ),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        if defects.is_empty() {
+            Ok(())
+        } else {
+            Err(FileError::Invalid {
+                file: file.to_owned(),
+                defects,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::View;
+    use marionette_ik::SolverKind;
+
+    const EXAMPLE: &str = r#"Replay([
+        Wait(5),
+        SetView("front"),
+        SetSolver("dls"),
+        Move(640, 400.5),
+        Press,
+        Move(700, 380),
+        Release,
+        DragSite(site: "right fingertips", to: (0.3, 1.2, 0.4), frames: 30),
+        Key("ctrl+shift+z"),
+        Key("F"),
+        Screenshot("out.png"),
+        SavePose("pose.ron"),
+        Exit,
+        Type("poses/a b.ron"),
+        LockSite(site: "left heel", kind: Position),
+        LockJoint(joint: "pelvis", kind: Pose),
+        DragJoint(joint: "pelvis", to: (0.0, 0.9, 0.0), frames: 20),
+        CheckLocks(0.1),
+        SaveDocument("crouch.ron"),
+        OpenDocument("crouch.ron"),
+        SetFrame(24),
+        SetKey,
+        DeleteKey,
+        Play(frames: 48),
+    ])"#;
+
+    #[test]
+    fn the_issue_example_reads_into_steps() {
+        let script = Script::parse(EXAMPLE, "example.ron").expect("valid script");
+        assert_eq!(script.steps.len(), 24);
+        assert_eq!(script.steps[20], Step::SetFrame(24));
+        assert_eq!(script.steps[23], Step::Play { frames: 48 });
+        assert_eq!(
+            script.steps[14],
+            Step::LockSite {
+                site: "left heel".into(),
+                kind: ReplayLockKind::Position
+            }
+        );
+        assert_eq!(
+            script.steps[16],
+            Step::DragJoint {
+                joint: "pelvis".into(),
+                to: [0.0, 0.9, 0.0],
+                frames: 20
+            }
+        );
+        assert_eq!(script.steps[19], Step::OpenDocument("crouch.ron".into()));
+        assert_eq!(script.steps[13], Step::Type("poses/a b.ron".into()));
+        assert_eq!(script.steps[1], Step::SetView(View::Front));
+        assert_eq!(
+            script.steps[2],
+            Step::SetSolver(SolverKind::DampedLeastSquares)
+        );
+        assert_eq!(script.steps[3], Step::Move(640.0, 400.5));
+        assert_eq!(
+            script.steps[7],
+            Step::DragSite {
+                site: "right fingertips".into(),
+                to: [0.3, 1.2, 0.4],
+                frames: 30
+            }
+        );
+        assert_eq!(
+            script.steps[8],
+            Step::Key(KeyChord {
+                ctrl: true,
+                shift: true,
+                alt: false,
+                key: KeyName::Letter('z')
+            })
+        );
+        assert_eq!(script.steps[12], Step::Exit);
+        let humanoid = marionette_skeleton::builtin::humanoid();
+        script
+            .check_sites(&humanoid, "example.ron")
+            .expect("sites exist");
+    }
+
+    #[test]
+    fn every_bad_step_is_reported_with_its_number() {
+        let text = r#"Replay([
+            SetView("diagonal"),
+            SetSolver("magic"),
+            Key("hyper+z"),
+            Key("ctrl+"),
+            DragSite(site: "hand", to: (0.0, 1.0, 0.0), frames: 0),
+            Screenshot(""),
+            Type("a\tb"),
+            Exit,
+        ])"#;
+        let err = Script::parse(text, "bad.ron").expect_err("invalid script");
+        let lines = err.lines();
+        assert_eq!(lines.len(), 7, "{lines:#?}");
+        assert!(lines[6].contains("step 7: Type(\"a\\tb\"): only printable characters"));
+        assert!(lines[0].starts_with("bad.ron: step 1: unknown view \"diagonal\""));
+        assert!(lines[1].contains("step 2: unknown solver \"magic\" (one of jt, pinv, dls"));
+        assert!(lines[2].contains("step 3: key \"hyper+z\": unknown modifier \"hyper\""));
+        assert!(lines[3].contains("step 4: key \"ctrl+\" names no key"));
+        assert!(lines[4].contains("step 5: DragSite \"hand\": frames must be at least 1"));
+        assert!(lines[5].contains("step 6: Screenshot: the path is empty"));
+    }
+
+    #[test]
+    fn syntax_errors_and_unknown_steps_give_a_position() {
+        for text in [
+            "Replay([Wait(1),",
+            "Replay([Jump(3)])",
+            "Replay([Wait(-1)])",
+        ] {
+            match Script::parse(text, "s.ron") {
+                Err(FileError::Syntax { file, line, .. }) => {
+                    assert_eq!((file.as_str(), line), ("s.ron", 1));
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_sites_are_named() {
+        let script = Script::parse(
+            r#"Replay([DragSite(site: "tail", to: (0, 0, 0), frames: 2)])"#,
+            "s.ron",
+        )
+        .expect("valid script");
+        let err = script
+            .check_sites(&marionette_skeleton::builtin::humanoid(), "s.ron")
+            .expect_err("no tail");
+        assert_eq!(
+            err.to_string(),
+            "s.ron: step 1: skeleton \"humanoid\" has no site \"tail\""
+        );
+    }
+
+    #[test]
+    fn a_missing_file_is_named() {
+        let err = Script::load("no/such/replay.ron").expect_err("missing");
+        assert!(matches!(err, FileError::Io { .. }), "{err:?}");
+        assert!(err.to_string().starts_with("no/such/replay.ron: "), "{err}");
+    }
+
+    proptest::proptest! {
+        /// Truncated and mutated scripts are errors, never panics.
+        #[test]
+        fn mangled_scripts_never_panic(cut in 0usize..400, at in 0usize..400, byte in 0u8..128) {
+            let mut text = EXAMPLE.as_bytes().to_vec();
+            let at = at.min(text.len() - 1);
+            text[at] = byte;
+            text.truncate(cut.min(text.len()));
+            let _ = Script::parse(&String::from_utf8_lossy(&text), "m.ron");
+        }
+    }
+
+    #[test]
+    fn key_names() {
+        let key = |t: &str| t.parse::<KeyChord>().map(|c| c.key);
+        assert_eq!(key("f"), Ok(KeyName::Letter('f')));
+        assert_eq!(key("F5"), Ok(KeyName::Function(5)));
+        assert_eq!(key("ctrl+7"), Ok(KeyName::Digit(7)));
+        assert_eq!(key("Escape"), Ok(KeyName::Escape));
+        assert!(key("f13").is_err());
+        assert!("shift+shift+a".parse::<KeyChord>().is_err());
+        assert!("".parse::<KeyChord>().is_err());
+    }
+}

@@ -1,0 +1,122 @@
+//! The steps of a replay script, once checked.
+
+use std::path::PathBuf;
+
+use marionette_ik::SolverKind;
+use serde::Deserialize;
+
+use super::keys::KeyChord;
+use crate::view::View;
+
+/// One step of a script, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Let this many frames pass.
+    Wait(u32),
+    /// Move the cursor to window pixel (x, y), from the top left.
+    Move(f32, f32),
+    /// Press the left mouse button where the cursor is.
+    Press,
+    /// Release the left mouse button.
+    Release,
+    /// Press and release a key chord.
+    Key(KeyChord),
+    /// Type text into the focused text field (each character pressed and released).
+    Type(String),
+    /// Put a view in the large viewport.
+    SetView(View),
+    /// Choose the IK solver.
+    SetSolver(SolverKind),
+    /// Press on a site's handle, move the cursor in a straight line to the screen projection of
+    /// the world point `to` over `frames` frames, then release.
+    DragSite {
+        /// The site's name.
+        site: String,
+        /// World target (metres).
+        to: [f64; 3],
+        /// Frames the drag lasts (at least 1).
+        frames: u32,
+    },
+    /// Save a screenshot of the window.
+    Screenshot(PathBuf),
+    /// Save the current pose (docs/file-formats.md).
+    SavePose(PathBuf),
+    /// Check that the last solve (a drag's last frame) left every goal within this many
+    /// millimetres (or milliradians); the run fails, naming the solver and why the goal is
+    /// unmet, when it did not.
+    CheckResidual(f64),
+    /// Lock a site where it is (the Locks panel's buttons).
+    LockSite {
+        /// The site's name.
+        site: String,
+        /// What is held.
+        kind: ReplayLockKind,
+    },
+    /// Lock a joint (its origin, or its frame) where it is.
+    LockJoint {
+        /// The joint's name.
+        joint: String,
+        /// What is held.
+        kind: ReplayLockKind,
+    },
+    /// Press on a joint's origin (gripping it, as `DragSite` grips a site), move the cursor to
+    /// the screen projection of `to` over `frames` frames, then release.
+    DragJoint {
+        /// The joint's name.
+        joint: String,
+        /// World target (metres).
+        to: [f64; 3],
+        /// Frames the drag lasts (at least 1).
+        frames: u32,
+    },
+    /// Check that every lock holding now (enabled, and on the current frame while a sequence is
+    /// shown) is within this many millimetres (or milliradians).
+    CheckLocks(f64),
+    /// Save the document (docs/file-formats.md, Document).
+    SaveDocument(PathBuf),
+    /// Open a document.
+    OpenDocument(PathBuf),
+    /// Answer the offer of unsaved work found at start: recover it (`true`) or discard it; the
+    /// run fails when nothing is offered.
+    Recover(bool),
+    /// Go to a frame of the timeline (the shown sequence's pose there).
+    SetFrame(i64),
+    /// Set a key at the current frame (K).
+    SetKey,
+    /// Delete the key at the current frame (Alt+K).
+    DeleteKey,
+    /// Play the shown sequence for this many editor frames, one sequence frame each, then
+    /// pause.
+    Play {
+        /// Editor frames (at least 1).
+        frames: u32,
+    },
+    /// Close the editor.
+    Exit,
+}
+
+/// What a replay's lock step holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum ReplayLockKind {
+    /// The point's position.
+    Position,
+    /// The joint frame's orientation.
+    Orientation,
+    /// Position and orientation.
+    Pose,
+    /// The horizontal plane through the point.
+    Plane,
+}
+
+impl ReplayLockKind {
+    /// The lock kind it makes.
+    pub fn kind(self) -> marionette_document::LockKind {
+        use marionette_document::LockKind;
+        match self {
+            ReplayLockKind::Position => LockKind::Position,
+            ReplayLockKind::Orientation => LockKind::Orientation,
+            ReplayLockKind::Pose => LockKind::Pose,
+            ReplayLockKind::Plane => LockKind::Plane,
+        }
+    }
+}

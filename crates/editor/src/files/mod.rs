@@ -1,0 +1,290 @@
+//! Opening and saving files: the menus' and shortcuts' requests ([`FileRequest`]), the answers of
+//! native dialogs ([`dialogs`]) and of the editor's own path window, files dropped onto the
+//! window, and the answer to the recovery offer. Opening replaces the document, saving writes it,
+//! importing makes a new one, exporting runs on a thread of its own ([`crate::export`]). Every
+//! failure is shown in the window and changes nothing. This is one of the three systems that
+//! write the open document.
+
+pub mod dialogs;
+
+use std::path::{Path, PathBuf};
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy::window::FileDragAndDrop;
+use marionette_editing::Document;
+
+use crate::EditorSet;
+use crate::drag::ghosts::Ghosts;
+use crate::export::RunningExport;
+use crate::messages::{FileAction, FileRequest, RecoveryAnswer};
+use crate::resources::{Notices, OpenDocument, Paths, Prompts};
+use dialogs::DialogAnswers;
+
+pub use dialogs::{NO_NATIVE_DIALOGS, typed_path};
+
+/// File dialogs, drag-and-drop and the file requests.
+pub struct FilesPlugin;
+
+impl Plugin for FilesPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<FileRequest>()
+            .add_message::<RecoveryAnswer>()
+            .add_message::<FileDragAndDrop>()
+            .init_resource::<DialogAnswers>()
+            .init_resource::<Paths>()
+            .init_resource::<Prompts>()
+            .add_systems(Update, carry_out_files.in_set(EditorSet::Apply));
+    }
+}
+
+/// What opening and saving files changes.
+#[derive(SystemParam)]
+pub struct FileWork<'w, 's> {
+    /// The open document.
+    pub document: ResMut<'w, OpenDocument>,
+    /// The messages for the user.
+    pub notices: ResMut<'w, Notices>,
+    /// The paths remembered.
+    pub paths: ResMut<'w, Paths>,
+    /// The questions asked (the path window, the recovery offer).
+    pub prompts: ResMut<'w, Prompts>,
+    ghosts: ResMut<'w, Ghosts>,
+    running: Option<Res<'w, RunningExport>>,
+    commands: Commands<'w, 's>,
+}
+
+/// Carries out this frame's file requests, dialog answers, dropped files and the answer to the
+/// recovery offer.
+pub fn carry_out_files(
+    mut requests: MessageReader<FileRequest>,
+    mut drops: MessageReader<FileDragAndDrop>,
+    mut recoveries: MessageReader<RecoveryAnswer>,
+    mut answers: ResMut<DialogAnswers>,
+    mut work: FileWork,
+) {
+    for request in requests.read() {
+        match &request.path {
+            Some(path) => work.carry_out(request.action, path),
+            None => dialogs::ask(request.action, &mut answers, &mut work),
+        }
+    }
+    if answers.open {
+        for (action, path, open_for) in answers.received() {
+            dialogs::answered(&mut work, action, path, open_for);
+        }
+    }
+    for drop in drops.read() {
+        if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
+            work.open_dropped(path_buf);
+        }
+    }
+    for &RecoveryAnswer(recover) in recoveries.read() {
+        work.answer_recovery(recover);
+    }
+}
+
+impl FileWork<'_, '_> {
+    /// Opens or saves `path` as `action` says.
+    pub fn carry_out(&mut self, action: FileAction, path: &Path) {
+        match action {
+            FileAction::OpenSkeleton => {
+                self.open_skeleton(path);
+            }
+            FileAction::OpenDocument => {
+                self.open_document(path);
+            }
+            FileAction::SaveDocument | FileAction::SaveDocumentAs => {
+                self.save_document(path);
+            }
+            FileAction::OpenPose => {
+                if let Err(e) = self.open_pose(path) {
+                    self.notices.error(format!("Could not open the pose: {e}"));
+                }
+            }
+            FileAction::SavePose | FileAction::SavePoseAs => self.save_pose(path),
+            FileAction::ImportBvh => self.import_bvh(path),
+            FileAction::Export(format) => {
+                if self.running.is_some() {
+                    self.notices.info("An export is already running");
+                    return;
+                }
+                self.document.end_drag();
+                let assets = self.paths.assets.clone();
+                match crate::export::start(&self.document, format, path, assets.as_deref()) {
+                    Ok(running) => self.commands.insert_resource(running),
+                    Err(e) => self.notices.error(e),
+                }
+            }
+        }
+    }
+
+    /// Edits `document` from now on.
+    fn adopt(&mut self, document: Document) {
+        self.document.0 = document;
+        self.ghosts.clear();
+        self.paths.last_pose = None;
+    }
+
+    /// Starts a new document on another skeleton (File ▸ New from skeleton).
+    fn open_skeleton(&mut self, path: &Path) {
+        match Document::open(path) {
+            Ok(document) => {
+                let document = document.standing();
+                let joints = document.skeleton().joints().len();
+                let name = document.skeleton().name().to_owned();
+                self.adopt(document);
+                self.notices.info(format!(
+                    "New document on skeleton \"{name}\" ({joints} joints) from {}",
+                    path.display()
+                ));
+            }
+            Err(e) => self
+                .notices
+                .error(format!("Could not open the skeleton: {e}")),
+        }
+    }
+
+    /// Opens a Document file; on error the open document stays.
+    fn open_document(&mut self, path: &Path) {
+        match Document::open_document(path) {
+            Ok(document) => {
+                let said = format!(
+                    "Opened {} ({} locks, {} sequences)",
+                    path.display(),
+                    document.locks().len(),
+                    document.sequences().len()
+                );
+                self.adopt(document);
+                self.notices.info(said);
+            }
+            Err(e) => self
+                .notices
+                .error(format!("Could not open the document: {e}")),
+        }
+    }
+
+    /// Saves the document (atomically) to `path`.
+    fn save_document(&mut self, path: &Path) {
+        self.document.end_drag();
+        match self.document.save_document(path) {
+            Ok(()) => self.notices.info(format!("Saved {}", path.display())),
+            Err(e) => self
+                .notices
+                .error(format!("Could not save the document: {e}")),
+        }
+    }
+
+    /// Loads a pose file (one undo step), or says why not and changes nothing.
+    fn open_pose(&mut self, path: &Path) -> Result<(), marionette_skeleton::PoseError> {
+        self.document.load_pose(path)?;
+        self.paths.last_pose = Some(path.to_path_buf());
+        self.notices.info(format!("Opened pose {}", path.display()));
+        Ok(())
+    }
+
+    /// Exports the current pose as a pose file.
+    fn save_pose(&mut self, path: &Path) {
+        match self.document.save_pose(path) {
+            Ok(()) => {
+                self.paths.last_pose = Some(path.to_path_buf());
+                self.notices
+                    .info(format!("Exported the pose to {}", path.display()));
+            }
+            Err(e) => self.notices.error(format!("Could not save the pose: {e}")),
+        }
+    }
+
+    /// Imports a BVH capture as a new document (its skeleton written beside it).
+    fn import_bvh(&mut self, path: &Path) {
+        match Document::import_bvh(path) {
+            Ok(imported) => {
+                let keys = imported.document.sequences()[0].keys.len();
+                let joints = imported.document.skeleton().joints().len();
+                let extra = if imported.extra_rows > 0 {
+                    format!(
+                        "; {} rows after the declared frames were ignored",
+                        imported.extra_rows
+                    )
+                } else {
+                    String::new()
+                };
+                self.adopt(imported.document);
+                self.notices.info(format!(
+                    "Imported {}: {joints} joints, {keys} frames, lengths × {} (skeleton written to {}){extra}",
+                    path.display(),
+                    imported.scale,
+                    imported.skeleton_path.display()
+                ));
+            }
+            Err(e) => self
+                .notices
+                .error(format!("Could not import the BVH file: {e}")),
+        }
+    }
+
+    /// A file dropped onto the window: a BVH capture is imported; a document is opened; else a
+    /// skeleton (a new document on it) if it reads as one, else a pose of the current skeleton;
+    /// when it is none of them, the reasons are shown and nothing changes.
+    fn open_dropped(&mut self, path: &Path) {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("bvh"))
+        {
+            self.import_bvh(path);
+            return;
+        }
+        let is_document = marionette_skeleton::ron_io::read_text(path)
+            .ok()
+            .is_some_and(|text| {
+                marionette_skeleton::ron_io::top_level_name(&text) == Some("Document")
+            });
+        if is_document {
+            self.open_document(path);
+            return;
+        }
+        let skeleton_error = match Document::open(path) {
+            Ok(_) => {
+                self.open_skeleton(path);
+                return;
+            }
+            Err(e) => e,
+        };
+        if let Err(pose_error) = self.open_pose(path) {
+            self.notices.error(format!(
+                "{} is neither a skeleton nor a pose of this skeleton.\nAs a skeleton: \
+                 {skeleton_error}\nAs a pose: {pose_error}",
+                path.display()
+            ));
+        }
+    }
+
+    /// Takes or removes the recovery file on offer.
+    fn answer_recovery(&mut self, recover: bool) {
+        let Some(path) = self.prompts.recovery.take() else {
+            self.notices
+                .error("no unsaved work from an earlier session is offered");
+            return;
+        };
+        let untitled: PathBuf = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let file = self.document.file().map(Path::to_path_buf);
+        if recover {
+            match Document::recover(&path, file.as_deref()) {
+                Ok(document) => {
+                    self.adopt(document);
+                    self.notices.info(format!(
+                        "Recovered unsaved work from {} (save to keep it)",
+                        path.display()
+                    ));
+                }
+                Err(e) => self
+                    .notices
+                    .error(format!("Could not recover {}: {e}", path.display())),
+            }
+        } else {
+            Document::discard_recovery(file.as_deref(), &untitled);
+            self.notices
+                .info("Discarded the unsaved work of the last session");
+        }
+    }
+}

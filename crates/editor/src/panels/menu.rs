@@ -1,0 +1,166 @@
+//! The menu bar (File, Edit, View and the view buttons) and each view's name in its corner. The
+//! items with a key show the key table's shortcut and run the same command as the key.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use marionette_editing::exchange::ExportFormat;
+use marionette_editing::{Document, View};
+
+use super::PanelOutput;
+use crate::input::Command;
+use crate::messages::{FileAction, FileRequest, QuitRequest};
+use crate::resources::Display;
+use crate::views::{Layout, viewports};
+
+/// A menu item running `command`, with its shortcut; true when clicked.
+fn command_item(ui: &mut egui::Ui, command: Command, label: &str, enabled: bool) -> bool {
+    ui.add_enabled(
+        enabled,
+        egui::Button::new(label).shortcut_text(command.shortcut_text()),
+    )
+    .clicked()
+}
+
+/// The menu bar.
+pub fn menu_bar(
+    ui: &mut egui::Ui,
+    document: &Document,
+    layout: &mut Layout,
+    display: &mut Display,
+    out: &mut PanelOutput,
+) {
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| file_menu(ui, document, out));
+        ui.menu_button("Edit", |ui| {
+            let history = document.history();
+            let undo = history
+                .next_undo()
+                .map_or("Undo".to_owned(), |l| format!("Undo {l}"));
+            let redo = history
+                .next_redo()
+                .map_or("Redo".to_owned(), |l| format!("Redo {l}"));
+            for (command, label, enabled) in [
+                (Command::Undo, undo, history.next_undo().is_some()),
+                (Command::Redo, redo, history.next_redo().is_some()),
+            ] {
+                if command_item(ui, command, &label, enabled) {
+                    out.commands.push(command);
+                    ui.close();
+                }
+            }
+        });
+        ui.menu_button("View", |ui| {
+            ui.checkbox(&mut layout.four, "Four views");
+            ui.separator();
+            ui.label("Large view");
+            for view in View::ALL {
+                ui.radio_value(&mut layout.large, view, view_title(view));
+            }
+            ui.separator();
+            ui.checkbox(&mut display.joint_axes, "Joint axes and limits");
+            let focus = Command::FocusSelection;
+            if command_item(ui, focus, focus.label(), true) {
+                out.commands.push(focus);
+                ui.close();
+            }
+        });
+        ui.separator();
+        for view in View::ALL {
+            if ui
+                .selectable_label(layout.large == view, view_title(view))
+                .on_hover_text("Show this view in the large viewport")
+                .clicked()
+            {
+                layout.large = view;
+            }
+        }
+        ui.separator();
+        ui.toggle_value(&mut layout.four, "Four views");
+    });
+}
+
+fn file_menu(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
+    if ui.button("New from skeleton…").clicked() {
+        out.files.push(FileRequest::ask(FileAction::OpenSkeleton));
+        ui.close();
+    }
+    for command in [
+        Command::OpenDocument,
+        Command::SaveDocument,
+        Command::SaveDocumentAs,
+    ] {
+        if command_item(ui, command, command.label(), true) {
+            out.commands.push(command);
+            ui.close();
+        }
+    }
+    ui.separator();
+    if command_item(ui, Command::OpenPose, Command::OpenPose.label(), true) {
+        out.commands.push(Command::OpenPose);
+        ui.close();
+    }
+    if ui.button("Export pose…").clicked() {
+        out.files.push(FileRequest::ask(FileAction::SavePoseAs));
+        ui.close();
+    }
+    ui.separator();
+    if ui.button("Import BVH…").clicked() {
+        out.files.push(FileRequest::ask(FileAction::ImportBvh));
+        ui.close();
+    }
+    ui.menu_button("Export", |ui| {
+        ui.weak(if document.current_sequence().is_some() {
+            "the shown sequence, baked"
+        } else {
+            "the current pose"
+        });
+        for (label, format) in [
+            ("BVH…", ExportFormat::Bvh),
+            ("glTF (.glb)…", ExportFormat::Glb),
+            ("JSON…", ExportFormat::Json),
+        ] {
+            if ui.button(label).clicked() {
+                out.files.push(FileRequest::ask(FileAction::Export(format)));
+                ui.close();
+            }
+        }
+    });
+    ui.separator();
+    if ui.button("Quit").clicked() {
+        out.quit = Some(QuitRequest { discard: false });
+    }
+}
+
+/// Each view's name in its top-left corner; in the four-view layout a click on a small view's
+/// name puts that view in the large viewport.
+pub fn view_labels(ui: &mut egui::Ui, layout: &mut Layout, area: Rect) {
+    let views = viewports(layout, area);
+    for (index, (view, rect)) in views.into_iter().enumerate() {
+        let at = egui::pos2(rect.min.x + 6.0, rect.min.y + 4.0);
+        egui::Area::new(egui::Id::new(("view label", view.name())))
+            .fixed_pos(at)
+            .order(egui::Order::Foreground)
+            .show(ui.ctx(), |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                if index == 0 {
+                    ui.label(egui::RichText::new(view_title(view)).strong());
+                } else if ui
+                    .small_button(view_title(view))
+                    .on_hover_text("Show this view in the large viewport")
+                    .clicked()
+                {
+                    layout.large = view;
+                }
+            });
+    }
+}
+
+/// A view's title in the interface.
+pub fn view_title(view: View) -> &'static str {
+    match view {
+        View::Perspective => "Perspective",
+        View::Front => "Front",
+        View::Side => "Side",
+        View::Top => "Top",
+    }
+}

@@ -1,0 +1,389 @@
+//! The egui panels around the views: the menu bar ([`menu`]), the outliner with the selected
+//! joint's DOF sliders and stiffness (left, [`outliner`]), the IK panel with the residual plot and
+//! the swivel slider (right, [`ik`]), the timeline and the Locks panel (bottom, [`timeline`] with
+//! its [`ruler`], [`locks`]), the status bar ([`status`]) and the windows that ask or tell
+//! ([`dialogs`]). egui runs once per frame on its own camera, drawn over the views; what the
+//! panels leave free is the [`ViewArea`] the views share.
+//!
+//! Every panel is a plain function over read-only views of the state that pushes what it asks for
+//! onto a [`PanelOutput`] (edits, file and timeline requests, commands); the one system here
+//! sends them after the pass. View state the panels own (the layout, what is shown, the
+//! selection, the ruler's range) is edited on copies and written back only when it changed, so
+//! change detection sees real changes only.
+
+pub mod dialogs;
+pub mod ik;
+pub mod locks;
+pub mod menu;
+pub mod outliner;
+pub mod ruler;
+pub mod status;
+pub mod theme;
+pub mod timeline;
+
+use bevy::camera::CameraOutputMode;
+use bevy::camera::visibility::RenderLayers;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
+use bevy::window::RequestRedraw;
+use bevy_egui::{
+    EguiContext, EguiContextSettings, EguiFullOutput, EguiGlobalSettings, EguiInput,
+    EguiStartupSet, PrimaryEguiContext, egui,
+};
+use marionette_editing::Edit;
+
+use crate::EditorSet;
+use crate::derived::{BakedStrip, LockStatus, SelectedLimb};
+use crate::drag::ghosts::Ghosts;
+use crate::export::RunningExport;
+use crate::input::{Command, Requests};
+use crate::messages::{FileRequest, QuitRequest, RecoveryAnswer, TimelineRequest};
+use crate::resources::{
+    Display, LockHover, Notices, OpenDocument, Prompts, SolveStatus, SolvingState,
+};
+use crate::selection::Selection;
+use crate::timeline::{FrameClipboard, FrameRange, Playback};
+use crate::views::{Layout, ViewArea};
+
+/// The panels.
+pub struct PanelsPlugin;
+
+impl Plugin for PanelsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            PreStartup,
+            (
+                no_automatic_context.before(EguiStartupSet::InitContexts),
+                spawn_ui_camera.before(EguiStartupSet::InitContexts),
+                run_manually.after(EguiStartupSet::InitContexts),
+            ),
+        )
+        .add_systems(
+            Update,
+            (
+                editor_ui,
+                window_title.run_if(resource_changed::<OpenDocument>),
+                keep_awake,
+            )
+                .in_set(EditorSet::Present),
+        )
+        .init_resource::<timeline::TimelineUi>();
+    }
+}
+
+/// What the panels ask for, sent after the pass.
+#[derive(Debug, Default)]
+pub struct PanelOutput {
+    /// Edits.
+    pub edits: Vec<Edit>,
+    /// Commands of the key table (menus run the same commands as the keys).
+    pub commands: Vec<Command>,
+    /// File actions.
+    pub files: Vec<FileRequest>,
+    /// The timeline's transport and clipboard.
+    pub timeline: Vec<TimelineRequest>,
+    /// Quit (asking first if the document is unsaved), or quit discarding it.
+    pub quit: Option<QuitRequest>,
+    /// The answer to the recovery offer.
+    pub recovery: Option<bool>,
+}
+
+impl PanelOutput {
+    fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+            && self.commands.is_empty()
+            && self.files.is_empty()
+            && self.timeline.is_empty()
+            && self.quit.is_none()
+            && self.recovery.is_none()
+    }
+}
+
+/// The window's title names the document (or the skeleton of a new one) and marks unsaved
+/// edits; rewritten when the document changed and the title with it.
+fn window_title(
+    document: Res<OpenDocument>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    let unsaved = if document.is_modified() { " •" } else { "" };
+    let name = document.skeleton().name();
+    let title = match (document.file(), document.source()) {
+        (Some(file), _) => format!(
+            "Marionette — {}{unsaved} ({name})",
+            file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            ),
+        ),
+        (None, Some(path)) => {
+            format!("Marionette — {name}{unsaved} (new, on {})", path.display())
+        }
+        (None, None) => format!("Marionette — {name}{unsaved} (new)"),
+    };
+    for mut window in &mut windows {
+        if window.title != title {
+            window.title.clone_from(&title);
+        }
+    }
+}
+
+/// The window redraws only when something happens (Bevy's reactive desktop mode); what goes on
+/// by itself asks for the next frame: playback, a drag whose solve has not converged yet (the
+/// cursor may rest while the limb still moves), a native file dialog awaited, an export running.
+fn keep_awake(
+    playback: Res<Playback>,
+    document: Res<OpenDocument>,
+    solve: Res<SolveStatus>,
+    dialogs: Res<crate::files::dialogs::DialogAnswers>,
+    export: Option<Res<RunningExport>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let converging = document.drag().is_some()
+        && solve
+            .outcome(document.id())
+            .is_none_or(|o| !o.report.converged);
+    if playback.playing || converging || dialogs.open || export.is_some() {
+        redraw.write(RequestRedraw);
+    }
+}
+
+fn no_automatic_context(mut settings: ResMut<EguiGlobalSettings>) {
+    settings.auto_create_primary_context = false;
+}
+
+/// egui gets a camera of its own, drawn after (over) the views and rendering nothing else.
+fn spawn_ui_camera(mut commands: Commands) {
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera3d::default(),
+        RenderLayers::none(),
+        Camera {
+            order: 10,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}
+
+/// The editor runs egui's pass itself (`run_ui`), so egui knows which part of the window its
+/// panels leave to the views, and clicks there reach the scene.
+fn run_manually(mut settings: Query<&mut EguiContextSettings, With<PrimaryEguiContext>>) {
+    for mut settings in &mut settings {
+        settings.run_manually = true;
+    }
+}
+
+/// What the panels show and never change.
+#[derive(SystemParam)]
+pub struct PanelInputs<'w> {
+    document: Res<'w, OpenDocument>,
+    solving: Res<'w, SolvingState>,
+    lock_status: Res<'w, LockStatus>,
+    limb: Res<'w, SelectedLimb>,
+    solve: Res<'w, SolveStatus>,
+    ghosts: Res<'w, Ghosts>,
+    strip: Res<'w, BakedStrip>,
+    clipboard: Res<'w, FrameClipboard>,
+    export: Option<Res<'w, RunningExport>>,
+}
+
+/// The view state the panels set (written back only when it changed).
+#[derive(SystemParam)]
+pub struct PanelState<'w> {
+    layout: ResMut<'w, Layout>,
+    area: ResMut<'w, ViewArea>,
+    display: ResMut<'w, Display>,
+    prompts: ResMut<'w, Prompts>,
+    selection: ResMut<'w, Selection>,
+    lock_hover: ResMut<'w, LockHover>,
+    playback: ResMut<'w, Playback>,
+    range: ResMut<'w, FrameRange>,
+    timeline: ResMut<'w, timeline::TimelineUi>,
+    notices: ResMut<'w, Notices>,
+}
+
+/// The panels, drawn in one egui pass; what they ask for sent after it.
+fn editor_ui(
+    mut contexts: Query<
+        (&mut EguiContext, &mut EguiInput, &mut EguiFullOutput),
+        With<PrimaryEguiContext>,
+    >,
+    inputs: PanelInputs,
+    mut state: PanelState,
+    mut requests: Requests,
+    mut redraw: MessageWriter<RequestRedraw>,
+    mut modifiers: Local<Option<egui::Modifiers>>,
+) {
+    let Ok((mut context, mut input, mut output)) = contexts.single_mut() else {
+        return;
+    };
+    let ctx = context.get_mut().clone();
+    let document = &inputs.document.0;
+    let mut out = PanelOutput::default();
+    let (mut layout, mut display, mut prompts) =
+        (*state.layout, *state.display, state.prompts.clone());
+    let mut selection = state.selection.clone();
+    let (mut playback, mut range) = (state.playback.clone(), *state.range);
+    let mut timeline_ui = state.timeline.clone();
+    let mut hover = state.lock_hover.0;
+    let mut dismiss_errors = false;
+    let mut free = None;
+    let mut raw = input.take();
+    quiet_unchanged_modifiers(&mut raw, &mut modifiers);
+    let full = ctx.run_ui(raw, |ui| {
+        egui::Panel::top("menu bar").show(ui, |ui| {
+            menu::menu_bar(ui, document, &mut layout, &mut display, &mut out);
+        });
+        egui::Panel::bottom("status bar").show(ui, |ui| {
+            status::status_bar(
+                ui,
+                &status::StatusView {
+                    document,
+                    solving: &inputs.solving,
+                    solve: &inputs.solve,
+                    locks: &inputs.lock_status,
+                    notices: &state.notices,
+                },
+            );
+        });
+        let tolerance = inputs.solving.runner.settings().tolerance;
+        // At least its default height from the start, so adding the first lock does not move
+        // the views under the cursor.
+        egui::Panel::bottom("locks")
+            .resizable(true)
+            .default_size(170.0)
+            .size_range(170.0..=480.0)
+            .show(ui, |ui| {
+                let view = locks::LocksView {
+                    document,
+                    status: &inputs.lock_status,
+                    selection: &selection,
+                    tolerance,
+                };
+                hover = locks::locks_panel(ui, &view, &mut out);
+            });
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(150.0)
+            .size_range(120.0..=420.0)
+            .show(ui, |ui| {
+                let view = timeline::TimelineView {
+                    document,
+                    strip: &inputs.strip,
+                    clipboard: &inputs.clipboard,
+                    tolerance,
+                };
+                let mut state = timeline::TimelineState {
+                    playback: &mut playback,
+                    range: &mut range,
+                    onion_skins: &mut display.onion_skins,
+                    ui: &mut timeline_ui,
+                };
+                timeline::timeline_panel(ui, &view, &mut state, &mut out);
+            });
+        egui::Panel::left("outliner")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                outliner::outliner_panel(ui, document, &mut selection, &mut out);
+            });
+        egui::Panel::right("ik panel")
+            .resizable(true)
+            .default_size(310.0)
+            .show(ui, |ui| {
+                let view = ik::IkView {
+                    document,
+                    solving: &inputs.solving,
+                    limb: &inputs.limb,
+                    solve: &inputs.solve,
+                    ghosts: &inputs.ghosts,
+                };
+                ik::ik_panel(ui, &view, &mut out);
+            });
+        free = Some(ui.available_rect_before_wrap());
+        menu::view_labels(ui, &mut layout, state.area.0);
+        dismiss_errors = dialogs::errors_window(ui, &state.notices);
+        if let Some(running) = &inputs.export {
+            dialogs::export_progress(ui, running);
+        }
+        dialogs::quit_question(ui, &mut prompts, &mut out);
+        dialogs::recovery_question(ui, &prompts, &mut out);
+        dialogs::path_prompt(ui, &mut prompts, &mut out);
+    });
+    **output = Some(full);
+    state.layout.set_if_neq(layout);
+    state.display.set_if_neq(display);
+    state.prompts.set_if_neq(prompts);
+    state.selection.set_if_neq(selection);
+    state.playback.set_if_neq(playback);
+    state.range.set_if_neq(range);
+    state.timeline.set_if_neq(timeline_ui);
+    state.lock_hover.set_if_neq(LockHover(hover));
+    if dismiss_errors {
+        state.notices.dismiss_errors();
+    }
+    // The views keep their place while a drag is in progress, whatever the panels do.
+    if let Some(r) = free.filter(|_| document.drag().is_none()) {
+        let rect = Rect::new(r.min.x, r.min.y, r.max.x, r.max.y);
+        state.area.set_if_neq(ViewArea(rect));
+    }
+    if !out.is_empty() {
+        // What the panels asked for is applied in the next frame: make sure there is one.
+        redraw.write(RequestRedraw);
+    }
+    send(
+        out,
+        document,
+        &state.selection,
+        &mut state.notices,
+        &mut requests,
+    );
+}
+
+/// bevy_egui reports the keyboard's modifiers as an event in every pass, changed or not; egui
+/// answers any event with a request to repaint at once, and bevy_egui turns that into another
+/// frame, so the editor would never rest. The event is kept only when the modifiers changed
+/// (`raw.modifiers` carries them in every pass regardless).
+fn quiet_unchanged_modifiers(raw: &mut egui::RawInput, last: &mut Option<egui::Modifiers>) {
+    raw.events.retain(|event| match event {
+        egui::Event::ModifiersChanged(now) => {
+            let changed = *last != Some(*now);
+            *last = Some(*now);
+            changed
+        }
+        _ => true,
+    });
+}
+
+/// Sends what the panels asked for.
+fn send(
+    out: PanelOutput,
+    document: &marionette_editing::Document,
+    selection: &Selection,
+    notices: &mut Notices,
+    requests: &mut Requests,
+) {
+    for edit in out.edits {
+        requests.edit(edit);
+    }
+    for command in out.commands {
+        requests.command(command, document, selection, notices);
+    }
+    for file in out.files {
+        requests.files.write(file);
+    }
+    for request in out.timeline {
+        requests.timeline.write(request);
+    }
+    if let Some(quit) = out.quit {
+        requests.quit.write(quit);
+    }
+    if let Some(recover) = out.recovery {
+        requests.recovery.write(RecoveryAnswer(recover));
+    }
+}

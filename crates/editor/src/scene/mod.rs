@@ -1,0 +1,192 @@
+//! The figure in the 3D scene ([`figure`]): one entity per joint frame placed by forward
+//! kinematics, its body (capsule, box, sphere or glTF mesh from the skeleton file) as a pickable
+//! child, small pickable handles on the sites, joint markers, lights, a ground and the
+//! comparison ghosts ([`ghosts`]). Presses and hovers on bodies and handles come from Bevy's
+//! picking ([`picking`]); glTF bodies keep their own materials, tinted for hover and selection
+//! ([`gltf_tint`]). Everything here follows the state in `PostUpdate`; nothing here edits.
+
+pub mod figure;
+pub mod ghosts;
+pub mod gltf_tint;
+pub mod picking;
+
+use bevy::light::GlobalAmbientLight;
+use bevy::prelude::*;
+use marionette_skeleton::{JointId, SiteId};
+
+use crate::resources::Notices;
+
+/// Everything spawned for the current skeleton (despawned when another one is opened).
+#[derive(Component)]
+pub struct FigurePart;
+
+/// A joint's frame, placed by forward kinematics.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct JointFrame(pub JointId);
+
+/// A joint's body: the pickable mesh of that joint.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Body(pub JointId);
+
+/// A site's pickable handle.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct SiteHandle(pub SiteId);
+
+/// The ground plane under the figure of document `document` (what the scene shows).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Ground {
+    /// The document whose figure is shown ([`marionette_editing::Document::id`]).
+    pub document: u64,
+}
+
+/// A glTF body's copy in a ghost: its meshes get the ghost's material when they appear
+/// ([`gltf_tint`]).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct GhostMeshBody(pub usize);
+
+/// The materials the figure is drawn with.
+#[derive(Resource, Clone)]
+pub struct Palette {
+    /// Bodies.
+    pub body: Handle<StandardMaterial>,
+    /// The body under the cursor.
+    pub hovered: Handle<StandardMaterial>,
+    /// The selected joint's body.
+    pub selected: Handle<StandardMaterial>,
+    /// Site handles.
+    pub site: Handle<StandardMaterial>,
+    /// Joint markers.
+    pub joint: Handle<StandardMaterial>,
+    /// One translucent material per ghost.
+    pub ghosts: Vec<Handle<StandardMaterial>>,
+}
+
+/// The radius of a site handle, as a fraction of the figure's size (0.022 m on the humanoid).
+pub const SITE_HANDLE_SIZE: f32 = 0.012;
+
+/// Draws the figure and routes picking to the drag.
+pub struct ScenePlugin;
+
+impl Plugin for ScenePlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(GlobalAmbientLight {
+            color: Color::WHITE,
+            brightness: 350.0,
+            ..default()
+        })
+        .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
+        .add_systems(Startup, (setup_palette, setup_lights).chain())
+        .add_systems(Update, economise_on_software_renderer)
+        .add_systems(
+            PostUpdate,
+            (
+                figure::rebuild_figure,
+                figure::place_figure,
+                ghosts::sync_ghosts,
+                figure::highlight,
+            )
+                .chain()
+                .before(TransformSystems::Propagate),
+        )
+        .add_systems(
+            PreUpdate,
+            picking::update_hover.after(bevy::picking::PickingSystems::Hover),
+        )
+        .add_observer(picking::on_press)
+        .add_plugins(gltf_tint::TintPlugin);
+    }
+}
+
+fn setup_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let mut solid = |colour: Color| {
+        materials.add(StandardMaterial {
+            base_color: colour,
+            perceptual_roughness: 0.6,
+            ..default()
+        })
+    };
+    let body = solid(Color::srgb(0.78, 0.74, 0.68));
+    let hovered = solid(Color::srgb(0.95, 0.85, 0.55));
+    let selected = solid(Color::srgb(1.0, 0.62, 0.2));
+    let site = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.2, 0.75, 1.0),
+        emissive: LinearRgba::rgb(0.1, 0.4, 0.8),
+        ..default()
+    });
+    let joint = materials.add(StandardMaterial {
+        base_color: Color::srgb(0.25, 0.25, 0.3),
+        unlit: true,
+        ..default()
+    });
+    let ghosts = crate::drag::ghosts::GHOST_COLOURS
+        .iter()
+        .map(|&colour| {
+            materials.add(StandardMaterial {
+                base_color: colour,
+                alpha_mode: AlphaMode::Blend,
+                unlit: true,
+                ..default()
+            })
+        })
+        .collect();
+    commands.insert_resource(Palette {
+        body,
+        hovered,
+        selected,
+        site,
+        joint,
+        ghosts,
+    });
+}
+
+fn setup_lights(mut commands: Commands) {
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9000.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
+        Transform::from_xyz(2.0, 5.0, 4.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 2500.0,
+            ..default()
+        },
+        Transform::from_xyz(-3.0, 2.0, -4.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}
+
+/// On a software renderer (Mesa's llvmpipe and the like: no GPU) anti-aliasing and shadow maps
+/// cost most of the frame; they are turned off there, once, and the user is told.
+fn economise_on_software_renderer(
+    mut commands: Commands,
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    cameras: Query<Entity, With<Camera3d>>,
+    mut lights: Query<&mut DirectionalLight>,
+    mut notices: ResMut<Notices>,
+    mut done: Local<bool>,
+) {
+    let Some(adapter) = adapter.filter(|_| !*done) else {
+        return;
+    };
+    if cameras.is_empty() {
+        return;
+    }
+    *done = true;
+    if adapter.device_type != wgpu_types::DeviceType::Cpu {
+        return;
+    }
+    for camera in &cameras {
+        commands
+            .entity(camera)
+            .insert(bevy::render::view::Msaa::Off);
+    }
+    for mut light in &mut lights {
+        light.shadow_maps_enabled = false;
+    }
+    notices.info(format!(
+        "Software renderer ({}): anti-aliasing and shadows are off",
+        adapter.name
+    ));
+}
