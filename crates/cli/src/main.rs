@@ -31,7 +31,7 @@ enum Command {
     Bake(commands::bake::BakeArgs),
     /// Export a document's sequence (baked, locks held) or a pose as BVH or JSON.
     Export(commands::export::ExportArgs),
-    /// Import a BVH motion-capture file as a skeleton and a document.
+    /// Import a BVH motion capture or a rigged glTF character as a skeleton and a document.
     Import(commands::import::ImportArgs),
     /// Run the benchmark suite (the papers' problems and the peer protocols) and print tables.
     Bench(commands::bench::BenchArgs),

@@ -48,6 +48,8 @@ pub struct ExportJob {
     /// Where it goes.
     pub path: PathBuf,
     assets: Option<PathBuf>,
+    /// The skeleton's file (a character's skin is found beside it).
+    skeleton_file: Option<PathBuf>,
 }
 
 impl ExportJob {
@@ -76,6 +78,10 @@ impl ExportJob {
                 ("pose".to_owned(), 24.0, vec![frame])
             }
         };
+        let sources = marionette_interchange::export::Sources {
+            assets: self.assets.as_deref(),
+            skeleton_file: self.skeleton_file.as_deref(),
+        };
         let (bytes, warnings) = marionette_interchange::export::export_bytes(
             self.format,
             &self.skeleton,
@@ -83,9 +89,8 @@ impl ExportJob {
             &what,
             fps,
             &frames,
-            self.assets.as_deref(),
-        )
-        .map_err(|e| e.to_string())?;
+            sources,
+        )?;
         marionette_skeleton::ron_io::write_bytes_atomically(&self.path, &bytes)
             .map_err(|e| format!("{}: {e}", self.path.display()))?;
         Ok(Exported {
@@ -117,6 +122,7 @@ impl Document {
             format,
             path: path.to_path_buf(),
             assets: assets.map(Path::to_path_buf),
+            skeleton_file: self.source.clone(),
         }
     }
 

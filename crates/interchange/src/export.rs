@@ -29,8 +29,18 @@ impl ExportFormat {
     }
 }
 
+/// Where an export finds the files a skeleton names.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sources<'a> {
+    /// The folder mesh bodies are read from.
+    pub assets: Option<&'a Path>,
+    /// The skeleton file (a character's skin is found beside it).
+    pub skeleton_file: Option<&'a Path>,
+}
+
 /// The file's bytes for `frames` (named `name`, at `fps`), and what was written otherwise than
-/// asked (a glTF mesh body that could not be read from `assets`).
+/// asked (a glTF mesh body that could not be read). A character's glb is its own file with
+/// the pose or the frames as an animation ([`crate::character::export`]).
 pub fn export_bytes(
     format: ExportFormat,
     skeleton: &Skeleton,
@@ -38,9 +48,17 @@ pub fn export_bytes(
     name: &str,
     fps: f64,
     frames: &[BakedFrame],
-    assets: Option<&Path>,
-) -> std::io::Result<(Vec<u8>, Vec<String>)> {
+    sources: Sources<'_>,
+) -> Result<(Vec<u8>, Vec<String>), String> {
     let qs: Vec<Vec<f64>> = frames.iter().map(|f| f.q.clone()).collect();
+    let assets = sources.assets;
+    if format == ExportFormat::Glb
+        && let Some(skin) = skeleton.skin_path(sources.skeleton_file)
+    {
+        let bytes = crate::character::export::character_glb(&skin, skeleton, &qs, fps, name)
+            .map_err(|e| format!("the character file: {e}"))?;
+        return Ok((bytes, Vec::new()));
+    }
     Ok(match format {
         ExportFormat::Bvh => (
             crate::bvh::write::to_bvh(skeleton, &qs, fps)
@@ -51,7 +69,8 @@ pub fn export_bytes(
         ExportFormat::Glb => crate::gltf::to_glb(skeleton, &qs, fps, assets),
         ExportFormat::Json => {
             let mut out = Vec::new();
-            crate::json::frames_with_world_positions(&mut out, skeleton, locks, name, fps, frames)?;
+            crate::json::frames_with_world_positions(&mut out, skeleton, locks, name, fps, frames)
+                .map_err(|e| e.to_string())?;
             (out, Vec::new())
         }
     })

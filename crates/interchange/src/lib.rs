@@ -4,7 +4,9 @@
 //! make.
 
 pub mod bvh;
+pub mod character;
 pub mod export;
 pub mod gltf;
+pub mod gltf_file;
 pub mod gltf_read;
 pub mod json;

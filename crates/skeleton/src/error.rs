@@ -204,6 +204,23 @@ pub enum Defect {
         /// The name it mirrors to.
         mirror: String,
     },
+    /// The skin names a node for a joint that is not in the hierarchy.
+    #[error("skin: node {node} is given for joint \"{joint}\", which is not in the hierarchy")]
+    SkinOnUnknownJoint {
+        /// The joint named.
+        joint: String,
+        /// The node index.
+        node: u32,
+    },
+    /// The skin gives a joint two nodes, or two joints one node.
+    #[error("skin: {what} is given twice")]
+    SkinDuplicate {
+        /// `joint "x"` or `node 3`.
+        what: String,
+    },
+    /// The skin names no file.
+    #[error("skin: the file name is empty")]
+    SkinWithoutFile,
     /// A site is attached to a joint that is not in the hierarchy.
     #[error("site \"{site}\" is on joint \"{joint}\", which is not in the hierarchy")]
     SiteOnUnknownJoint {

@@ -32,6 +32,22 @@ pub struct SkeletonFile {
     /// Named points on bodies, in file order.
     #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
     pub sites: OrderedMap<SiteDef>,
+    /// The rigged character whose skin this skeleton poses, if it came from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin: Option<SkinDef>,
+}
+
+/// A rigged character file (glTF 2.0: `.glb`, `.gltf` or `.vrm`) whose meshes the skeleton's
+/// joints deform: `Skin(file: "hero.glb", nodes: {"hips": 3, ...})`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Skin", deny_unknown_fields)]
+pub struct SkinDef {
+    /// The character file, relative to the skeleton file's folder (or absolute).
+    pub file: String,
+    /// The file's node each joint drives, by joint name (the skin's joints keep their node
+    /// names, but names in glTF files need not be unique).
+    #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
+    pub nodes: OrderedMap<u32>,
 }
 
 /// A node of the hierarchy: a joint with its children, or a named group of nodes.

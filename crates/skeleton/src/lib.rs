@@ -45,7 +45,7 @@ pub use format::assets_folder;
 pub use load::orientation_from_degrees;
 pub use model::{
     Dof, DofId, DofKind, Group, GroupId, Joint, JointId, ROOT_STATE_LEN, Shape, Site, SiteId,
-    Skeleton,
+    Skeleton, Skin,
 };
 pub use pose::{Pose, PoseDefect, PoseError, PoseFile};
 

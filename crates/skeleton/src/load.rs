@@ -12,7 +12,7 @@ use nalgebra::{Matrix3, Rotation3, Vector3};
 use crate::error::{Defect, SkeletonError};
 use crate::format::{FORMAT_VERSION, JointDef, Node, SkeletonFile};
 use crate::mirror::mirror_def;
-use crate::model::{Group, GroupId, Joint, JointId, Site, SiteId, Skeleton};
+use crate::model::{Group, GroupId, Joint, JointId, Site, SiteId, Skeleton, Skin};
 use crate::ron_io;
 use crate::validate::{dof_from_def, shape_from_def, validate_def};
 
@@ -53,6 +53,7 @@ impl Skeleton {
             validate_def(name, &resolved.def, &mut defects);
         }
         check_sites(&parsed, &tree, &mut defects);
+        check_skin(&parsed, &tree, &mut defects);
         if !defects.is_empty() {
             return Err(invalid(defects));
         }
@@ -241,6 +242,34 @@ fn check_sites(parsed: &SkeletonFile, tree: &Tree, defects: &mut Vec<Defect>) {
     }
 }
 
+fn check_skin(parsed: &SkeletonFile, tree: &Tree, defects: &mut Vec<Defect>) {
+    let Some(skin) = &parsed.skin else {
+        return;
+    };
+    if skin.file.trim().is_empty() {
+        defects.push(Defect::SkinWithoutFile);
+    }
+    for dup in skin.nodes.duplicate_keys() {
+        defects.push(Defect::SkinDuplicate {
+            what: format!("joint \"{dup}\""),
+        });
+    }
+    let mut seen = HashSet::new();
+    for (joint, &node) in skin.nodes.iter() {
+        if !tree.index.contains_key(joint) {
+            defects.push(Defect::SkinOnUnknownJoint {
+                joint: joint.to_owned(),
+                node,
+            });
+        }
+        if !seen.insert(node) {
+            defects.push(Defect::SkinDuplicate {
+                what: format!("node {node}"),
+            });
+        }
+    }
+}
+
 /// Rx(rx)·Ry(ry)·Rz(rz) from degrees: the format's orientation convention, for joint frames
 /// and for orientation targets alike.
 pub fn orientation_from_degrees(deg: [f64; 3]) -> Matrix3<f64> {
@@ -314,9 +343,18 @@ fn build(parsed: SkeletonFile, tree: Tree, defs: Vec<(JointDef, Option<JointId>)
             subtree_mass[p] += subtree_mass[id];
         }
     }
+    let skin = parsed.skin.map(|s| Skin {
+        nodes: s
+            .nodes
+            .iter()
+            .filter_map(|(name, &node)| Some((JointId(*tree.index.get(name)?), node)))
+            .collect(),
+        file: s.file,
+    });
     Skeleton {
         name: parsed.name,
         hierarchy: parsed.hierarchy,
+        skin,
         joint_names: tree
             .index
             .iter()

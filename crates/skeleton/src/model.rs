@@ -241,6 +241,7 @@ pub struct Group {
 pub struct Skeleton {
     pub(crate) name: String,
     pub(crate) hierarchy: Node,
+    pub(crate) skin: Option<Skin>,
     pub(crate) joints: Vec<Joint>,
     pub(crate) dofs: Vec<Dof>,
     pub(crate) sites: Vec<Site>,
@@ -255,10 +256,35 @@ pub struct Skeleton {
     pub(crate) total_mass: f64,
 }
 
+/// The rigged character a skeleton poses: its file and the node each joint drives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skin {
+    /// The character file as the skeleton file writes it (relative to the skeleton file's
+    /// folder, or absolute).
+    pub file: String,
+    /// The node each joint drives (joints not listed drive the node of their own name).
+    pub nodes: Vec<(JointId, u32)>,
+}
+
 impl Skeleton {
     /// The figure's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The rigged character this skeleton poses, if it came from one.
+    pub fn skin(&self) -> Option<&Skin> {
+        self.skin.as_ref()
+    }
+
+    /// The character file of `skin`, found from the skeleton file at `skeleton_path` (a relative
+    /// path is relative to that file's folder).
+    pub fn skin_path(&self, skeleton_path: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+        let file = std::path::Path::new(&self.skin.as_ref()?.file);
+        Some(match skeleton_path.and_then(std::path::Path::parent) {
+            Some(folder) if file.is_relative() => folder.join(file),
+            _ => file.to_path_buf(),
+        })
     }
 
     /// The hierarchy as written in the file.

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use crate::error::SkeletonError;
-use crate::format::{FORMAT_VERSION, SiteDef, SkeletonFile};
+use crate::format::{FORMAT_VERSION, SiteDef, SkeletonFile, SkinDef};
 use crate::mirror::mirror_def;
 use crate::model::Skeleton;
 use crate::ordered_map::OrderedMap;
@@ -47,6 +47,15 @@ impl Skeleton {
                     })
                     .collect(),
             ),
+            skin: self.skin.as_ref().map(|skin| SkinDef {
+                file: skin.file.clone(),
+                nodes: OrderedMap(
+                    skin.nodes
+                        .iter()
+                        .map(|&(j, node)| (self.joints[j.0].name.clone(), node))
+                        .collect(),
+                ),
+            }),
         }
     }
 

@@ -180,6 +180,7 @@ pub fn skeleton_file() -> impl Strategy<Value = SkeletonFile> {
                     })
                     .collect(),
             ),
+            skin: None,
         })
 }
 

@@ -1,14 +1,15 @@
-//! `marionette export DOC --sequence NAME --format bvh|glb|json --out FILE`: a document's sequence,
-//! baked with its locks held, for other tools; `marionette export POSE.ron --skeleton S.ron
-//! --format bvh|glb|json --out FILE` writes one pose as one frame. Exit status: 0 written, 1 bad
-//! input (nothing written).
+//! `marionette export DOC [--sequence NAME] --format bvh|glb|json --out FILE`: a document's
+//! sequence, baked with its locks held (or, without `--sequence`, its pose), for other tools;
+//! `marionette export POSE.ron --skeleton S.ron --format bvh|glb|json --out FILE` writes one pose
+//! as one frame. A character's glb is the character's own file, posed. Exit status: 0 written, 1
+//! bad input (nothing written).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use marionette_document::DocumentFile;
-use marionette_interchange::export::{ExportFormat, export_bytes};
+use marionette_interchange::export::{ExportFormat, Sources, export_bytes};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::Skeleton;
 
@@ -41,11 +42,12 @@ impl From<Format> for ExportFormat {
     marionette export crouch.marionette.ron --sequence crouch --format bvh --out crouch.bvh\n  \
     marionette export crouch.marionette.ron --sequence crouch --format glb --out crouch.glb\n  \
     marionette export crouch.marionette.ron --sequence crouch --format json --out crouch.json\n  \
+    marionette export hero.marionette.ron --format glb --out hero-posed.glb\n  \
     marionette export pose.ron --skeleton skeletons/humanoid.ron --format bvh --out pose.bvh")]
 pub struct ExportArgs {
     /// A Document file, or a pose file (with --skeleton) for a one-frame export.
     input: PathBuf,
-    /// The sequence to export (documents).
+    /// The sequence to export (documents; without it, the document's pose).
     #[arg(long)]
     sequence: Option<String>,
     /// The skeleton of a pose file.
@@ -73,10 +75,14 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         let doc = DocumentFile::from_ron_str(&text, &args.input).map_err(|e| e.to_string())?;
         skeleton_file = Some(doc.skeleton_path.clone());
         let Some(wanted) = &args.sequence else {
-            return Err(format!(
-                "{}: say which sequence to export (--sequence NAME)",
-                args.input.display()
-            ));
+            let frame = BakedFrame {
+                frame: 0,
+                q: doc.pose.q.clone(),
+                lock_errors: Vec::new(),
+            };
+            let name = stem(&args.input);
+            let export = (doc.skeleton, doc.locks, name, 24.0, vec![frame]);
+            return write(args, export, skeleton_file.as_deref());
         };
         let sequence = super::find_sequence(&doc, wanted, &args.input)?.clone();
         let baker = Baker::new(
@@ -102,16 +108,38 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
             q: pose.q,
             lock_errors: Vec::new(),
         };
-        let name = args
-            .input
-            .file_stem()
-            .map_or_else(|| "pose".to_owned(), |s| s.to_string_lossy().into_owned());
-        (skeleton, Vec::new(), name, 24.0, vec![frame])
+        (skeleton, Vec::new(), stem(&args.input), 24.0, vec![frame])
     };
+    write(
+        args,
+        (skeleton, locks, name, fps, frames),
+        skeleton_file.as_deref(),
+    )
+}
+
+/// A file's name without its extension ("pose" for none).
+fn stem(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "pose".to_owned(), |s| s.to_string_lossy().into_owned())
+}
+
+/// What an export writes: the skeleton, its locks, the name, the fps and the frames.
+type Export = (Skeleton, Vec<marionette_document::Lock>, String, f64, Vec<BakedFrame>);
+
+/// Writes the export.
+fn write(
+    args: &ExportArgs,
+    (skeleton, locks, name, fps, frames): Export,
+    skeleton_file: Option<&std::path::Path>,
+) -> Result<ExitCode, String> {
     let assets = args
         .assets
         .clone()
-        .or_else(|| marionette_skeleton::assets_folder(skeleton_file.as_deref()));
+        .or_else(|| marionette_skeleton::assets_folder(skeleton_file));
+    let sources = Sources {
+        assets: assets.as_deref(),
+        skeleton_file,
+    };
     let (bytes, warnings) = export_bytes(
         args.format.into(),
         &skeleton,
@@ -119,9 +147,9 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         &name,
         fps,
         &frames,
-        assets.as_deref(),
+        sources,
     )
-    .map_err(|e| format!("cannot write the export: {e}"))?;
+    .map_err(|e| format!("{}: cannot write the export: {e}", args.input.display()))?;
     for w in warnings {
         eprintln!("{}: {w}", args.input.display());
     }

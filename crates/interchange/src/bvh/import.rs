@@ -158,6 +158,7 @@ fn skeleton_file(bvh: &Bvh, scale: f64, name: &str) -> SkeletonFile {
         hierarchy: node(bvh, 0),
         joints: OrderedMap(joints),
         sites: OrderedMap(sites),
+        skin: None,
     }
 }
 

@@ -1,0 +1,336 @@
+//! A posed character written back for other tools: the original file's meshes, materials,
+//! textures, skins, node names and hierarchy unchanged, in one binary glTF (buffers and images
+//! gathered into its BIN chunk), plus either the pose as the joint nodes' rotations (one frame)
+//! or one animation of the frames (more), first among the file's animations. Each joint node's
+//! transform is its world transform from Marionette's forward kinematics (with the file's scale)
+//! relative to its parent node's, so a reader's joints land where Marionette's are.
+
+use std::path::Path;
+
+use nalgebra::{Matrix4, UnitQuaternion};
+use serde_json::{Value, json};
+
+use marionette_skeleton::{Fk, JointId, Skeleton};
+
+use super::CharacterError;
+use super::rig::Rig;
+use crate::gltf_file::{GltfFile, decompose, uri_data};
+
+/// The node each skeleton joint drives: the skin's map, else the rig joint of the same name.
+pub fn joint_nodes(skeleton: &Skeleton, rig: &Rig) -> Vec<Option<usize>> {
+    skeleton
+        .joint_ids()
+        .map(|j| {
+            let mapped = skeleton
+                .skin()
+                .and_then(|s| s.nodes.iter().find(|(id, _)| *id == j))
+                .map(|&(_, node)| node as usize);
+            mapped.or_else(|| {
+                let name = &skeleton.joint(j).name;
+                rig.joints.iter().find(|r| &r.name == name).map(|r| r.node)
+            })
+        })
+        .collect()
+}
+
+/// The file's nodes, parents before children.
+fn parents_first(file: &GltfFile) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..file.nodes.len())
+        .filter(|&n| file.nodes[n].parent.is_none())
+        .collect();
+    let mut k = 0;
+    while k < order.len() {
+        order.extend(file.nodes[order[k]].children.iter().copied());
+        k += 1;
+    }
+    order
+}
+
+/// Each node's local transform for every frame (`frames`: the skeleton's state vectors): the
+/// nodes the joints drive placed by forward kinematics, the others as the file has them (so
+/// a node between two joints moves with the one above it).
+pub fn posed_locals(
+    file: &GltfFile,
+    rig: &Rig,
+    skeleton: &Skeleton,
+    frames: &[Vec<f64>],
+) -> Vec<Vec<Matrix4<f64>>> {
+    let nodes = joint_nodes(skeleton, rig);
+    let mut driver: Vec<Option<JointId>> = vec![None; file.nodes.len()];
+    for (j, node) in skeleton.joint_ids().zip(&nodes) {
+        if let Some(n) = node.filter(|&n| n < driver.len()) {
+            driver[n] = Some(j);
+        }
+    }
+    let order = parents_first(file);
+    let mut fk = Fk::new(skeleton);
+    frames
+        .iter()
+        .map(|q| {
+            fk.update(skeleton, q);
+            let mut world = vec![Matrix4::identity(); file.nodes.len()];
+            let mut local = vec![Matrix4::identity(); file.nodes.len()];
+            for &n in &order {
+                let above = file.nodes[n].parent.map(|p| world[p]);
+                match driver[n] {
+                    Some(j) => {
+                        let scale = rig.joint_of_node(n).map_or(1.0, |r| rig.joints[r].scale);
+                        world[n] = transform(&fk, j, scale);
+                        local[n] = above
+                            .and_then(|a| a.try_inverse())
+                            .map_or(world[n], |inv| inv * world[n]);
+                    }
+                    None => {
+                        local[n] = file.nodes[n].local;
+                        world[n] = above.map_or(local[n], |a| a * local[n]);
+                    }
+                }
+            }
+            local
+        })
+        .collect()
+}
+
+/// Joint `j`'s world transform in `fk`, scaled by `scale`.
+fn transform(fk: &Fk, j: JointId, scale: f64) -> Matrix4<f64> {
+    let mut m = Matrix4::identity();
+    m.fixed_view_mut::<3, 3>(0, 0)
+        .copy_from(&(fk.joint_rotation(j) * scale));
+    m.fixed_view_mut::<3, 1>(0, 3)
+        .copy_from(&fk.joint_position(j));
+    m
+}
+
+/// The bytes being gathered into one BIN chunk, with the buffer views that point into it.
+struct Bin {
+    bytes: Vec<u8>,
+    views: Vec<Value>,
+}
+
+impl Bin {
+    /// Appends `data` (4-byte aligned) as a new buffer view; its index.
+    fn view(&mut self, data: &[u8], target: Option<u64>) -> usize {
+        while !self.bytes.len().is_multiple_of(4) {
+            self.bytes.push(0);
+        }
+        let mut view =
+            json!({"buffer": 0, "byteOffset": self.bytes.len(), "byteLength": data.len()});
+        if let Some(t) = target {
+            view["target"] = json!(t);
+        }
+        self.bytes.extend_from_slice(data);
+        self.views.push(view);
+        self.views.len() - 1
+    }
+}
+
+/// The character file `path` posed by the skeleton's `frames` at `fps`, as GLB bytes: one frame
+/// sets the joint nodes' transforms, more become an animation named `name`.
+pub fn character_glb(
+    path: &Path,
+    skeleton: &Skeleton,
+    frames: &[Vec<f64>],
+    fps: f64,
+    name: &str,
+) -> Result<Vec<u8>, CharacterError> {
+    let file = GltfFile::open(path)?;
+    let rig = Rig::of(&file)?;
+    let nodes = joint_nodes(skeleton, &rig);
+    if nodes.iter().all(Option::is_none) {
+        return Err(CharacterError::Rig {
+            file: file.file(),
+            node: None,
+            why: format!(
+                "none of skeleton \"{}\"'s joints drives a node of this file",
+                skeleton.name()
+            ),
+        });
+    }
+    let locals = posed_locals(&file, &rig, skeleton, frames);
+    let mut json = file.json.clone();
+    let mut bin = gather_buffers(&file, &mut json)?;
+    let driven: Vec<usize> = nodes.iter().flatten().copied().collect();
+    let trs = |m: &Matrix4<f64>, n: usize| trs(&file, m, n);
+    // Driven nodes are written as TRS (an animated node may not have a matrix).
+    let first = locals.first().cloned().unwrap_or_default();
+    for &n in &driven {
+        let m = if frames.len() == 1 {
+            first[n]
+        } else {
+            file.nodes[n].local
+        };
+        let (r, t, s) = trs(&m, n)?;
+        let q = UnitQuaternion::from_matrix(&r);
+        let node = &mut json["nodes"][n];
+        if let Some(object) = node.as_object_mut() {
+            object.remove("matrix");
+        }
+        node["translation"] = json!([t.x, t.y, t.z]);
+        node["rotation"] = json!([q.i, q.j, q.k, q.w]);
+        node["scale"] = json!([s, s, s]);
+    }
+    if frames.len() > 1 {
+        animation(&file, &mut json, &mut bin, &locals, &driven, fps, name)?;
+    }
+    while !bin.bytes.len().is_multiple_of(4) {
+        bin.bytes.push(0);
+    }
+    json["buffers"] = json!([{"byteLength": bin.bytes.len()}]);
+    json["bufferViews"] = Value::Array(bin.views);
+    json["asset"]["generator"] = json!("Marionette (posed from the original file)");
+    Ok(glb(&json, &bin.bytes))
+}
+
+/// A node's posed transform as rotation, translation and uniform scale.
+fn trs(
+    file: &GltfFile,
+    m: &Matrix4<f64>,
+    n: usize,
+) -> Result<(nalgebra::Matrix3<f64>, nalgebra::Vector3<f64>, f64), CharacterError> {
+    decompose(m).map_err(|why| CharacterError::Rig {
+        file: file.file(),
+        node: Some(file.node_label(n)),
+        why: format!("its posed transform: {why}"),
+    })
+}
+
+/// Every buffer of `file` and every image it names by URI, gathered into one BIN chunk; the
+/// buffer views and images of `json` point into it.
+fn gather_buffers(file: &GltfFile, json: &mut Value) -> Result<Bin, CharacterError> {
+    let mut bin = Bin {
+        bytes: Vec::new(),
+        views: Vec::new(),
+    };
+    let mut starts = Vec::new();
+    for data in &file.buffers {
+        while !bin.bytes.len().is_multiple_of(16) {
+            bin.bytes.push(0);
+        }
+        starts.push(bin.bytes.len());
+        bin.bytes.extend_from_slice(data);
+    }
+    for view in json["bufferViews"].as_array().cloned().unwrap_or_default() {
+        let mut view = view;
+        let buffer = view["buffer"].as_u64().unwrap_or(0) as usize;
+        let offset = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+        view["buffer"] = json!(0);
+        view["byteOffset"] = json!(starts.get(buffer).copied().unwrap_or(0) + offset);
+        bin.views.push(view);
+    }
+    let images = json["images"].as_array().cloned().unwrap_or_default();
+    for (i, image) in images.iter().enumerate() {
+        let Some(uri) = image["uri"].as_str() else {
+            continue;
+        };
+        let data = uri_data(uri, &file.path).map_err(|why| CharacterError::Rig {
+            file: file.file(),
+            node: None,
+            why: format!("image {i}: {why}"),
+        })?;
+        let mime = match uri.strip_prefix("data:").and_then(|r| r.split_once(';')) {
+            Some((mime, _)) => mime.to_owned(),
+            None if uri.to_ascii_lowercase().ends_with(".png") => "image/png".into(),
+            None => "image/jpeg".into(),
+        };
+        let view = bin.view(&data, None);
+        json["images"][i] = json!({"bufferView": view, "mimeType": mime});
+        if let Some(name) = image["name"].as_str() {
+            json["images"][i]["name"] = json!(name);
+        }
+    }
+    Ok(bin)
+}
+
+/// Adds one animation of `locals` (per frame, per node) for the driven nodes, first among the
+/// file's animations.
+fn animation(
+    file: &GltfFile,
+    json: &mut Value,
+    bin: &mut Bin,
+    locals: &[Vec<Matrix4<f64>>],
+    driven: &[usize],
+    fps: f64,
+    name: &str,
+) -> Result<(), CharacterError> {
+    let mut accessors = json["accessors"].as_array().cloned().unwrap_or_default();
+    let mut add = |bin: &mut Bin, values: &[f32], kind: &str, extremes: bool| {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = bin.view(&bytes, None);
+        let width = match kind {
+            "SCALAR" => 1,
+            "VEC3" => 3,
+            _ => 4,
+        };
+        let mut a = json!({"bufferView": view, "componentType": 5126,
+            "count": values.len() / width, "type": kind});
+        if extremes {
+            let lo = values.iter().copied().fold(f32::INFINITY, f32::min);
+            let hi = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            a["min"] = json!([lo]);
+            a["max"] = json!([hi]);
+        }
+        accessors.push(a);
+        accessors.len() - 1
+    };
+    let times: Vec<f32> = (0..locals.len()).map(|k| (k as f64 / fps) as f32).collect();
+    let input = add(bin, &times, "SCALAR", true);
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    for &n in driven {
+        let mut rotations = Vec::with_capacity(locals.len() * 4);
+        let mut translations = Vec::with_capacity(locals.len() * 3);
+        let mut previous: Option<UnitQuaternion<f64>> = None;
+        for frame in locals {
+            let (r, t, _) = trs(file, &frame[n], n)?;
+            let mut q = UnitQuaternion::from_matrix(&r);
+            // The same hemisphere as the last key, so interpolation takes the short way.
+            if previous.is_some_and(|p| p.coords.dot(&q.coords) < 0.0) {
+                q = UnitQuaternion::new_unchecked(-q.into_inner());
+            }
+            previous = Some(q);
+            rotations.extend([q.i, q.j, q.k, q.w].map(|v| v as f32));
+            translations.extend([t.x, t.y, t.z].map(|v| v as f32));
+        }
+        let rotation = add(bin, &rotations, "VEC4", false);
+        samplers.push(json!({"input": input, "output": rotation, "interpolation": "LINEAR"}));
+        channels.push(
+            json!({"sampler": samplers.len() - 1, "target": {"node": n, "path": "rotation"}}),
+        );
+        let moves = translations.chunks(3).any(|t| {
+            t.iter()
+                .zip(&translations[..3])
+                .any(|(a, b)| (a - b).abs() > 1e-7)
+        });
+        if moves {
+            let translation = add(bin, &translations, "VEC3", false);
+            samplers
+                .push(json!({"input": input, "output": translation, "interpolation": "LINEAR"}));
+            channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": n, "path": "translation"}}));
+        }
+    }
+    json["accessors"] = Value::Array(accessors);
+    let mut animations = vec![json!({"name": name, "samplers": samplers, "channels": channels})];
+    animations.extend(json["animations"].as_array().cloned().unwrap_or_default());
+    json["animations"] = Value::Array(animations);
+    Ok(())
+}
+
+/// A GLB file of `json` and `bin`.
+fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = json.to_string().into_bytes();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}

@@ -1,0 +1,168 @@
+//! A rigged character from a glTF 2.0 file (`.glb`, `.gltf`, `.vrm`) as a skeleton Marionette
+//! poses: the skin's joints become the skeleton's joints with their names, hierarchy and rest
+//! transforms ([`rig`]); a humanoid is recognised by the file's VRM map, the joints' names or
+//! the tree's shape ([`humanoid`]) and gets anatomical hinges, limits, limbs the analytic
+//! solver serves, groups and sites ([`build`]); the skinned meshes are read so the editor can
+//! find the surface under the cursor as drawn ([`skinning`]); and the character is written back
+//! with its meshes, materials and skin untouched and the pose or a baked sequence as an
+//! animation ([`export`]).
+
+pub mod build;
+pub mod export;
+pub mod humanoid;
+pub mod rig;
+pub mod skinning;
+
+use std::path::Path;
+
+use marionette_skeleton::Skeleton;
+use marionette_skeleton::format::SkeletonFile;
+
+use crate::gltf_file::{GltfError, GltfFile};
+use humanoid::{HumanBone, Humanoid, Method};
+use rig::Rig;
+use skinning::CharacterMesh;
+
+/// Why a character could not be imported.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CharacterError {
+    /// The glTF file itself is broken.
+    #[error(transparent)]
+    Gltf(#[from] GltfError),
+    /// The file is glTF but holds no character Marionette can pose.
+    #[error("{file}: {}{why}", node.as_ref().map(|n| format!("node {n}: ")).unwrap_or_default())]
+    Rig {
+        /// The file.
+        file: String,
+        /// The node at fault, if one is.
+        node: Option<String>,
+        /// What is wrong.
+        why: String,
+    },
+    /// The skeleton made from the rig is refused (a bug, or a file beyond what is handled).
+    #[error("{file}: the rig does not make a valid skeleton: {why}")]
+    Skeleton {
+        /// The file.
+        file: String,
+        /// The skeleton's defects.
+        why: String,
+    },
+}
+
+/// A character file, read: its glTF, its rig, its humanoid (or why it is not one) and its
+/// skinned meshes.
+#[derive(Debug, Clone)]
+pub struct Character {
+    /// The file.
+    pub file: GltfFile,
+    /// The skin's joints.
+    pub rig: Rig,
+    /// The humanoid recognised, or why none was.
+    pub humanoid: Result<Humanoid, String>,
+    /// The skinned triangles.
+    pub mesh: CharacterMesh,
+}
+
+/// A character imported as a skeleton.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The skeleton file's contents.
+    pub skeleton_file: SkeletonFile,
+    /// The skeleton.
+    pub skeleton: Skeleton,
+}
+
+impl Character {
+    /// Reads the character file at `path`.
+    pub fn open(path: &Path) -> Result<Character, CharacterError> {
+        Character::from_file(GltfFile::open(path)?)
+    }
+
+    /// The character in an already read glTF file.
+    pub fn from_file(file: GltfFile) -> Result<Character, CharacterError> {
+        let rig = Rig::of(&file)?;
+        let mesh = CharacterMesh::read(&file, &rig)?;
+        let humanoid = humanoid::recognise(&file, &rig);
+        Ok(Character {
+            file,
+            rig,
+            humanoid,
+            mesh,
+        })
+    }
+
+    /// Its skeleton, named `name`, naming `skin_file` (the character file, as the skeleton file
+    /// will refer to it) as its skin.
+    pub fn import(&self, name: &str, skin_file: &str) -> Result<Imported, CharacterError> {
+        let vertices = self.mesh.vertices_by_joint(&build::rest_world(&self.rig));
+        let skeleton_file = build::skeleton_file(
+            name,
+            &self.rig,
+            self.humanoid.as_ref().ok(),
+            &vertices,
+            skin_file,
+        );
+        let skeleton =
+            Skeleton::from_file(skeleton_file.clone(), &self.file.file()).map_err(|e| {
+                CharacterError::Skeleton {
+                    file: self.file.file(),
+                    why: e.to_string(),
+                }
+            })?;
+        Ok(Imported {
+            skeleton_file,
+            skeleton,
+        })
+    }
+
+    /// What was recognised and what was not, line by line, for the user.
+    pub fn report(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{} joints in the skin ({} skinned primitives)",
+            self.rig.joints.len(),
+            self.mesh.primitives.len()
+        )];
+        match &self.humanoid {
+            Ok(h) => {
+                let how = match h.method {
+                    Method::Vrm => "the file's VRM humanoid map",
+                    Method::Names => "the joints' names",
+                    Method::NamesAndShape => "the joints' names and the tree's shape",
+                    Method::Shape => "the tree's shape (the names follow no convention)",
+                };
+                lines.push(format!("humanoid, recognised by {how}"));
+                if !h.sides_named {
+                    lines.push(
+                        "sides taken from the glTF convention (the figure faces +Z, its left is +X)"
+                            .into(),
+                    );
+                }
+                for (bone, j) in &h.bones {
+                    lines.push(format!(
+                        "  {:<14} {}",
+                        bone.vrm_name(),
+                        self.rig.joints[*j].name
+                    ));
+                }
+                let absent: Vec<&str> = HumanBone::ALL
+                    .into_iter()
+                    .filter(|b| h.joint(*b).is_none())
+                    .map(HumanBone::vrm_name)
+                    .collect();
+                if !absent.is_empty() {
+                    lines.push(format!("  not found (optional): {}", absent.join(", ")));
+                }
+                let others = self.rig.joints.len() - h.bones.len();
+                if others > 0 {
+                    lines.push(format!(
+                        "  {others} other joints (fingers, twists, props…) turn freely"
+                    ));
+                }
+            }
+            Err(why) => lines.push(format!(
+                "not a humanoid ({why}): every joint turns freely, a site at each leaf"
+            )),
+        }
+        lines
+    }
+}

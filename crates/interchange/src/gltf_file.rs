@@ -1,0 +1,620 @@
+//! A glTF 2.0 file read whole (glTF 2.0 specification, Khronos, 2021): `.glb` binaries (and
+//! `.vrm`, which are binaries), `.gltf` JSON whose buffers are `data:` URIs or files beside it.
+//! The JSON is kept as it is (an export writes it back with only what it changes), the buffers
+//! are loaded, every node's local transform and parent are found, and accessors are read into
+//! plain numbers. Every defect is an error naming the file and the node, buffer or accessor;
+//! nothing sized by the file is allocated before it is checked against the bytes that are there.
+
+use std::path::{Path, PathBuf};
+
+use nalgebra::{Matrix3, Matrix4, Quaternion, UnitQuaternion, Vector3};
+use serde_json::Value;
+
+/// The most nodes a file may have.
+pub const MAX_NODES: usize = 100_000;
+
+/// Why a glTF file could not be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GltfError {
+    /// The file could not be read.
+    #[error("{file}: {why}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The system's reason.
+        why: String,
+    },
+    /// Not glTF at all, or broken JSON or GLB framing.
+    #[error("{file}: not a glTF 2.0 file: {why}")]
+    NotGltf {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A buffer is missing, unreadable or shorter than it says.
+    #[error("{file}: buffer {buffer}: {why}")]
+    Buffer {
+        /// The file.
+        file: String,
+        /// The buffer's index.
+        buffer: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// An accessor (or its buffer view) does not fit its data, or has a type that is not expected.
+    #[error("{file}: accessor {accessor}: {why}")]
+    Accessor {
+        /// The file.
+        file: String,
+        /// The accessor's index.
+        accessor: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// A node is malformed (a bad transform, a child that does not exist, a cycle).
+    #[error("{file}: node {node}: {why}")]
+    Node {
+        /// The file.
+        file: String,
+        /// The node: its index and name.
+        node: String,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// One node: its name, place in the tree and rest transform.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeInfo {
+    /// Its name in the file, if any.
+    pub name: Option<String>,
+    /// Its parent node.
+    pub parent: Option<usize>,
+    /// Its child nodes.
+    pub children: Vec<usize>,
+    /// Its transform relative to its parent (the file's TRS or matrix).
+    pub local: Matrix4<f64>,
+    /// Its mesh.
+    pub mesh: Option<usize>,
+    /// Its skin.
+    pub skin: Option<usize>,
+}
+
+/// A glTF file, read.
+#[derive(Debug, Clone)]
+pub struct GltfFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// The JSON document as written.
+    pub json: Value,
+    /// Every buffer's bytes.
+    pub buffers: Vec<Vec<u8>>,
+    /// Every node.
+    pub nodes: Vec<NodeInfo>,
+}
+
+/// Whether `bytes` look like a glTF file (a GLB binary, or JSON with an `asset` and a glTF
+/// version).
+pub fn looks_like_gltf(bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"glTF") {
+        return true;
+    }
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    start.is_some_and(|s| bytes[s] == b'{')
+        && serde_json::from_slice::<Value>(bytes)
+            .ok()
+            .is_some_and(|v| v["asset"]["version"].is_string())
+}
+
+impl GltfFile {
+    /// Reads the file at `path` (external buffers are read from beside it).
+    pub fn open(path: &Path) -> Result<GltfFile, GltfError> {
+        let bytes = std::fs::read(path).map_err(|e| GltfError::Io {
+            file: path.display().to_string(),
+            why: e.to_string(),
+        })?;
+        GltfFile::from_bytes(&bytes, path)
+    }
+
+    /// Reads a file's bytes; `path` names it and locates external buffers.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<GltfFile, GltfError> {
+        let file = path.display().to_string();
+        let not = |why: String| GltfError::NotGltf {
+            file: file.clone(),
+            why,
+        };
+        let (json, bin) = if bytes.starts_with(b"glTF") {
+            glb_chunks(bytes).map_err(not)?
+        } else {
+            let json: Value = serde_json::from_slice(bytes).map_err(|e| not(e.to_string()))?;
+            (json, None)
+        };
+        if !json.is_object() {
+            return Err(not("the JSON is not an object".into()));
+        }
+        match json["asset"]["version"].as_str() {
+            Some(v) if v.starts_with("2.") => {}
+            Some(v) => return Err(not(format!("asset version {v} (this program reads 2.x)"))),
+            None => return Err(not("no asset.version".into())),
+        }
+        let buffers = read_buffers(&json, bin, path, &file)?;
+        let nodes = read_nodes(&json, &file)?;
+        Ok(GltfFile {
+            path: path.to_path_buf(),
+            json,
+            buffers,
+            nodes,
+        })
+    }
+
+    /// The file's name for messages.
+    pub fn file(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// A node as messages name it: `3 ("hips")`.
+    pub fn node_label(&self, node: usize) -> String {
+        match self.nodes.get(node).and_then(|n| n.name.as_deref()) {
+            Some(name) => format!("{node} (\"{name}\")"),
+            None => node.to_string(),
+        }
+    }
+
+    /// The roots of the default scene (every parentless node when the file names no scene).
+    pub fn scene_roots(&self) -> Vec<usize> {
+        let scene = self.json["scene"].as_u64().unwrap_or(0) as usize;
+        match self.json["scenes"][scene]["nodes"].as_array() {
+            Some(roots) => roots
+                .iter()
+                .filter_map(Value::as_u64)
+                .map(|n| n as usize)
+                .filter(|&n| n < self.nodes.len())
+                .collect(),
+            None => (0..self.nodes.len())
+                .filter(|&n| self.nodes[n].parent.is_none())
+                .collect(),
+        }
+    }
+
+    /// Every node's transform in the world (the product of its ancestors' local transforms).
+    pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
+        let mut world: Vec<Option<Matrix4<f64>>> = vec![None; self.nodes.len()];
+        for n in 0..self.nodes.len() {
+            // Walk up to the first known ancestor (parents were checked to form a forest).
+            let mut chain = vec![n];
+            while let Some(p) = self.nodes[*chain.last().unwrap_or(&n)].parent {
+                if world[p].is_some() {
+                    break;
+                }
+                chain.push(p);
+            }
+            for &k in chain.iter().rev() {
+                if world[k].is_some() {
+                    continue;
+                }
+                let above = self.nodes[k]
+                    .parent
+                    .and_then(|p| world[p])
+                    .unwrap_or_else(Matrix4::identity);
+                world[k] = Some(above * self.nodes[k].local);
+            }
+        }
+        world
+            .into_iter()
+            .map(|m| m.unwrap_or_else(Matrix4::identity))
+            .collect()
+    }
+
+    fn accessor_error(&self, accessor: usize, why: impl Into<String>) -> GltfError {
+        GltfError::Accessor {
+            file: self.file(),
+            accessor,
+            why: why.into(),
+        }
+    }
+
+    /// Reads accessor `index` as `width` numbers per element (SCALAR 1, VEC2 2, VEC3 3, VEC4 4,
+    /// MAT4 16), each converted to f64 (normalised integers to [0, 1]).
+    pub fn read_accessor(&self, index: usize, width: usize) -> Result<Vec<Vec<f64>>, GltfError> {
+        let a = &self.json["accessors"][index];
+        if !a.is_object() {
+            return Err(self.accessor_error(index, "there is no such accessor"));
+        }
+        let components = match a["type"].as_str() {
+            Some("SCALAR") => 1,
+            Some("VEC2") => 2,
+            Some("VEC3") => 3,
+            Some("VEC4") => 4,
+            Some("MAT4") => 16,
+            other => {
+                return Err(self.accessor_error(index, format!("type {other:?} is not read here")));
+            }
+        };
+        if components != width {
+            return Err(self.accessor_error(
+                index,
+                format!("has {components} numbers per element, {width} expected"),
+            ));
+        }
+        if a.get("sparse").is_some() {
+            return Err(self.accessor_error(index, "sparse accessors are not read here"));
+        }
+        let component_type = a["componentType"].as_u64().unwrap_or(0);
+        let size = match component_type {
+            5120 | 5121 => 1,
+            5122 | 5123 => 2,
+            5125 | 5126 => 4,
+            other => return Err(self.accessor_error(index, format!("componentType {other}"))),
+        };
+        let normalized = a["normalized"].as_bool().unwrap_or(false);
+        let count = a["count"]
+            .as_u64()
+            .ok_or_else(|| self.accessor_error(index, "no count"))? as usize;
+        let Some(view) = a["bufferView"].as_u64() else {
+            // No buffer view: all zeros (the specification's rule), bounded by the count check
+            // of a real use below.
+            if count > 10_000_000 {
+                return Err(self.accessor_error(index, format!("count {count} without data")));
+            }
+            return Ok(vec![vec![0.0; width]; count]);
+        };
+        let v = &self.json["bufferViews"][view as usize];
+        let buffer = v["buffer"].as_u64().unwrap_or(u64::MAX) as usize;
+        let data = self
+            .buffers
+            .get(buffer)
+            .ok_or_else(|| self.accessor_error(index, format!("buffer {buffer} is missing")))?;
+        let view_offset = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let view_length = v["byteLength"].as_u64().unwrap_or(0) as usize;
+        let view_bytes = view_offset
+            .checked_add(view_length)
+            .and_then(|end| data.get(view_offset..end))
+            .ok_or_else(|| {
+                self.accessor_error(index, format!("buffer view {view} runs past its buffer"))
+            })?;
+        let element = size * components;
+        let stride = v["byteStride"]
+            .as_u64()
+            .map_or(element, |s| s as usize)
+            .max(element);
+        let offset = a["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let needed = count
+            .checked_sub(1)
+            .map_or(Some(0), |last| {
+                last.checked_mul(stride)
+                    .and_then(|x| x.checked_add(offset))
+                    .and_then(|x| x.checked_add(element))
+            })
+            .ok_or_else(|| self.accessor_error(index, "its size overflows"))?;
+        if needed > view_bytes.len() {
+            return Err(self.accessor_error(
+                index,
+                format!(
+                    "{count} elements need {needed} bytes, its buffer view {view} has {}",
+                    view_bytes.len()
+                ),
+            ));
+        }
+        let read = |at: usize| -> f64 {
+            let b = &view_bytes[at..at + size];
+            let x = match component_type {
+                5120 => f64::from(b[0] as i8),
+                5121 => f64::from(b[0]),
+                5122 => f64::from(i16::from_le_bytes([b[0], b[1]])),
+                5123 => f64::from(u16::from_le_bytes([b[0], b[1]])),
+                5125 => f64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                _ => f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            };
+            match (normalized, component_type) {
+                (true, 5120) => (x / 127.0).max(-1.0),
+                (true, 5121) => x / 255.0,
+                (true, 5122) => (x / 32767.0).max(-1.0),
+                (true, 5123) => x / 65535.0,
+                _ => x,
+            }
+        };
+        let mut out = Vec::with_capacity(count);
+        for i in 0..count {
+            let at = offset + i * stride;
+            out.push((0..components).map(|c| read(at + c * size)).collect());
+        }
+        Ok(out)
+    }
+}
+
+/// The JSON and binary chunks of a GLB file.
+fn glb_chunks(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>), String> {
+    let u32_at = |i: usize| -> Option<usize> {
+        Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?) as usize)
+    };
+    let version = u32_at(4).ok_or("the GLB header is cut short")?;
+    if version != 2 {
+        return Err(format!("GLB version {version} (this program reads 2)"));
+    }
+    let json_len = u32_at(12).ok_or("the GLB header is cut short")?;
+    if u32_at(16) != Some(0x4E4F_534A) {
+        return Err("the first GLB chunk is not JSON".into());
+    }
+    let json_bytes = 20usize
+        .checked_add(json_len)
+        .and_then(|end| bytes.get(20..end))
+        .ok_or("the JSON chunk runs past the end of the file")?;
+    let json: Value = serde_json::from_slice(json_bytes).map_err(|e| e.to_string())?;
+    let bin_at = 20 + json_len;
+    let bin = match u32_at(bin_at) {
+        None => None,
+        Some(len) => {
+            if u32_at(bin_at + 4) != Some(0x004E_4942) {
+                return Err("the second GLB chunk is not BIN".into());
+            }
+            let data = (bin_at + 8)
+                .checked_add(len)
+                .and_then(|end| bytes.get(bin_at + 8..end))
+                .ok_or("the BIN chunk runs past the end of the file")?;
+            Some(data.to_vec())
+        }
+    };
+    Ok((json, bin))
+}
+
+fn read_buffers(
+    json: &Value,
+    mut bin: Option<Vec<u8>>,
+    path: &Path,
+    file: &str,
+) -> Result<Vec<Vec<u8>>, GltfError> {
+    let mut buffers = Vec::new();
+    for (i, b) in json["buffers"].as_array().into_iter().flatten().enumerate() {
+        let error = |why: String| GltfError::Buffer {
+            file: file.to_owned(),
+            buffer: i,
+            why,
+        };
+        let length = b["byteLength"]
+            .as_u64()
+            .ok_or_else(|| error("no byteLength".into()))? as usize;
+        let data = match b["uri"].as_str() {
+            None if i == 0 => bin
+                .take()
+                .ok_or_else(|| error("it has no uri and the file has no BIN chunk".into()))?,
+            None => return Err(error("it has no uri".into())),
+            Some(uri) => uri_data(uri, path).map_err(error)?,
+        };
+        if data.len() < length {
+            return Err(error(format!(
+                "it says {length} bytes, {} are there",
+                data.len()
+            )));
+        }
+        buffers.push(data);
+    }
+    Ok(buffers)
+}
+
+/// The bytes a URI names: a base64 `data:` URI, or a file beside `path`.
+pub fn uri_data(uri: &str, path: &Path) -> Result<Vec<u8>, String> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let (_, data) = rest
+            .split_once(";base64,")
+            .ok_or("a data URI that is not base64")?;
+        return crate::gltf_read::base64(data);
+    }
+    let name = percent_decode(uri);
+    if name.contains("://") {
+        return Err(format!("\"{uri}\" is not a file beside the glTF file"));
+    }
+    let file = path.with_file_name(&name);
+    std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// `%20` and the like decoded (glTF URIs are URI-encoded file names).
+fn percent_decode(uri: &str) -> String {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn read_nodes(json: &Value, file: &str) -> Result<Vec<NodeInfo>, GltfError> {
+    let list = json["nodes"].as_array().map_or(&[][..], Vec::as_slice);
+    if list.len() > MAX_NODES {
+        return Err(GltfError::NotGltf {
+            file: file.to_owned(),
+            why: format!("{} nodes (at most {MAX_NODES} are read)", list.len()),
+        });
+    }
+    let label = |i: usize| match list[i]["name"].as_str() {
+        Some(name) => format!("{i} (\"{name}\")"),
+        None => i.to_string(),
+    };
+    let error = |i: usize, why: String| GltfError::Node {
+        file: file.to_owned(),
+        node: label(i),
+        why,
+    };
+    let mut nodes = Vec::with_capacity(list.len());
+    for (i, n) in list.iter().enumerate() {
+        let children: Vec<usize> = n["children"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                c.as_u64()
+                    .map(|c| c as usize)
+                    .filter(|&c| c < list.len())
+                    .ok_or_else(|| error(i, format!("child {c} does not exist")))
+            })
+            .collect::<Result<_, _>>()?;
+        nodes.push(NodeInfo {
+            name: n["name"].as_str().map(str::to_owned),
+            parent: None,
+            children,
+            local: local_matrix(n).map_err(|why| error(i, why))?,
+            mesh: n["mesh"].as_u64().map(|m| m as usize),
+            skin: n["skin"].as_u64().map(|s| s as usize),
+        });
+    }
+    for i in 0..nodes.len() {
+        for c in nodes[i].children.clone() {
+            if c == i || nodes[c].parent.is_some() {
+                return Err(error(c, "has more than one parent".into()));
+            }
+            nodes[c].parent = Some(i);
+        }
+    }
+    // A cycle among parents would make the world transforms loop.
+    for start in 0..nodes.len() {
+        let (mut n, mut steps) = (start, 0);
+        while let Some(p) = nodes[n].parent {
+            steps += 1;
+            if steps > nodes.len() {
+                return Err(error(start, "its ancestors form a cycle".into()));
+            }
+            n = p;
+        }
+    }
+    Ok(nodes)
+}
+
+/// A node's local transform from its `matrix` or its `translation`, `rotation` and `scale`.
+fn local_matrix(node: &Value) -> Result<Matrix4<f64>, String> {
+    let numbers = |key: &str, len: usize| -> Result<Option<Vec<f64>>, String> {
+        let Some(v) = node.get(key) else {
+            return Ok(None);
+        };
+        let values: Option<Vec<f64>> = v
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_f64).collect());
+        match values {
+            Some(values) if values.len() == len && values.iter().all(|x| x.is_finite()) => {
+                Ok(Some(values))
+            }
+            _ => Err(format!("{key} is not {len} finite numbers")),
+        }
+    };
+    if let Some(m) = numbers("matrix", 16)? {
+        // Column-major.
+        return Ok(Matrix4::from_column_slice(&m));
+    }
+    let t = numbers("translation", 3)?.unwrap_or_else(|| vec![0.0; 3]);
+    let r = numbers("rotation", 4)?.unwrap_or_else(|| vec![0.0, 0.0, 0.0, 1.0]);
+    let s = numbers("scale", 3)?.unwrap_or_else(|| vec![1.0; 3]);
+    let q = Quaternion::new(r[3], r[0], r[1], r[2]);
+    if q.norm() < 1e-6 {
+        return Err("rotation is not a unit quaternion".into());
+    }
+    let rotation = UnitQuaternion::from_quaternion(q).to_rotation_matrix();
+    let mut m = Matrix4::identity();
+    let rs: Matrix3<f64> =
+        rotation.matrix() * Matrix3::from_diagonal(&Vector3::new(s[0], s[1], s[2]));
+    m.fixed_view_mut::<3, 3>(0, 0).copy_from(&rs);
+    m.fixed_view_mut::<3, 1>(0, 3)
+        .copy_from(&Vector3::new(t[0], t[1], t[2]));
+    Ok(m)
+}
+
+/// A transform's rotation, translation and uniform scale, or why it is not one (a scale that
+/// differs by axis, a shear, a mirror).
+pub fn decompose(m: &Matrix4<f64>) -> Result<(Matrix3<f64>, Vector3<f64>, f64), String> {
+    let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let translation: Vector3<f64> = m.fixed_view::<3, 1>(0, 3).into_owned();
+    let scales: Vec<f64> = (0..3).map(|k| linear.column(k).norm()).collect();
+    let s = scales.iter().sum::<f64>() / 3.0;
+    if !(s.is_finite() && s > 1e-9) {
+        return Err("its scale is zero".into());
+    }
+    if scales.iter().any(|x| (x - s).abs() > 1e-4 * s) {
+        return Err(format!(
+            "its scale is not uniform ({:.6}, {:.6}, {:.6})",
+            scales[0], scales[1], scales[2]
+        ));
+    }
+    let rotation = linear / s;
+    let off_orthogonal = (rotation.transpose() * rotation - Matrix3::identity())
+        .abs()
+        .max();
+    if off_orthogonal > 1e-4 {
+        return Err("its transform shears".into());
+    }
+    if rotation.determinant() < 0.0 {
+        return Err("its transform mirrors (a negative scale)".into());
+    }
+    // The nearest rotation, so later products stay orthonormal.
+    let rotation = nalgebra::Rotation3::from_matrix(&rotation).into_inner();
+    Ok((rotation, translation, s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transforms_decompose_and_refuse_what_is_not_a_rotation_and_a_scale() {
+        let mut m = Matrix4::identity();
+        let r = nalgebra::Rotation3::from_euler_angles(0.3, -0.2, 1.1);
+        m.fixed_view_mut::<3, 3>(0, 0)
+            .copy_from(&(r.matrix() * 2.0));
+        m[(1, 3)] = 0.5;
+        let (rot, t, s) = decompose(&m).expect("rotation, translation, scale");
+        assert!((rot - r.matrix()).abs().max() < 1e-12);
+        assert_eq!((t.y, s), (0.5, 2.0));
+        let mut squashed = m;
+        squashed[(0, 0)] *= 1.5;
+        assert!(decompose(&squashed).is_err());
+        let mut mirrored = Matrix4::identity();
+        mirrored[(0, 0)] = -1.0;
+        assert!(decompose(&mirrored).expect_err("mirror").contains("mirror"));
+    }
+
+    #[test]
+    fn broken_framing_and_json_are_errors_that_name_the_file() {
+        for bytes in [
+            &b"glTF"[..],
+            b"glTF\x02\x00\x00\x00\x10\x00\x00\x00\xff\x00\x00\x00JSON{}",
+            b"{\"asset\": {\"version\": \"1.0\"}}",
+            b"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"children\": [0]}]}",
+            b"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"children\": [1]}, {\"children\": [0]}]}",
+            b"{\"asset\": {\"version\": \"2.0\"}, \"buffers\": [{\"byteLength\": 10, \"uri\": \"data:,x\"}]}",
+            b"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"scale\": [1, \"a\", 1]}]}",
+        ] {
+            let err = GltfFile::from_bytes(bytes, Path::new("x.gltf")).expect_err("refused");
+            assert!(err.to_string().starts_with("x.gltf: "), "{err}");
+        }
+    }
+
+    #[test]
+    fn an_accessor_longer_than_its_data_is_refused_before_anything_is_allocated() {
+        let text = r#"{"asset": {"version": "2.0"},
+            "buffers": [{"byteLength": 12, "uri": "data:application/octet-stream;base64,AACAPwAAAEAAAEBA"}],
+            "bufferViews": [{"buffer": 0, "byteLength": 12}],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": 1, "type": "VEC3"},
+                {"bufferView": 0, "componentType": 5126, "count": 4000000000, "type": "VEC3"}
+            ]}"#;
+        let file = GltfFile::from_bytes(text.as_bytes(), Path::new("a.gltf")).expect("reads");
+        assert_eq!(
+            file.read_accessor(0, 3).expect("fits"),
+            vec![vec![1.0, 2.0, 3.0]]
+        );
+        let err = file.read_accessor(1, 3).expect_err("too long");
+        assert!(err.to_string().contains("accessor 1"), "{err}");
+        assert!(file.read_accessor(0, 4).is_err(), "wrong width");
+        assert!(file.read_accessor(7, 3).is_err(), "no such accessor");
+    }
+}
