@@ -3,6 +3,7 @@
 //! prints them; `cargo bench -p marionette-bench --bench peers` adds the `k` crate beside them.
 
 pub mod bake;
+pub mod characters;
 pub mod convergence;
 pub mod crouch;
 pub mod drag;
@@ -53,7 +54,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 13] = [
+pub const PROTOCOLS: [&str; 14] = [
     "tracking",
     "planar",
     "convergence",
@@ -67,6 +68,7 @@ pub const PROTOCOLS: [&str; 13] = [
     "locks",
     "bake",
     "interchange",
+    "characters",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -94,6 +96,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "interchange" => {
                 interchange::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 3 })
             }
+            "characters" => characters::table(if quick { 1 } else { 5 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

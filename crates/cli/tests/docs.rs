@@ -3,7 +3,8 @@
 //! command prints, and no page, README or source file sends a reader outside the repository.
 //!
 //! In the pages, a block may be preceded by a comment that says what it is:
-//! `<!-- file: NAME -->` writes the RON block as NAME (beside a copy of `skeletons/`), for later
+//! `<!-- file: NAME -->` writes the RON block as NAME (beside copies of `skeletons/` and of the
+//! test characters, `characters/`), for later
 //! commands to read; `<!-- file: NAME (invalid) -->` writes it without checking it;
 //! `<!-- output of: marionette ARGS -->` runs the command there and compares its output (text:
 //! exactly, standard output then standard error; JSON: the same keys, and the same values
@@ -140,6 +141,10 @@ fn same_json(shown: &Value, real: &Value, path: &str, problems: &mut Vec<String>
 fn every_example_in_docs_loads_and_every_output_is_what_the_command_prints() {
     let dir = tempfile::tempdir().expect("tmp");
     copy_dir(&repo().join("skeletons"), &dir.path().join("skeletons"));
+    copy_dir(
+        &repo().join("crates/interchange/tests/data/characters"),
+        &dir.path().join("characters"),
+    );
     let mut pages: Vec<PathBuf> = std::fs::read_dir(repo().join("docs"))
         .expect("docs/")
         .map(|e| e.expect("entry").path())
@@ -311,11 +316,21 @@ fn every_command_s_help_shows_an_example() {
 
 #[test]
 fn the_getting_started_pictures_are_made_by_its_replay() {
-    let page = std::fs::read_to_string(repo().join("docs/getting-started.md")).expect("page");
-    let script = repo().join("scripts/getting-started-replay.ron");
-    let text = std::fs::read_to_string(&script).expect("the replay");
-    let parsed = marionette_editing::Script::parse(&text, "getting-started-replay.ron")
-        .expect("the replay parses");
+    pictures_are_made_by_the_replay("getting-started", 6);
+}
+
+#[test]
+fn the_character_pictures_are_made_by_its_replay() {
+    pictures_are_made_by_the_replay("characters", 6);
+}
+
+/// Every picture `docs/NAME.md` shows from `docs/NAME/` is a screenshot of
+/// `scripts/NAME-replay.ron` and is there; the page shows at least `least` of them.
+fn pictures_are_made_by_the_replay(name: &str, least: usize) {
+    let page = std::fs::read_to_string(repo().join(format!("docs/{name}.md"))).expect("page");
+    let file = format!("{name}-replay.ron");
+    let text = std::fs::read_to_string(repo().join("scripts").join(&file)).expect("the replay");
+    let parsed = marionette_editing::Script::parse(&text, &file).expect("the replay parses");
     let shots: Vec<String> = parsed
         .steps
         .iter()
@@ -325,13 +340,13 @@ fn the_getting_started_pictures_are_made_by_its_replay() {
         })
         .collect();
     let pictures: Vec<&str> = page
-        .split("](getting-started/")
+        .split(&format!("]({name}/"))
         .skip(1)
         .filter_map(|rest| rest.split(')').next())
         .collect();
-    assert!(pictures.len() >= 6, "{pictures:?}");
+    assert!(pictures.len() >= least, "{pictures:?}");
     for picture in pictures {
-        let path = format!("docs/getting-started/{picture}");
+        let path = format!("docs/{name}/{picture}");
         assert!(
             shots.contains(&path),
             "{path} is not made by the replay ({shots:?})"

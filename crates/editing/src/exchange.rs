@@ -35,6 +35,24 @@ pub struct ImportedCapture {
     pub extra_rows: usize,
 }
 
+/// A character imported as a new document.
+#[derive(Debug)]
+pub struct ImportedCharacterDocument {
+    /// The new document (unsaved; its skeleton written beside the character file).
+    pub document: Document,
+    /// The skeleton file written.
+    pub skeleton_path: PathBuf,
+}
+
+/// Whether `path` names a glTF character by its extension (`.glb`, `.gltf`, `.vrm`).
+pub fn is_character_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| {
+        ["glb", "gltf", "vrm"]
+            .iter()
+            .any(|x| e.eq_ignore_ascii_case(x))
+    })
+}
+
 /// Everything an export needs, owned, so it can run on a thread of its own while the editor
 /// keeps drawing.
 #[derive(Debug, Clone)]
@@ -124,6 +142,39 @@ impl Document {
             assets: assets.map(Path::to_path_buf),
             skeleton_file: self.source.clone(),
         }
+    }
+
+    /// Imports a rigged glTF character (`.glb`, `.gltf`, `.vrm`): its skeleton written beside it
+    /// (`NAME.skeleton.ron`, naming the file as its skin), a new unsaved document at its rest
+    /// pose; with what was recognised, line by line.
+    pub fn import_character(
+        path: &Path,
+    ) -> Result<(ImportedCharacterDocument, Vec<String>), String> {
+        use marionette_interchange::character::Character;
+        let character = Character::open(path).map_err(|e| e.to_string())?;
+        let name = path.file_stem().map_or_else(
+            || "character".to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let skeleton_path = path.with_file_name(format!("{name}.skeleton.ron"));
+        let skin = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let imported = character.import(&name, &skin).map_err(|e| e.to_string())?;
+        let text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
+            .map_err(|e| e.to_string())?;
+        marionette_skeleton::ron_io::write_atomically(&skeleton_path, &text)
+            .map_err(|e| format!("{}: {e}", skeleton_path.display()))?;
+        let mut document = Document::new(imported.skeleton, Some(skeleton_path.clone()));
+        document.saved_revision = u64::MAX; // unsaved until saved
+        Ok((
+            ImportedCharacterDocument {
+                document,
+                skeleton_path,
+            },
+            character.report(),
+        ))
     }
 
     /// Imports a BVH capture: its skeleton written beside it (`NAME.skeleton.ron`), a new

@@ -12,7 +12,7 @@ use marionette_editing::{Document, Edit};
 use crate::EditorSet;
 use crate::messages::{
     EditRequest, FileAction, FileRequest, FocusSelection, QuitRequest, RecoveryAnswer,
-    TimelineRequest,
+    TimelineRequest, ToggleBones,
 };
 use crate::resources::{Notices, OpenDocument};
 use crate::selection::Selection;
@@ -85,6 +85,8 @@ pub enum Command {
     OpenPose,
     /// Frame the selection in every view.
     FocusSelection,
+    /// Show or hide the bones.
+    ToggleBones,
     /// Lock the selection's position.
     LockPosition,
     /// Lock the selection's pose (position and orientation).
@@ -113,7 +115,7 @@ pub enum Command {
 
 impl Command {
     /// Every command, in the order the key handler tries them.
-    pub const ALL: [Command; 19] = [
+    pub const ALL: [Command; 20] = [
         Command::Undo,
         Command::Redo,
         Command::OpenDocument,
@@ -121,6 +123,7 @@ impl Command {
         Command::SaveDocumentAs,
         Command::OpenPose,
         Command::FocusSelection,
+        Command::ToggleBones,
         Command::LockPosition,
         Command::LockPose,
         Command::CancelDrag,
@@ -145,6 +148,7 @@ impl Command {
             Command::SaveDocumentAs => "Save as…",
             Command::OpenPose => "Open pose…",
             Command::FocusSelection => "Frame selection",
+            Command::ToggleBones => "Bones",
             Command::LockPosition => "Lock position",
             Command::LockPose => "Lock pose",
             Command::CancelDrag => "Cancel drag",
@@ -170,6 +174,7 @@ impl Command {
             Command::SaveDocumentAs => const { &[ctrl_shift(KeyCode::KeyS)] },
             Command::OpenPose => const { &[ctrl_shift(KeyCode::KeyO)] },
             Command::FocusSelection => const { &[key(KeyCode::KeyF)] },
+            Command::ToggleBones => const { &[key(KeyCode::KeyB)] },
             Command::LockPosition => const { &[key(KeyCode::KeyL)] },
             Command::LockPose => const { &[shift(KeyCode::KeyL)] },
             Command::CancelDrag => const { &[key(KeyCode::Escape)] },
@@ -241,6 +246,8 @@ pub struct Requests<'w> {
     pub timeline: MessageWriter<'w, TimelineRequest>,
     /// Framing the selection.
     pub focus: MessageWriter<'w, FocusSelection>,
+    /// Showing or hiding the bones.
+    pub bones: MessageWriter<'w, ToggleBones>,
     /// Quitting.
     pub quit: MessageWriter<'w, QuitRequest>,
     /// The answer to the recovery offer.
@@ -280,6 +287,9 @@ impl Requests<'_> {
             }
             Command::FocusSelection => {
                 self.focus.write(FocusSelection);
+            }
+            Command::ToggleBones => {
+                self.bones.write(ToggleBones);
             }
             Command::LockPosition | Command::LockPose => {
                 let kind = if command == Command::LockPose {

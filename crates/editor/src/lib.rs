@@ -74,6 +74,8 @@ impl Plugin for EditorCorePlugin {
                     .chain(),
             )
             .add_message::<messages::FocusSelection>()
+            .add_message::<messages::ToggleBones>()
+            .add_systems(Update, toggle_bones.in_set(EditorSet::Apply))
             .init_resource::<selection::Selection>()
             .init_resource::<selection::Hovered>()
             .init_resource::<resources::Display>()
@@ -89,6 +91,16 @@ impl Plugin for EditorCorePlugin {
                 timeline::TimelinePlugin,
                 derived::DerivedPlugin,
             ));
+    }
+}
+
+/// Shows or hides the bone overlay on each [`messages::ToggleBones`].
+fn toggle_bones(
+    mut requests: MessageReader<messages::ToggleBones>,
+    mut display: ResMut<resources::Display>,
+) {
+    for _ in requests.read() {
+        display.bones = !display.bones;
     }
 }
 

@@ -19,10 +19,12 @@ use marionette_editor::{EditorCorePlugin, EditorWindowPlugins};
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// Open this document (RON, docs/file-formats.md: skeleton, pose, locks, sequences).
+    /// Open this document (RON, docs/file-formats.md: skeleton, pose, locks, sequences), or
+    /// import this rigged glTF character (.glb, .gltf, .vrm) as a new one.
     #[arg(value_name = "DOCUMENT", conflicts_with = "skeleton")]
     document: Option<PathBuf>,
-    /// Start a new document on this skeleton (RON, docs/skeleton-format.md) instead of the built-in humanoid.
+    /// Start a new document on this skeleton (RON, docs/skeleton-format.md, or a rigged glTF
+    /// character) instead of the built-in humanoid.
     #[arg(long, value_name = "FILE")]
     skeleton: Option<PathBuf>,
     /// Where meshes named by the skeleton are read from (default: `assets/` beside the
@@ -37,8 +39,24 @@ struct Args {
 fn main() -> ExitCode {
     let args = Args::parse();
     let mut startup_error = None;
-    let opened = args.document.as_ref().map(Document::open_document);
-    let document = match (&args.skeleton, opened) {
+    // A character file (named as the document or the skeleton) is imported as a new document.
+    let character = [&args.document, &args.skeleton]
+        .into_iter()
+        .flatten()
+        .find(|p| marionette_editing::exchange::is_character_file(p));
+    let opened = match character {
+        Some(path) => Some(
+            Document::import_character(path)
+                .map(|(imported, _)| imported.document)
+                .map_err(|e| e.to_string()),
+        ),
+        None => args
+            .document
+            .as_ref()
+            .map(|p| Document::open_document(p).map_err(|e| e.to_string())),
+    };
+    let skeleton_arg = args.skeleton.as_ref().filter(|_| character.is_none());
+    let document = match (skeleton_arg, opened) {
         (_, Some(Ok(document))) => document,
         (_, Some(Err(e))) if args.replay.is_some() => {
             eprintln!("marionette-editor: {e}");
@@ -98,6 +116,9 @@ fn main() -> ExitCode {
             })
             .set(AssetPlugin {
                 file_path: assets.clone(),
+                // A character's own file is read from wherever the user keeps it, by an explicit
+                // override of that one load (scene/character.rs).
+                unapproved_path_mode: bevy::asset::UnapprovedPathMode::Deny,
                 ..default()
             }),
     )

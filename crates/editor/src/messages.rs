@@ -1,7 +1,7 @@
 //! What the editor's parts ask of each other, as messages: every change to the work is one
 //! [`EditRequest`] (applied by one system, the edit module's); besides, files to open or write
 //! ([`FileRequest`]), the timeline's transport and clipboard ([`TimelineRequest`]), a press on
-//! the figure ([`PickRequest`]), framing the selection ([`FocusSelection`]), quitting
+//! the figure ([`PickRequest`]), framing the selection ([`FocusSelection`]), the bone overlay ([`ToggleBones`]), quitting
 //! ([`QuitRequest`]) and the answer to the recovery question ([`RecoveryAnswer`]).
 
 use std::path::PathBuf;
@@ -35,6 +35,8 @@ pub enum FileAction {
     SavePoseAs,
     /// Import a BVH capture as a new document.
     ImportBvh,
+    /// Import a rigged glTF character as a new document.
+    ImportCharacter,
     /// Export the shown sequence (or the pose) for other tools.
     Export(ExportFormat),
 }
@@ -61,6 +63,7 @@ impl FileAction {
             FileAction::OpenPose => ("Open pose", "Open"),
             FileAction::SavePose | FileAction::SavePoseAs => ("Export pose", "Export"),
             FileAction::ImportBvh => ("Import BVH", "Import"),
+            FileAction::ImportCharacter => ("Import character", "Import"),
             FileAction::Export(_) => ("Export", "Export"),
         }
     }
@@ -153,6 +156,10 @@ impl PickRequest {
 /// Frame the selection (or the whole figure) in every view (F, or a new skeleton opened).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FocusSelection;
+
+/// Show or hide the bone overlay (View ▸ Bones).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToggleBones;
 
 /// Asks to quit (the File menu); the same as closing the window.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]

@@ -113,6 +113,8 @@ pub struct Display {
     pub joint_axes: bool,
     /// The figures at the shown sequence's previous and next keys.
     pub onion_skins: bool,
+    /// The bones drawn over the figure (a character's skin hides its joints).
+    pub bones: bool,
 }
 
 impl Default for Display {
@@ -120,9 +122,16 @@ impl Default for Display {
         Display {
             joint_axes: true,
             onion_skins: true,
+            bones: false,
         }
     }
 }
+
+/// What the import recognised in the shown character's rig (the humanoid bones found and
+/// missing, or why it is not a humanoid), as `marionette import` prints it; empty when the
+/// figure is not a character.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct CharacterReport(pub Vec<String>);
 
 /// Paths the editor remembers.
 #[derive(Resource, Debug, Clone, Default, PartialEq)]
@@ -232,6 +241,10 @@ impl ActiveDrag {
 /// began in); `None` when the cursor is outside every view.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
 pub struct CursorRay(pub Option<Ray3d>);
+
+/// The camera of the view the cursor's ray goes through (with [`CursorRay`]).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct CursorCamera(pub Option<Entity>);
 
 /// The lock whose row the pointer is over in the Locks panel (its marker is highlighted).
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]

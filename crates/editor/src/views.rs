@@ -14,7 +14,7 @@ use marionette_editing::View;
 use crate::EditorSet;
 use crate::figure_bounds::{bounds, figure_centre, points_of};
 use crate::messages::FocusSelection;
-use crate::resources::{ActiveDrag, CursorRay, OpenDocument};
+use crate::resources::{ActiveDrag, CursorCamera, CursorRay, OpenDocument};
 use crate::selection::Selection;
 
 /// A view's camera and how it is looked through.
@@ -119,6 +119,7 @@ impl Plugin for ViewsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Layout>()
             .init_resource::<ViewArea>()
+            .init_resource::<CursorCamera>()
             .add_systems(Startup, spawn_cameras)
             .add_systems(
                 Update,
@@ -356,11 +357,12 @@ fn place_cameras(mut cameras: Query<(&ViewCamera, &mut Transform, &mut Projectio
 }
 
 /// The cursor's world ray through the drag's view, or else the view under the cursor.
-fn cursor_ray(
+pub fn cursor_ray(
     window: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(Entity, &Camera, &GlobalTransform), With<ViewCamera>>,
     active: Res<ActiveDrag>,
     mut ray: ResMut<CursorRay>,
+    mut through_camera: ResMut<CursorCamera>,
 ) {
     let Ok(window) = window.single() else {
         ray.set_if_neq(CursorRay(None));
@@ -377,6 +379,7 @@ fn cursor_ray(
         && let Ok((_, camera, transform)) = cameras.get(entity)
     {
         ray.set_if_neq(CursorRay(through(camera, transform)));
+        through_camera.set_if_neq(CursorCamera(Some(entity)));
         return;
     }
     let under = cameras
@@ -387,9 +390,11 @@ fn cursor_ray(
                 .logical_viewport_rect()
                 .is_some_and(|r| r.contains(cursor))
         })
-        .max_by_key(|(_, camera, _)| camera.order)
-        .and_then(|(_, camera, transform)| through(camera, transform));
-    ray.set_if_neq(CursorRay(under));
+        .max_by_key(|(_, camera, _)| camera.order);
+    ray.set_if_neq(CursorRay(
+        under.and_then(|(_, camera, transform)| through(camera, transform)),
+    ));
+    through_camera.set_if_neq(CursorCamera(under.map(|(e, _, _)| e)));
 }
 
 #[cfg(test)]

@@ -124,7 +124,13 @@ fn stem(path: &std::path::Path) -> String {
 }
 
 /// What an export writes: the skeleton, its locks, the name, the fps and the frames.
-type Export = (Skeleton, Vec<marionette_document::Lock>, String, f64, Vec<BakedFrame>);
+type Export = (
+    Skeleton,
+    Vec<marionette_document::Lock>,
+    String,
+    f64,
+    Vec<BakedFrame>,
+);
 
 /// Writes the export.
 fn write(

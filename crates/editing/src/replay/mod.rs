@@ -117,7 +117,10 @@ impl Script {
                         message: format!("skeleton \"{}\" has no site \"{site}\"", skeleton.name()),
                     })
                 }
-                Step::DragJoint { joint, .. } | Step::LockJoint { joint, .. }
+                Step::DragJoint { joint, .. }
+                | Step::LockJoint { joint, .. }
+                | Step::ClickBone(joint)
+                | Step::CheckSelection(joint)
                     if skeleton.joint_by_name(joint).is_none() =>
                 {
                     Some(ReplayDefect {

@@ -54,6 +54,9 @@ pub(super) enum RawStep {
     Play {
         frames: u32,
     },
+    Export(String),
+    ClickBone(String),
+    CheckSelection(String),
     Exit,
 }
 
@@ -108,6 +111,22 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
             }
             Step::Play { frames }
         }
+        RawStep::Export(path) => {
+            let path = non_empty_path(path, "Export")?;
+            let known = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| ["bvh", "glb", "json"].contains(&e.to_ascii_lowercase().as_str()));
+            if !known {
+                return Err(format!(
+                    "Export: {} ends in none of .bvh, .glb, .json",
+                    path.display()
+                ));
+            }
+            Step::Export(path)
+        }
+        RawStep::ClickBone(joint) => Step::ClickBone(joint),
+        RawStep::CheckSelection(joint) => Step::CheckSelection(joint),
         RawStep::Exit => Step::Exit,
     })
 }

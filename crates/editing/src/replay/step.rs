@@ -91,6 +91,14 @@ pub enum Step {
         /// Editor frames (at least 1).
         frames: u32,
     },
+    /// Click the middle of a joint's bone (from its origin to its first child) where it is
+    /// drawn in the large view now.
+    ClickBone(String),
+    /// Check that this joint is the one selected.
+    CheckSelection(String),
+    /// Export the shown sequence (or the pose) as File ▸ Export does; the format follows the
+    /// file's extension (`.bvh`, `.glb`, `.json`), and the step waits until it is written.
+    Export(PathBuf),
     /// Close the editor.
     Exit,
 }

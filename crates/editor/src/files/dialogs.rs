@@ -114,6 +114,9 @@ pub fn ask(action: FileAction, answers: &mut DialogAnswers, work: &mut FileWork)
 fn native_dialog(action: FileAction, directory: Option<PathBuf>) -> Option<PathBuf> {
     let mut dialog = match action {
         FileAction::ImportBvh => rfd::FileDialog::new().add_filter("BVH", &["bvh"]),
+        FileAction::ImportCharacter => {
+            rfd::FileDialog::new().add_filter("glTF character", &["glb", "gltf", "vrm"])
+        }
         FileAction::Export(f) => rfd::FileDialog::new().add_filter(f.extension(), &[f.extension()]),
         _ => rfd::FileDialog::new().add_filter("RON", &["ron"]),
     };

@@ -88,6 +88,11 @@ impl FileWork<'_, '_> {
     /// Opens or saves `path` as `action` says.
     pub fn carry_out(&mut self, action: FileAction, path: &Path) {
         match action {
+            FileAction::OpenSkeleton | FileAction::OpenDocument
+                if marionette_editing::exchange::is_character_file(path) =>
+            {
+                self.import_character(path);
+            }
             FileAction::OpenSkeleton => {
                 self.open_skeleton(path);
             }
@@ -104,6 +109,7 @@ impl FileWork<'_, '_> {
             }
             FileAction::SavePose | FileAction::SavePoseAs => self.save_pose(path),
             FileAction::ImportBvh => self.import_bvh(path),
+            FileAction::ImportCharacter => self.import_character(path),
             FileAction::Export(format) => {
                 if self.running.is_some() {
                     self.notices.info("An export is already running");
@@ -223,10 +229,37 @@ impl FileWork<'_, '_> {
         }
     }
 
-    /// A file dropped onto the window: a BVH capture is imported; a document is opened; else a
+    /// Imports a rigged glTF character as a new document (its skeleton written beside it).
+    fn import_character(&mut self, path: &Path) {
+        match Document::import_character(path) {
+            Ok((imported, report)) => {
+                let joints = imported.document.skeleton().joints().len();
+                self.adopt(imported.document);
+                self.notices.info(format!(
+                    "Imported {}: {joints} joints (skeleton written to {}); {}",
+                    path.display(),
+                    imported.skeleton_path.display(),
+                    report.get(1).map_or("", String::as_str)
+                ));
+                for line in report {
+                    eprintln!("marionette-editor: {line}");
+                }
+            }
+            Err(e) => self
+                .notices
+                .error(format!("Could not import the character: {e}")),
+        }
+    }
+
+    /// A file dropped onto the window: a character is imported; a BVH capture is imported; a
+    /// document is opened; else a
     /// skeleton (a new document on it) if it reads as one, else a pose of the current skeleton;
     /// when it is none of them, the reasons are shown and nothing changes.
     fn open_dropped(&mut self, path: &Path) {
+        if marionette_editing::exchange::is_character_file(path) {
+            self.import_character(path);
+            return;
+        }
         if path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("bvh"))

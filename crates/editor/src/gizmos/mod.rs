@@ -49,6 +49,7 @@ impl Plugin for GizmosPlugin {
                 draw_drag,
                 draw_swivel,
                 draw_onion_skins,
+                draw_bones,
                 locks::draw_lock_markers,
             ),
         );
@@ -97,6 +98,51 @@ fn draw_onion_skins(
                 );
             }
         }
+    }
+}
+
+/// The bones (each joint to its children, each leaf to its body's end) when the overlay is on;
+/// on a character, whose skin hides the joints, the selected and hovered joints' bones always.
+fn draw_bones(
+    mut gizmos: Gizmos<OnTop>,
+    document: Res<OpenDocument>,
+    display: Res<Display>,
+    selection: Res<Selection>,
+    hovered: Res<crate::selection::Hovered>,
+    character: Res<crate::scene::character::ShownCharacter>,
+) {
+    if !display.bones && !character.is_shown() {
+        return;
+    }
+    let skeleton = document.skeleton();
+    let fk = document.fk();
+    let selected = selection.joint(&document);
+    for j in skeleton.joint_ids() {
+        let colour = if selected == Some(j) {
+            Color::srgb(1.0, 0.62, 0.2)
+        } else if hovered.0 == Some(j) {
+            Color::srgb(0.95, 0.85, 0.55)
+        } else if display.bones {
+            Color::srgba(0.55, 0.75, 1.0, 0.8)
+        } else {
+            continue;
+        };
+        let at = fk.joint_position(j);
+        let joint = skeleton.joint(j);
+        let mut ends: Vec<nalgebra::Vector3<f64>> = joint
+            .children
+            .iter()
+            .map(|&c| fk.joint_position(c))
+            .collect();
+        if ends.is_empty()
+            && let Some(marionette_skeleton::Shape::Capsule { end, .. }) = &joint.shape
+        {
+            ends.push(fk.point(j, end));
+        }
+        for end in ends {
+            gizmos.line(vec3(&at), vec3(&end), colour);
+        }
+        gizmos.sphere(Isometry3d::from_translation(vec3(&at)), 0.012, colour);
     }
 }
 

@@ -58,6 +58,8 @@ pub fn menu_bar(
             }
             ui.separator();
             ui.checkbox(&mut display.joint_axes, "Joint axes and limits");
+            ui.checkbox(&mut display.bones, "Bones")
+                .on_hover_text(Command::ToggleBones.shortcut_text());
             let focus = Command::FocusSelection;
             if command_item(ui, focus, focus.label(), true) {
                 out.commands.push(focus);
@@ -106,6 +108,15 @@ fn file_menu(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
     ui.separator();
     if ui.button("Import BVH…").clicked() {
         out.files.push(FileRequest::ask(FileAction::ImportBvh));
+        ui.close();
+    }
+    if ui
+        .button("Import character (glTF)…")
+        .on_hover_text("A rigged .glb, .gltf or .vrm character, posed with its own skin")
+        .clicked()
+    {
+        out.files
+            .push(FileRequest::ask(FileAction::ImportCharacter));
         ui.close();
     }
     ui.menu_button("Export", |ui| {

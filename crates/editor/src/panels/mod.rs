@@ -40,7 +40,7 @@ use crate::export::RunningExport;
 use crate::input::{Command, Requests};
 use crate::messages::{FileRequest, QuitRequest, RecoveryAnswer, TimelineRequest};
 use crate::resources::{
-    Display, LockHover, Notices, OpenDocument, Prompts, SolveStatus, SolvingState,
+    CharacterReport, Display, LockHover, Notices, OpenDocument, Prompts, SolveStatus, SolvingState,
 };
 use crate::selection::Selection;
 use crate::timeline::{FrameClipboard, FrameRange, Playback};
@@ -182,6 +182,7 @@ fn run_manually(mut settings: Query<&mut EguiContextSettings, With<PrimaryEguiCo
 #[derive(SystemParam)]
 pub struct PanelInputs<'w> {
     document: Res<'w, OpenDocument>,
+    character: Res<'w, CharacterReport>,
     solving: Res<'w, SolvingState>,
     lock_status: Res<'w, LockStatus>,
     limb: Res<'w, SelectedLimb>,
@@ -290,7 +291,13 @@ fn editor_ui(
             .resizable(true)
             .default_size(300.0)
             .show(ui, |ui| {
-                outliner::outliner_panel(ui, document, &mut selection, &mut out);
+                outliner::outliner_panel(
+                    ui,
+                    document,
+                    &inputs.character.0,
+                    &mut selection,
+                    &mut out,
+                );
             });
         egui::Panel::right("ik panel")
             .resizable(true)

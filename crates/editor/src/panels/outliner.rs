@@ -1,4 +1,5 @@
-//! The left panel: the hierarchy with its groups (click a joint to select it), then the selected
+//! The left panel: for an imported character, what its import recognised (folded); the
+//! hierarchy with its groups (click a joint to select it), then the selected
 //! joint's DOF sliders with their limits (drag, or type a value into the number) and its
 //! stiffness. A slider drag is one undo step (its first change a new step, the rest extending
 //! it); the document clamps to the limits.
@@ -23,12 +24,24 @@ pub fn undo_step(response: &egui::Response) -> UndoStep {
 pub fn outliner_panel(
     ui: &mut egui::Ui,
     document: &Document,
+    character: &[String],
     selection: &mut Selection,
     out: &mut PanelOutput,
 ) {
     let skeleton = document.skeleton();
     ui.heading("Skeleton");
     ui.label(egui::RichText::new(skeleton.name()).weak());
+    if let Some(summary) = character.get(1) {
+        // "humanoid" or "not a humanoid": the summary's words before its reasons.
+        let short = summary.split([',', '(']).next().unwrap_or(summary).trim();
+        egui::CollapsingHeader::new(format!("Character: {short}"))
+            .id_salt("character report")
+            .show(ui, |ui| {
+                for line in character {
+                    ui.label(egui::RichText::new(line.trim_start()).small());
+                }
+            });
+    }
     let chosen = selection.joint(document);
     egui::ScrollArea::vertical()
         .id_salt("outliner rows")

@@ -40,6 +40,10 @@ pub(crate) enum Phase {
     Ready,
     /// Let frames pass.
     Waiting(u32),
+    /// Let the cursor settle this many frames, then click (press, a frame, release).
+    Click(u32),
+    /// Release the button pressed by a click.
+    ClickUp,
     /// Release the keys of a chord pressed last frame.
     KeyUp(KeyChord),
     /// A site drag in progress.
@@ -53,6 +57,15 @@ pub(crate) enum Phase {
         errors: u64,
         /// What the step did, for the failure's message.
         what: String,
+    },
+    /// An export running: wait until it is written, then fail the run if an error was reported.
+    Exporting {
+        /// Errors reported before the step.
+        errors: u64,
+        /// What the step did.
+        what: String,
+        /// Frames waited (the request is carried out in the first one's update).
+        waited: u32,
     },
     /// Playing the timeline for this many more frames.
     Playing(u32),
@@ -160,6 +173,20 @@ fn play(world: &mut World) {
                 };
                 return;
             }
+            Phase::Click(n) => {
+                world.resource_mut::<Replay>().phase = if n > 1 {
+                    Phase::Click(n - 1)
+                } else {
+                    input::mouse(world, window, ButtonState::Pressed);
+                    Phase::ClickUp
+                };
+                return;
+            }
+            Phase::ClickUp => {
+                input::mouse(world, window, ButtonState::Released);
+                world.resource_mut::<Replay>().phase = Phase::Waiting(2);
+                return;
+            }
             Phase::Playing(n) => {
                 world.resource_mut::<Replay>().phase = if n > 1 {
                     Phase::Playing(n - 1)
@@ -179,6 +206,29 @@ fn play(world: &mut World) {
                 if let Some(next) = next {
                     world.resource_mut::<Replay>().phase = next;
                 }
+                return;
+            }
+            Phase::Exporting {
+                errors,
+                what,
+                waited,
+            } => {
+                // The request is carried out in the first frame's update; the export then runs
+                // on a thread of its own for as long as its resource is there.
+                let running = world.contains_resource::<crate::export::RunningExport>();
+                world.resource_mut::<Replay>().phase = if running || waited < 2 {
+                    Phase::Exporting {
+                        errors,
+                        what,
+                        waited: waited + 1,
+                    }
+                } else {
+                    Phase::Confirm {
+                        frames: 1,
+                        errors,
+                        what,
+                    }
+                };
                 return;
             }
             Phase::Confirm {

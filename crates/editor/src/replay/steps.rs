@@ -5,6 +5,7 @@
 use bevy::input::ButtonState;
 use bevy::prelude::*;
 use marionette_document::{LockKind, LockPart};
+use marionette_editing::exchange::ExportFormat;
 use marionette_editing::{Edit, IkSettings, Step};
 
 use super::input::{keys, mouse, move_cursor, type_text};
@@ -186,6 +187,47 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             world.resource_mut::<Replay>().phase = Phase::Playing(frames);
             true
         }
+        Step::ClickBone(joint) => {
+            let Some(at) = bone_middle(world, &joint) else {
+                fail(world, format!("no joint \"{joint}\""));
+                return true;
+            };
+            let Some(pixel) = project_in_large_view(world, at) else {
+                fail(world, format!("joint \"{joint}\" is not in the large view"));
+                return true;
+            };
+            move_cursor(world, window, pixel);
+            world.resource_mut::<Replay>().phase = Phase::Click(2);
+            true
+        }
+        Step::CheckSelection(joint) => {
+            let document = world.resource::<OpenDocument>();
+            let selected = world
+                .resource::<crate::selection::Selection>()
+                .joint(document)
+                .map(|j| document.skeleton().joint(j).name.clone());
+            if selected.as_deref() != Some(joint.as_str()) {
+                let text = format!("\"{joint}\" is not selected (selected: {selected:?})");
+                fail(world, text);
+            }
+            false
+        }
+        Step::Export(path) => {
+            let format = match path.extension().and_then(|e| e.to_str()) {
+                Some(e) if e.eq_ignore_ascii_case("bvh") => ExportFormat::Bvh,
+                Some(e) if e.eq_ignore_ascii_case("json") => ExportFormat::Json,
+                _ => ExportFormat::Glb,
+            };
+            let what = format!("export {}", path.display());
+            let errors = world.resource::<Notices>().error_count();
+            world.write_message(FileRequest::on(FileAction::Export(format), path));
+            world.resource_mut::<Replay>().phase = Phase::Exporting {
+                errors,
+                what,
+                waited: 0,
+            };
+            true
+        }
         Step::Exit => {
             world.resource_mut::<Replay>().phase = Phase::Exiting;
             true
@@ -223,6 +265,20 @@ fn residual_problem(world: &World, max_mm: f64) -> Option<String> {
         }
         Some(_) => None,
     }
+}
+
+/// The middle of a joint's bone (its origin to its first child, or to its capsule's end).
+fn bone_middle(world: &World, name: &str) -> Option<Vec3> {
+    let document = world.resource::<OpenDocument>();
+    let (skeleton, fk) = (document.skeleton(), document.fk());
+    let j = skeleton.joint_by_name(name)?;
+    let joint = skeleton.joint(j);
+    let end = match (joint.children.first(), &joint.shape) {
+        (Some(&c), _) => fk.joint_position(c),
+        (None, Some(marionette_skeleton::Shape::Capsule { end, .. })) => fk.point(j, end),
+        (None, _) => fk.joint_position(j),
+    };
+    Some(crate::convert::vec3(&((fk.joint_position(j) + end) * 0.5)))
 }
 
 /// The large view's active camera.

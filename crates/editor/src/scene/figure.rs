@@ -80,12 +80,18 @@ pub(super) fn rebuild_figure(
     palette: Res<Palette>,
     parts: Query<Entity, (With<FigurePart>, Without<ChildOf>)>,
     shown: Query<&Ground>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    asset_server: Res<AssetServer>,
+    (mut meshes, asset_server): (ResMut<Assets<Mesh>>, Res<AssetServer>),
+    character: Res<super::character::ShownCharacter>,
 ) {
     if shown.iter().any(|g| g.document == document.id()) {
         return;
     }
+    // A character draws itself: its bodies are there, hidden, for the ghosts to copy.
+    let bodies_visible = if character.is_shown() {
+        Visibility::Hidden
+    } else {
+        Visibility::Inherited
+    };
     for entity in &parts {
         commands.entity(entity).despawn();
     }
@@ -145,6 +151,7 @@ pub(super) fn rebuild_figure(
                             MeshMaterial3d(palette.body.clone()),
                             placement,
                             non_blocking(),
+                            bodies_visible,
                         ));
                     }
                 }

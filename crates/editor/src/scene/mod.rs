@@ -5,6 +5,7 @@
 //! picking ([`picking`]); glTF bodies keep their own materials, tinted for hover and selection
 //! ([`gltf_tint`]). Everything here follows the state in `PostUpdate`; nothing here edits.
 
+pub mod character;
 pub mod figure;
 pub mod ghosts;
 pub mod gltf_tint;
@@ -94,6 +95,7 @@ impl Plugin for ScenePlugin {
         )
         .add_observer(picking::on_press)
         .add_plugins(gltf_tint::TintPlugin);
+        character::add_systems(app);
     }
 }
 

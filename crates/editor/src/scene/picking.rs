@@ -41,7 +41,12 @@ pub(super) fn update_hover(
     bodies: Query<&Body>,
     parents: Query<&ChildOf>,
     mut hovered: ResMut<Hovered>,
+    character: Res<super::character::ShownCharacter>,
 ) {
+    if character.is_shown() {
+        // A character's bodies are hidden: its surface is picked as drawn instead.
+        return;
+    }
     let body_of = |mut entity: Entity| {
         for _ in 0..8 {
             if let Ok(body) = bodies.get(entity) {
