@@ -1,0 +1,116 @@
+//! Where a glTF file's bytes come from: the JSON and binary chunks of a `.glb`, and each
+//! buffer from the binary chunk, a `data:` URI or a file beside the JSON.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::GltfError;
+
+/// The JSON and binary chunks of a GLB file.
+pub(super) fn glb_chunks(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>), String> {
+    let u32_at = |i: usize| -> Option<usize> {
+        Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?) as usize)
+    };
+    let version = u32_at(4).ok_or("the GLB header is cut short")?;
+    if version != 2 {
+        return Err(format!("GLB version {version} (this program reads 2)"));
+    }
+    let json_len = u32_at(12).ok_or("the GLB header is cut short")?;
+    if u32_at(16) != Some(0x4E4F_534A) {
+        return Err("the first GLB chunk is not JSON".into());
+    }
+    let json_bytes = 20usize
+        .checked_add(json_len)
+        .and_then(|end| bytes.get(20..end))
+        .ok_or("the JSON chunk runs past the end of the file")?;
+    let json: Value = serde_json::from_slice(json_bytes).map_err(|e| e.to_string())?;
+    let bin_at = 20 + json_len;
+    let bin = match u32_at(bin_at) {
+        None => None,
+        Some(len) => {
+            if u32_at(bin_at + 4) != Some(0x004E_4942) {
+                return Err("the second GLB chunk is not BIN".into());
+            }
+            let data = (bin_at + 8)
+                .checked_add(len)
+                .and_then(|end| bytes.get(bin_at + 8..end))
+                .ok_or("the BIN chunk runs past the end of the file")?;
+            Some(data.to_vec())
+        }
+    };
+    Ok((json, bin))
+}
+
+pub(super) fn read_buffers(
+    json: &Value,
+    mut bin: Option<Vec<u8>>,
+    path: &Path,
+    file: &str,
+) -> Result<Vec<Vec<u8>>, GltfError> {
+    let mut buffers = Vec::new();
+    for (i, b) in json["buffers"].as_array().into_iter().flatten().enumerate() {
+        let error = |why: String| GltfError::Buffer {
+            file: file.to_owned(),
+            buffer: i,
+            why,
+        };
+        let length = b["byteLength"]
+            .as_u64()
+            .ok_or_else(|| error("no byteLength".into()))? as usize;
+        let data = match b["uri"].as_str() {
+            None if i == 0 => bin
+                .take()
+                .ok_or_else(|| error("it has no uri and the file has no BIN chunk".into()))?,
+            None => return Err(error("it has no uri".into())),
+            Some(uri) => uri_data(uri, path).map_err(error)?,
+        };
+        if data.len() < length {
+            return Err(error(format!(
+                "it says {length} bytes, {} are there",
+                data.len()
+            )));
+        }
+        buffers.push(data);
+    }
+    Ok(buffers)
+}
+
+/// The bytes a URI names: a base64 `data:` URI, or a file beside `path`.
+pub fn uri_data(uri: &str, path: &Path) -> Result<Vec<u8>, String> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let (_, data) = rest
+            .split_once(";base64,")
+            .ok_or("a data URI that is not base64")?;
+        return crate::gltf_read::base64(data);
+    }
+    let name = percent_decode(uri);
+    if name.contains("://") {
+        return Err(format!("\"{uri}\" is not a file beside the glTF file"));
+    }
+    let file = path.with_file_name(&name);
+    std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// `%20` and the like decoded (glTF URIs are URI-encoded file names).
+fn percent_decode(uri: &str) -> String {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
