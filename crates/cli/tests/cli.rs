@@ -702,6 +702,17 @@ fn bake_exit_codes_follow_the_contract() {
     assert!(out.exists());
     std::fs::remove_file(&out).expect("rm");
     // Bad input: exit 1, a message naming the culprit, nothing written.
+    let with_last_key_at = |frame: &str, name: &str| {
+        let text = std::fs::read_to_string(&doc).expect("the document");
+        let at = text.rfind("frame: ").expect("a key");
+        let end = at + text[at..].find(',').expect("the frame ends");
+        let changed = format!("{}frame: {frame}{}", &text[..at], &text[end..]);
+        let path = dir.path().join(name);
+        std::fs::write(&path, changed).expect("write");
+        path.display().to_string()
+    };
+    let far_doc = with_last_key_at("2000000000", "far.marionette.ron");
+    let long_doc = with_last_key_at("1000000", "long.marionette.ron");
     for (args, culprit) in [
         (
             vec!["bake", &doc, "--sequence", "walk", "--out", &out_text],
@@ -717,6 +728,29 @@ fn bake_exit_codes_follow_the_contract() {
                 &out_text,
             ],
             "nowhere.ron",
+        ),
+        // A key two billion frames on: refused for the sequence's length, not an abort.
+        (
+            vec![
+                "bake",
+                &far_doc,
+                "--sequence",
+                "crouches",
+                "--out",
+                &out_text,
+            ],
+            "sequence \"crouches\": key at frame 2000000000 is beyond",
+        ),
+        (
+            vec![
+                "bake",
+                &long_doc,
+                "--sequence",
+                "crouches",
+                "--out",
+                &out_text,
+            ],
+            "more than 1000000 frames",
         ),
     ] {
         let o = marionette(&args);

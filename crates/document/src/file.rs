@@ -272,7 +272,8 @@ impl DocumentFile {
     }
 
     /// The document as RON text, to be saved at `path` (the skeleton's path is written
-    /// relative to it).
+    /// relative to it). Refused when the text would be larger than a document may be read
+    /// ([`marionette_skeleton::ron_io::MAX_FILE_BYTES`]).
     pub fn to_ron_string(&self, path: &Path) -> Result<String, ron::Error> {
         let s = &self.skeleton;
         let def = DocumentDef {
@@ -319,6 +320,15 @@ impl DocumentFile {
             .separate_tuple_members(false)
             .compact_arrays(true);
         let body = ron::Options::default().to_string_pretty(&def, config)?;
+        let limit = marionette_skeleton::ron_io::MAX_FILE_BYTES;
+        if body.len() as u64 >= limit {
+            return Err(ron::Error::Message(format!(
+                "the document would be {} MiB, and documents are read up to {} MiB (a capture \
+                 imported with fewer keys, e.g. --every 2, or a shorter sequence, fits)",
+                body.len() >> 20,
+                limit >> 20
+            )));
+        }
         Ok(format!("{body}\n"))
     }
 

@@ -1,11 +1,12 @@
 //! Edits of a sequence's keys, as the timeline makes them: set, delete and move a key; copy,
 //! cut, paste, insert, delete, retime and slide a range of frames. Each edit either succeeds
 //! with the keys still strictly increasing and at least one left, or fails with an error naming
-//! the sequence and the frames at fault, leaving the sequence as it was.
+//! the sequence and the frames at fault, leaving the sequence as it was. No edit takes a key
+//! beyond ±[`MAX_FRAME`] or makes the keys span more than [`MAX_SPAN`] frames.
 
 use marionette_skeleton::Pose;
 
-use crate::sequence::{Key, Sequence};
+use crate::sequence::{Key, MAX_FRAME, MAX_SPAN, Sequence};
 
 /// A refused key edit; the sequence did not change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,6 +34,19 @@ pub enum KeyEditError {
         sequence: String,
         /// The frame.
         frame: i64,
+    },
+    /// The keys would span more frames than a sequence may, or reach beyond the largest frame
+    /// number.
+    #[error(
+        "sequence \"{sequence}\": keys at frames {first}–{last} would span more than {MAX_SPAN} frames or pass ±{MAX_FRAME}"
+    )]
+    TooLong {
+        /// The sequence.
+        sequence: String,
+        /// The first key's frame after the edit.
+        first: i64,
+        /// The last key's frame after the edit.
+        last: i64,
     },
     /// A range whose last frame is before its first, or an empty length.
     #[error("sequence \"{sequence}\": {what}")]
@@ -64,11 +78,17 @@ impl Sequence {
     }
 
     /// Sets the key at `frame` to `pose` (replacing a key there).
-    pub fn set_key(&mut self, frame: i64, pose: Pose) {
+    pub fn set_key(&mut self, frame: i64, pose: Pose) -> Result<(), KeyEditError> {
+        let (first, last) = match (self.keys.first(), self.keys.last()) {
+            (Some(a), Some(b)) => (a.frame.min(frame), b.frame.max(frame)),
+            _ => (frame, frame),
+        };
+        self.check_limits(first, last)?;
         match self.keys.binary_search_by_key(&frame, |k| k.frame) {
             Ok(i) => self.keys[i].pose = pose,
             Err(i) => self.keys.insert(i, Key { frame, pose }),
         }
+        Ok(())
     }
 
     /// Deletes the key at `frame`.
@@ -90,9 +110,10 @@ impl Sequence {
         if self.key_at(to).is_some() {
             return Err(self.occupied(to));
         }
-        let mut key = self.keys.remove(i);
-        key.frame = to;
-        self.set_key(to, key.pose);
+        let mut moved = self.clone();
+        let key = moved.keys.remove(i);
+        moved.set_key(to, key.pose)?;
+        *self = moved;
         Ok(())
     }
 
@@ -142,20 +163,29 @@ impl Sequence {
         if count < 1 {
             return Err(self.bad_range(format!("cannot insert {count} frames")));
         }
-        for k in &mut self.keys {
+        self.check_limits(at, at)?;
+        if count > MAX_SPAN {
+            return Err(self.too_long(at, at.saturating_add(count)));
+        }
+        let mut moved = self.clone();
+        for k in &mut moved.keys {
             if k.frame >= at {
                 k.frame += count;
             }
         }
+        moved.check_keys()?;
+        *self = moved;
         Ok(())
     }
 
     /// Pastes `clip` at `at`: its length of frames is inserted there and filled with its keys.
     pub fn paste(&mut self, at: i64, clip: &Clip) -> Result<(), KeyEditError> {
-        self.insert_frames(at, clip.length)?;
+        let mut pasted = self.clone();
+        pasted.insert_frames(at, clip.length)?;
         for k in &clip.keys {
-            self.set_key(at + k.frame, k.pose.clone());
+            pasted.set_key(at.saturating_add(k.frame), k.pose.clone())?;
         }
+        *self = pasted;
         Ok(())
     }
 
@@ -166,6 +196,9 @@ impl Sequence {
         let old = last - first + 1;
         if length < 1 {
             return Err(self.bad_range(format!("cannot retime to {length} frames")));
+        }
+        if length > MAX_SPAN {
+            return Err(self.too_long(first, first.saturating_add(length)));
         }
         let mut moved = self.clone();
         for k in &mut moved.keys {
@@ -184,6 +217,7 @@ impl Sequence {
         if let Some(pair) = moved.keys.windows(2).find(|p| p[0].frame >= p[1].frame) {
             return Err(self.occupied(pair[1].frame));
         }
+        moved.check_keys()?;
         *self = moved;
         Ok(())
     }
@@ -192,6 +226,9 @@ impl Sequence {
     /// or pass a key outside the range.
     pub fn slide_range(&mut self, first: i64, last: i64, delta: i64) -> Result<(), KeyEditError> {
         self.check_range(first, last)?;
+        if delta.unsigned_abs() > MAX_SPAN.unsigned_abs() {
+            return Err(self.too_long(first.saturating_add(delta), last.saturating_add(delta)));
+        }
         let inside = |f: i64| (first..=last).contains(&f);
         let (lo, hi) = (first.min(first + delta), last.max(last + delta));
         if let Some(k) = self
@@ -201,11 +238,14 @@ impl Sequence {
         {
             return Err(self.occupied(k.frame));
         }
-        for k in &mut self.keys {
+        let mut moved = self.clone();
+        for k in &mut moved.keys {
             if inside(k.frame) {
                 k.frame += delta;
             }
         }
+        moved.check_keys()?;
+        *self = moved;
         Ok(())
     }
 
@@ -222,7 +262,31 @@ impl Sequence {
         if last < first {
             return Err(self.bad_range(format!("the range {first}–{last} ends before it starts")));
         }
+        self.check_limits(first, last)
+    }
+
+    /// Whether keys from `first` to `last` would be within the limits.
+    fn check_limits(&self, first: i64, last: i64) -> Result<(), KeyEditError> {
+        if first < -MAX_FRAME || last > MAX_FRAME || last - first >= MAX_SPAN {
+            return Err(self.too_long(first, last));
+        }
         Ok(())
+    }
+
+    /// Whether the keys are within the limits.
+    fn check_keys(&self) -> Result<(), KeyEditError> {
+        match (self.keys.first(), self.keys.last()) {
+            (Some(a), Some(b)) => self.check_limits(a.frame, b.frame),
+            _ => Ok(()),
+        }
+    }
+
+    fn too_long(&self, first: i64, last: i64) -> KeyEditError {
+        KeyEditError::TooLong {
+            sequence: self.name.clone(),
+            first,
+            last,
+        }
     }
 
     fn last_key(&self) -> KeyEditError {
@@ -279,7 +343,8 @@ mod tests {
     #[test]
     fn keys_are_set_deleted_and_moved() {
         let mut s = seq(&[0, 10]);
-        s.set_key(5, Pose { q: vec![5.0; 3] });
+        s.set_key(5, Pose { q: vec![5.0; 3] })
+            .expect("within the limits");
         assert_eq!(frames(&s), [0, 5, 10]);
         s.move_key(5, 7).expect("move");
         assert_eq!(frames(&s), [0, 7, 10]);
@@ -333,11 +398,27 @@ mod tests {
         assert!(s.insert_frames(0, 0).is_err());
     }
 
+    /// Frames, counts and deltas: mostly near the keys, sometimes at or past the limits.
+    fn frame() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            8 => -25i64..65,
+            1 => prop_oneof![
+                Just(i64::MIN),
+                Just(i64::MAX),
+                Just(MAX_FRAME),
+                Just(-MAX_FRAME - 1),
+                Just(MAX_SPAN - 1),
+                Just(MAX_SPAN),
+                Just(2_000_000_000),
+            ],
+        ]
+    }
+
     proptest! {
         #[test]
         fn a_refused_edit_changes_nothing_and_an_accepted_one_keeps_the_keys_valid(
             keys in proptest::collection::btree_set(-20i64..60, 1..8),
-            op in 0usize..7, a in -25i64..65, b in -25i64..65, n in -3i64..20,
+            op in 0usize..8, a in frame(), b in frame(), n in frame(),
         ) {
             let keys: Vec<i64> = keys.into_iter().collect();
             let mut s = seq(&keys);
@@ -350,6 +431,7 @@ mod tests {
                 3 => s.insert_frames(a, n),
                 4 => s.retime_range(first, last, n),
                 5 => s.slide_range(first, last, n),
+                6 => s.set_key(a, Pose { q: vec![0.5; 3] }),
                 _ => s.copy_range(first, last).and_then(|c| s.paste(b, &c)),
             };
             if result.is_err() {
@@ -357,7 +439,7 @@ mod tests {
             }
             prop_assert!(s.defects().is_empty(), "{:?}", s.defects());
             // Every key keeps its pose: root x still names the frame it was made at.
-            for k in &s.keys {
+            for k in s.keys.iter().filter(|k| k.pose.q[0] != 0.5) {
                 prop_assert!(before.keys.iter().any(|b| b.pose == k.pose));
             }
         }

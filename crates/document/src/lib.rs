@@ -16,4 +16,4 @@ pub use file::{DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION, rela
 pub use goal_set::{GoalSet, Owner};
 pub use key_edits::{Clip, KeyEditError};
 pub use lock::{Lock, LockError, LockKind, LockPart, Violation};
-pub use sequence::{Key, RootInterpolation, RotationInterpolation, Sequence};
+pub use sequence::{Key, MAX_FRAME, MAX_SPAN, RootInterpolation, RotationInterpolation, Sequence};

@@ -291,7 +291,7 @@ impl Document {
                 self.move_lock_target(lock, &delta, runner, undo)?;
             }
             Edit::GoToFrame(frame) => self.go_to_frame(frame),
-            Edit::SetKey => self.set_key(),
+            Edit::SetKey => self.set_key()?,
             Edit::DeleteKey => self.delete_key()?,
             Edit::MoveKey { from, to } => self.move_key(from, to)?,
             Edit::SelectSequence(index) => self.select_sequence(index)?,

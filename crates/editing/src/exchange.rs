@@ -181,7 +181,12 @@ impl Document {
     /// unsaved document with one sequence keyed on every frame, shown. Lengths are taken as
     /// centimetres (× 0.01) when the figure is taller than 10 units, else as metres.
     pub fn import_bvh(path: &Path) -> Result<ImportedCapture, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = marionette_skeleton::ron_io::read_bytes(
+            path,
+            marionette_skeleton::ron_io::MAX_DATA_BYTES,
+            "a BVH capture",
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
         let parsed = parse(&String::from_utf8_lossy(&bytes))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let height = if parsed.bvh.frames.is_empty() {

@@ -7,7 +7,9 @@
 //! While a sequence is shown, the locks that hold are those enabled on the current frame (a
 //! lock's frame range counts), for drags as for bakes.
 
-use marionette_document::{Clip, Key, RootInterpolation, RotationInterpolation, Sequence};
+use marionette_document::{
+    Clip, Key, MAX_FRAME, RootInterpolation, RotationInterpolation, Sequence,
+};
 use marionette_motion::{BakeSettings, BakedFrame, Baker};
 use marionette_skeleton::{Fk, Pose};
 
@@ -46,7 +48,7 @@ impl Document {
     /// keyed are left behind, as in every timeline).
     pub fn go_to_frame(&mut self, frame: i64) {
         self.end_drag();
-        self.frame = frame;
+        self.frame = frame.clamp(-MAX_FRAME, MAX_FRAME);
         self.show_frame();
     }
 
@@ -88,7 +90,7 @@ impl Document {
 
     /// Sets a key at the current frame from the current pose, in the shown sequence (a new
     /// sequence is made when none is shown).
-    pub fn set_key(&mut self) {
+    pub fn set_key(&mut self) -> Result<(), EditError> {
         self.end_drag();
         let pose = Pose {
             q: self.pose.clone(),
@@ -107,12 +109,11 @@ impl Document {
             });
             self.sequence = Some(self.sequences.len() - 1);
             self.record_sequences(format!("Set key at frame {frame}"), before);
-            return;
+            return Ok(());
         }
-        let _ = self.edit_sequence(format!("Set key at frame {frame}"), false, |s| {
-            s.set_key(frame, pose);
-            Ok(())
-        });
+        self.edit_sequence(format!("Set key at frame {frame}"), false, |s| {
+            s.set_key(frame, pose).map_err(EditError::from)
+        })
     }
 
     /// Deletes the shown sequence's key at the current frame.

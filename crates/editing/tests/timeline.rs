@@ -37,12 +37,12 @@ fn keyed_crouch() -> (Document, IkRunner) {
         doc.lock_part(part, LockKind::Position, &mut r)
             .expect("lock");
     }
-    doc.set_key();
+    doc.set_key().expect("a key");
     assert_eq!(doc.current_sequence(), Some(0));
     assert_eq!(doc.sequences()[0].name, "Sequence 1");
     doc.go_to_frame(24);
     drag_pelvis_down(&mut doc, 0.10, &mut r);
-    doc.set_key();
+    doc.set_key().expect("a key");
     (doc, r)
 }
 
@@ -173,7 +173,7 @@ fn a_lock_with_a_frame_range_holds_only_on_its_frames() {
     );
     doc.undo().expect("undo");
     assert_eq!(doc.locks()[lock].blend(), 0);
-    doc.set_key();
+    doc.set_key().expect("a key");
     doc.go_to_frame(20);
     // Off its frames the lock does not hold the heel: a pelvis drag moves it freely.
     let heel = doc.skeleton().site_by_name("left heel").expect("heel");

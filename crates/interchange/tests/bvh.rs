@@ -169,6 +169,23 @@ fn broken_files_are_refused_with_their_line() {
         ),
         (good.replacen("{", "", 1), "expected \"{\""),
     ];
+    // Deeper or wider than a skeleton may be: refused while reading, before anything is built.
+    let nested = |depth: usize, wide: usize| {
+        let mut text = String::from("HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 0\n");
+        for i in 0..depth {
+            text += &format!("JOINT d{i}\n{{\nOFFSET 0 1 0\nCHANNELS 0\n");
+        }
+        text += &"}\n".repeat(depth);
+        for i in 0..wide {
+            text += &format!("JOINT w{i}\n{{\nOFFSET 0 1 0\nCHANNELS 0\n}}\n");
+        }
+        text + "}\nMOTION\nFrames: 1\nFrame Time: 0.1\n\n"
+    };
+    let limit = marionette_skeleton::MAX_DEPTH;
+    let deep = nested(limit, 0);
+    let wide = nested(0, marionette_skeleton::MAX_JOINTS);
+    cases.push((deep, "is nested 201 deep; a skeleton holds at most 200"));
+    cases.push((wide, "is one more than the 1024 joints"));
     let last = lines.len() - 1;
     let mut short = lines.clone();
     let row = short[last].rsplit_once(' ').expect("values").0.to_owned();

@@ -150,6 +150,26 @@ pub enum Defect {
         /// The group at the top.
         group: String,
     },
+    /// More joints than a skeleton may have.
+    #[error(
+        "joint \"{joint}\" is one more than the {} joints a skeleton may have",
+        crate::load::MAX_JOINTS
+    )]
+    TooManyJoints {
+        /// The first joint past the limit.
+        joint: String,
+    },
+    /// The hierarchy nests deeper than a skeleton file can be read back.
+    #[error(
+        "joint \"{joint}\" is nested {depth} joints and groups deep; at most {} (so the file reads back)",
+        crate::load::MAX_DEPTH
+    )]
+    TooDeep {
+        /// The first joint past the limit.
+        joint: String,
+        /// Its depth.
+        depth: usize,
+    },
     /// A name is empty.
     #[error("a {kind} has an empty name")]
     EmptyName {

@@ -42,7 +42,7 @@ pub use chain::{Chain, ChainError};
 pub use error::{Defect, FileError, SkeletonError};
 pub use fk::Fk;
 pub use format::assets_folder;
-pub use load::orientation_from_degrees;
+pub use load::{MAX_DEPTH, MAX_JOINTS, orientation_from_degrees};
 pub use model::{
     Dof, DofId, DofKind, Group, GroupId, Joint, JointId, ROOT_STATE_LEN, Shape, Site, SiteId,
     Skeleton, Skin,

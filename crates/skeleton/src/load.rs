@@ -67,6 +67,13 @@ impl Skeleton {
 }
 
 /// The hierarchy flattened in depth-first pre-order.
+/// The most joints and groups a hierarchy may nest, the root counting 1: a file nested deeper
+/// would pass RON's nesting limit ([`crate::ron_io::MAX_NESTING`]) when read back.
+pub const MAX_DEPTH: usize = 200;
+
+/// The most joints a skeleton may have.
+pub const MAX_JOINTS: usize = 1024;
+
 struct Tree {
     names: Vec<String>,
     parents: Vec<Option<usize>>,
@@ -90,21 +97,45 @@ fn walk_hierarchy(root: &Node, defects: &mut Vec<Defect>) -> Tree {
         return tree;
     }
     let mut group_names = HashSet::new();
-    visit(root, None, None, &mut tree, &mut group_names, defects);
+    visit(root, (None, None, 1), &mut tree, &mut group_names, defects);
     tree
 }
 
+/// Adds `node` (at `depth`, under `parent_joint` and `parent_group`) and what it holds to
+/// `tree`; nothing deeper than [`MAX_DEPTH`] is visited.
 fn visit(
     node: &Node,
-    parent_joint: Option<usize>,
-    parent_group: Option<usize>,
+    (parent_joint, parent_group, depth): (Option<usize>, Option<usize>, usize),
     tree: &mut Tree,
     group_names: &mut HashSet<String>,
     defects: &mut Vec<Defect>,
 ) {
+    if depth > MAX_DEPTH {
+        let mut deepest = node;
+        while let Node::Group(_, children) = deepest {
+            match children.first() {
+                Some(child) => deepest = child,
+                None => break,
+            }
+        }
+        let (Node::Joint(name, _) | Node::Group(name, _)) = deepest;
+        defects.push(Defect::TooDeep {
+            joint: name.clone(),
+            depth,
+        });
+        return;
+    }
     match node {
         Node::Joint(name, children) => {
             let id = tree.names.len();
+            if id == MAX_JOINTS {
+                defects.push(Defect::TooManyJoints {
+                    joint: name.clone(),
+                });
+            }
+            if id >= MAX_JOINTS {
+                return;
+            }
             if name.is_empty() {
                 defects.push(Defect::EmptyName { kind: "joint" });
             }
@@ -117,7 +148,8 @@ fn visit(
             tree.parents.push(parent_joint);
             tree.subtree_end.push(id + 1);
             for child in children {
-                visit(child, Some(id), parent_group, tree, group_names, defects);
+                let at = (Some(id), parent_group, depth + 1);
+                visit(child, at, tree, group_names, defects);
             }
             tree.subtree_end[id] = tree.names.len();
         }
@@ -140,7 +172,8 @@ fn visit(
             });
             let first = tree.names.len();
             for child in children {
-                visit(child, parent_joint, Some(gid), tree, group_names, defects);
+                let at = (parent_joint, Some(gid), depth + 1);
+                visit(child, at, tree, group_names, defects);
             }
             tree.groups[gid].joints = (first..tree.names.len()).map(JointId).collect();
         }

@@ -56,21 +56,31 @@ pub fn to_pretty<T: Serialize>(name: &str, value: &T) -> Result<String, ron::Err
 /// a mistake, and a device such as `/dev/zero` must not make a loader read forever.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Reads a whole UTF-8 text file of at most [`MAX_FILE_BYTES`].
-pub fn read_text(path: &Path) -> std::io::Result<String> {
+/// The largest capture or character file read (1 GiB: a BVH take of hours, a glTF character
+/// with its textures, are far smaller).
+pub const MAX_DATA_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Reads a whole file of at most `limit` bytes (`what` it would be, for the error when larger).
+pub fn read_bytes(path: &Path, limit: u64, what: &str) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let file = std::fs::File::open(path)?;
     if file.metadata()?.is_dir() {
         return Err(std::io::Error::other("is a directory, not a file"));
     }
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!(
-            "larger than {} MiB; not a skeleton, pose or problem file",
-            MAX_FILE_BYTES / (1024 * 1024)
+            "larger than {} MiB; not {what}",
+            limit / (1024 * 1024)
         )));
     }
+    Ok(bytes)
+}
+
+/// Reads a whole UTF-8 text file of at most [`MAX_FILE_BYTES`].
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = read_bytes(path, MAX_FILE_BYTES, "a skeleton, pose or problem file")?;
     String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,

@@ -189,3 +189,61 @@ fn a_long_but_legal_chain_loads() {
     let s = Skeleton::from_ron_str(&text, "chain.ron").expect("loads");
     assert_eq!(s.dof_count(), n);
 }
+
+/// A chain of `n` joints, each the child of the one before, as a skeleton file's structure (as
+/// the BVH and glTF imports build them, without RON's nesting limit in the way).
+fn chain_file(n: usize) -> marionette_skeleton::format::SkeletonFile {
+    use marionette_skeleton::format::{JointDef, Node, SkeletonFile};
+    let mut hierarchy = Node::Joint(format!("j{}", n - 1), Vec::new());
+    for i in (0..n - 1).rev() {
+        hierarchy = Node::Joint(format!("j{i}"), vec![hierarchy]);
+    }
+    let mut file: SkeletonFile =
+        ron::from_str("Skeleton(name: \"chain\", hierarchy: Joint(\"x\", []), joints: {})")
+            .expect("a skeleton");
+    file.hierarchy = hierarchy;
+    let def: JointDef = ron::from_str("(offset: (0, 0.1, 0))").expect("a joint");
+    file.joints.0 = (0..n).map(|i| (format!("j{i}"), def.clone())).collect();
+    file
+}
+
+#[test]
+fn a_hierarchy_deeper_than_a_file_can_hold_is_refused_naming_the_joint() {
+    let limit = marionette_skeleton::MAX_DEPTH;
+    assert!(Skeleton::from_file(chain_file(limit), "chain").is_ok());
+    // Deeper than the limit: refused, the walk stopping at the limit.
+    for n in [limit + 1, 5000] {
+        let err = Skeleton::from_file(chain_file(n), "chain").expect_err("too deep");
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!(
+                "joint \"j{limit}\" is nested {} joints",
+                limit + 1
+            )),
+            "{}",
+            &text[..text.len().min(300)]
+        );
+    }
+}
+
+#[test]
+fn more_joints_than_a_skeleton_may_have_are_refused() {
+    use marionette_skeleton::format::Node;
+    let limit = marionette_skeleton::MAX_JOINTS;
+    let mut file = chain_file(1);
+    let def = file.joints.0[0].1.clone();
+    let leaves: Vec<Node> = (1..=limit)
+        .map(|i| Node::Joint(format!("leaf{i}"), Vec::new()))
+        .collect();
+    file.joints
+        .0
+        .extend((1..=limit).map(|i| (format!("leaf{i}"), def.clone())));
+    file.hierarchy = Node::Joint("j0".into(), leaves);
+    let err = Skeleton::from_file(file, "wide").expect_err("too many");
+    assert!(
+        err.to_string().contains(&format!(
+            "joint \"leaf{limit}\" is one more than the {limit} joints"
+        )),
+        "{err}"
+    );
+}

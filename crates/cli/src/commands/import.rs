@@ -40,7 +40,12 @@ pub struct ImportArgs {
 /// Reads, converts, writes both files or neither.
 pub fn run(args: &ImportArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
-    let bytes = std::fs::read(&args.file).map_err(|e| format!("{file}: {e}"))?;
+    let bytes = marionette_skeleton::ron_io::read_bytes(
+        &args.file,
+        marionette_skeleton::ron_io::MAX_DATA_BYTES,
+        "a capture or a character",
+    )
+    .map_err(|e| format!("{file}: {e}"))?;
     if marionette_interchange::gltf_file::looks_like_gltf(&bytes) {
         if args.scale.is_some() || args.every.is_some() {
             return Err(format!(

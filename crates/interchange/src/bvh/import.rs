@@ -31,6 +31,15 @@ pub enum ImportError {
     /// The file has no frames to key.
     #[error("the file has no frames of motion")]
     NoFrames,
+    /// More frames than a sequence may span.
+    #[error(
+        "{frames} frames are more than a sequence may span ({max}); cut the capture into parts",
+        max = marionette_document::MAX_SPAN
+    )]
+    TooLong {
+        /// The frames in the file.
+        frames: usize,
+    },
     /// The skeleton made from the hierarchy is refused (a name used twice, a zero offset …).
     #[error("the hierarchy does not make a valid skeleton: {0}")]
     Skeleton(String),
@@ -58,6 +67,11 @@ pub fn import(bvh: &Bvh, scale: f64, every: usize, name: &str) -> Result<Importe
     }
     if bvh.frames.is_empty() {
         return Err(ImportError::NoFrames);
+    }
+    if bvh.frames.len() as i64 > marionette_document::MAX_SPAN {
+        return Err(ImportError::TooLong {
+            frames: bvh.frames.len(),
+        });
     }
     let skeleton_file = skeleton_file(bvh, scale, name);
     let skeleton = Skeleton::from_file(skeleton_file.clone(), name)

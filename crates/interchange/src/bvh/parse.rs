@@ -4,6 +4,9 @@
 //! wrong is an error naming the line: a missing brace, a number that is not one, a channel count
 //! or a row length that does not match, a truncated file.
 
+use std::collections::HashSet;
+
+use marionette_skeleton::{MAX_DEPTH, MAX_JOINTS};
 use nalgebra::Vector3;
 
 use super::{Bvh, BvhJoint, Channel};
@@ -111,7 +114,7 @@ pub fn parse(text: &str) -> Result<Parsed, BvhError> {
     t.expect("HIERARCHY")?;
     t.expect("ROOT")?;
     let mut joints = Vec::new();
-    joint(&mut t, &mut joints, None)?;
+    joint(&mut t, &mut joints, &mut HashSet::new(), (None, 1))?;
     if joints.is_empty() {
         return Err(t.error("no joints"));
     }
@@ -196,13 +199,26 @@ pub fn parse(text: &str) -> Result<Parsed, BvhError> {
 }
 
 /// A joint's block, after ROOT or JOINT: its name, `{`, OFFSET, CHANNELS, children, `}`.
+/// `names` holds the names read so far; `depth` counts the joint's ancestors and itself, at most
+/// [`MAX_DEPTH`] (what a skeleton file can hold).
 fn joint(
     t: &mut Tokens<'_>,
     joints: &mut Vec<BvhJoint>,
-    parent: Option<usize>,
+    names: &mut HashSet<String>,
+    (parent, depth): (Option<usize>, usize),
 ) -> Result<(), BvhError> {
     let name = t.take("a joint's name")?.to_owned();
-    if joints.iter().any(|j| j.name == name) {
+    if depth > MAX_DEPTH {
+        return Err(t.error(format!(
+            "joint \"{name}\" is nested {depth} deep; a skeleton holds at most {MAX_DEPTH}"
+        )));
+    }
+    if joints.len() == MAX_JOINTS {
+        return Err(t.error(format!(
+            "joint \"{name}\" is one more than the {MAX_JOINTS} joints a skeleton may have"
+        )));
+    }
+    if !names.insert(name.clone()) {
         return Err(t.error(format!("a second joint named \"{name}\"")));
     }
     t.expect("{")?;
@@ -257,7 +273,7 @@ fn joint(
         match t.peek() {
             Some("JOINT") => {
                 t.take("JOINT")?;
-                joint(t, joints, Some(index))?;
+                joint(t, joints, names, (Some(index), depth + 1))?;
             }
             Some("End") => {
                 t.take("End")?;

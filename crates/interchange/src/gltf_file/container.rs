@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use marionette_skeleton::ron_io::MAX_DATA_BYTES;
 use serde_json::Value;
 
 use super::GltfError;
@@ -89,7 +90,8 @@ pub fn uri_data(uri: &str, path: &Path) -> Result<Vec<u8>, String> {
         return Err(format!("\"{uri}\" is not a file beside the glTF file"));
     }
     let file = path.with_file_name(&name);
-    std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))
+    marionette_skeleton::ron_io::read_bytes(&file, MAX_DATA_BYTES, "a glTF buffer")
+        .map_err(|e| format!("{}: {e}", file.display()))
 }
 
 /// `%20` and the like decoded (glTF URIs are URI-encoded file names).

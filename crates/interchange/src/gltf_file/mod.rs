@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use marionette_skeleton::ron_io::{MAX_DATA_BYTES, read_bytes};
 use nalgebra::Matrix4;
 use serde_json::Value;
 
@@ -118,10 +119,11 @@ pub fn looks_like_gltf(bytes: &[u8]) -> bool {
 impl GltfFile {
     /// Reads the file at `path` (external buffers are read from beside it).
     pub fn open(path: &Path) -> Result<GltfFile, GltfError> {
-        let bytes = std::fs::read(path).map_err(|e| GltfError::Io {
-            file: path.display().to_string(),
-            why: e.to_string(),
-        })?;
+        let bytes =
+            read_bytes(path, MAX_DATA_BYTES, "a glTF character").map_err(|e| GltfError::Io {
+                file: path.display().to_string(),
+                why: e.to_string(),
+            })?;
         GltfFile::from_bytes(&bytes, path)
     }
 
