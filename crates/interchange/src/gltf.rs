@@ -194,7 +194,7 @@ fn column_major(m: &Matrix4<f64>) -> impl Iterator<Item = f32> + '_ {
 }
 
 fn quaternion(r: &Matrix3<f64>) -> UnitQuaternion<f64> {
-    UnitQuaternion::from_matrix(r)
+    crate::gltf_file::quaternion_of(r)
 }
 
 /// The `.glb` bytes of `frames` (state vectors of `skeleton`) at `fps` frames per second, mesh

@@ -14,7 +14,7 @@ use marionette_skeleton::{Fk, JointId, Skeleton};
 
 use super::CharacterError;
 use super::rig::Rig;
-use crate::gltf_file::{GltfFile, decompose, uri_data};
+use crate::gltf_file::{GltfFile, decompose, quaternion_of, uri_data};
 
 /// The node each skeleton joint drives: the skin's map, else the rig joint of the same name.
 pub fn joint_nodes(skeleton: &Skeleton, rig: &Rig) -> Vec<Option<usize>> {
@@ -160,7 +160,7 @@ pub fn character_glb(
             file.nodes[n].local
         };
         let (r, t, s) = trs(&m, n)?;
-        let q = UnitQuaternion::from_matrix(&r);
+        let q = quaternion_of(&r);
         let node = &mut json["nodes"][n];
         if let Some(object) = node.as_object_mut() {
             object.remove("matrix");
@@ -282,7 +282,7 @@ fn animation(
         let mut previous: Option<UnitQuaternion<f64>> = None;
         for frame in locals {
             let (r, t, _) = trs(file, &frame[n], n)?;
-            let mut q = UnitQuaternion::from_matrix(&r);
+            let mut q = quaternion_of(&r);
             // The same hemisphere as the last key, so interpolation takes the short way.
             if previous.is_some_and(|p| p.coords.dot(&q.coords) < 0.0) {
                 q = UnitQuaternion::new_unchecked(-q.into_inner());

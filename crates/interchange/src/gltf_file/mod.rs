@@ -16,8 +16,8 @@ mod nodes;
 
 pub use container::uri_data;
 use container::{glb_chunks, read_buffers};
-pub use nodes::decompose;
 use nodes::read_nodes;
+pub use nodes::{decompose, nearest_rotation, quaternion_of};
 
 /// The most nodes a file may have.
 pub const MAX_NODES: usize = 100_000;

@@ -1,0 +1,212 @@
+//! The readers fuzzed, each run as its command runs it: the input written to a file in a work
+//! folder and read with the same library call the command makes, then what the command does
+//! next with what it read (forward kinematics of a skeleton, a skeleton and document written
+//! from a capture, a character imported and exported). An `Err` is the reader refusing the
+//! input, which is what it should do with most of them; a panic is caught by the caller.
+
+use std::path::{Path, PathBuf};
+
+use marionette_document::DocumentFile;
+use marionette_editing::Script;
+use marionette_ik::Problem;
+use marionette_interchange::bvh::import::import;
+use marionette_interchange::bvh::parse::parse;
+use marionette_interchange::bvh::write::to_bvh;
+use marionette_interchange::character::Character;
+use marionette_interchange::character::export::character_glb;
+use marionette_skeleton::{Fk, Pose, Skeleton, builtin};
+
+/// A file format Marionette reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Reader {
+    /// Skeleton files (`marionette check`, the editor's --skeleton).
+    Skeleton,
+    /// Pose files (`marionette check --skeleton`, `fk --pose`, the editor's Open pose).
+    Pose,
+    /// Problem files (`marionette solve`).
+    Problem,
+    /// Document files (`marionette bake`, `export`, the editor's Open).
+    Document,
+    /// Replay scripts (`marionette-editor --replay`).
+    Replay,
+    /// BVH captures (`marionette import`, the editor's Import BVH).
+    Bvh,
+    /// glTF characters, JSON and binary (`marionette import`, `export`, the editor's Import
+    /// character).
+    Gltf,
+}
+
+impl Reader {
+    /// Every reader.
+    pub const ALL: [Reader; 7] = [
+        Reader::Skeleton,
+        Reader::Pose,
+        Reader::Problem,
+        Reader::Document,
+        Reader::Replay,
+        Reader::Bvh,
+        Reader::Gltf,
+    ];
+
+    /// The reader's name (as the command line and the regression folders spell it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reader::Skeleton => "skeleton",
+            Reader::Pose => "pose",
+            Reader::Problem => "problem",
+            Reader::Document => "document",
+            Reader::Replay => "replay",
+            Reader::Bvh => "bvh",
+            Reader::Gltf => "gltf",
+        }
+    }
+
+    /// The valid files its inputs are made from, read from the repository at `repo`.
+    pub fn seeds(self, repo: &Path) -> Result<Vec<Vec<u8>>, String> {
+        let read = |p: PathBuf| std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()));
+        let in_folder = |folder: &str, ext: &str| -> Result<Vec<Vec<u8>>, String> {
+            let dir = repo.join(folder);
+            let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.to_string_lossy().ends_with(ext))
+                .collect();
+            paths.sort();
+            paths.into_iter().map(read).collect()
+        };
+        let of_kind = |kind: &str| -> Result<Vec<Vec<u8>>, String> {
+            let prefix = format!("{kind}-");
+            let dir = repo.join("crates/fuzz/seeds");
+            let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
+                })
+                .collect();
+            names.sort();
+            names.into_iter().map(read).collect()
+        };
+        let characters = "crates/interchange/tests/data/characters";
+        Ok(match self {
+            Reader::Skeleton => in_folder("skeletons", ".ron")?,
+            Reader::Pose => of_kind("pose")?,
+            Reader::Problem => of_kind("problem")?,
+            Reader::Document => of_kind("document")?,
+            Reader::Replay => in_folder("scripts", "-replay.ron")?,
+            Reader::Bvh => bvh_seeds(),
+            Reader::Gltf => vec![
+                read(repo.join(characters).join("RiggedSimple.gltf"))?,
+                read(repo.join(characters).join("RiggedFigure.gltf"))?,
+                read(repo.join(characters).join("authored/rigify_tpose.glb"))?,
+                read(repo.join(characters).join("authored/vroid_tpose.vrm"))?,
+            ],
+        })
+    }
+
+    /// The file name an input is written to in the work folder.
+    fn file_name(self) -> &'static str {
+        match self {
+            Reader::Bvh => "input.bvh",
+            Reader::Gltf => "input.glb",
+            _ => "input.ron",
+        }
+    }
+
+    /// Reads `input` as the commands do, in `work` (made by [`prepare_work_folder`]).
+    pub fn run(self, input: &[u8], work: &Path) -> Result<(), String> {
+        let path = work.join(self.file_name());
+        std::fs::write(&path, input).map_err(|e| format!("cannot write the input: {e}"))?;
+        let text = || marionette_skeleton::ron_io::read_text(&path).map_err(|e| e.to_string());
+        match self {
+            Reader::Skeleton => {
+                let s = Skeleton::load(&path).map_err(|e| e.to_string())?;
+                let mut fk = Fk::new(&s);
+                fk.update(&s, &Pose::rest(&s).q);
+                s.to_ron_string().map(drop).map_err(|e| e.to_string())
+            }
+            Reader::Pose => {
+                let s = builtin::stickman();
+                let pose = Pose::load(&s, &path).map_err(|e| e.to_string())?;
+                Fk::new(&s).update(&s, &pose.q);
+                Ok(())
+            }
+            Reader::Problem => Problem::load(&path).map(drop).map_err(|e| e.to_string()),
+            Reader::Document => {
+                let doc = DocumentFile::load(&path).map_err(|e| e.to_string())?;
+                doc.to_ron_string(&path)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            }
+            Reader::Replay => Script::parse(&text()?, "input.ron")
+                .map(drop)
+                .map_err(|e| e.to_string()),
+            Reader::Bvh => {
+                let bytes = marionette_skeleton::ron_io::read_bytes(
+                    &path,
+                    marionette_skeleton::ron_io::MAX_DATA_BYTES,
+                    "a capture",
+                )
+                .map_err(|e| e.to_string())?;
+                let parsed = parse(&String::from_utf8_lossy(&bytes)).map_err(|e| e.to_string())?;
+                let imported = import(&parsed.bvh, 0.01, 1, "input").map_err(|e| e.to_string())?;
+                marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
+                    .map_err(|e| e.to_string())?;
+                let doc = imported.document(work.join("input.skeleton.ron"));
+                doc.to_ron_string(&work.join("input.marionette.ron"))
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            }
+            Reader::Gltf => {
+                let character = Character::open(&path).map_err(|e| e.to_string())?;
+                let imported = character
+                    .import("input", "input.glb")
+                    .map_err(|e| e.to_string())?;
+                let _ = character.report();
+                let rest = Pose::rest(&imported.skeleton).q;
+                character_glb(&path, &imported.skeleton, &[rest], 24.0, "pose")
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            }
+        }
+    }
+}
+
+/// BVH seeds made by our own writer: the stick figure and the humanoid, a few frames each, with
+/// every joint turned.
+fn bvh_seeds() -> Vec<Vec<u8>> {
+    [builtin::stickman(), builtin::humanoid()]
+        .iter()
+        .map(|s| {
+            let rest = Pose::rest(s).q;
+            let frames: Vec<Vec<f64>> = (0..4)
+                .map(|k| {
+                    rest.iter()
+                        .enumerate()
+                        .map(|(i, v)| if i < 3 { *v } else { v + 0.05 * k as f64 })
+                        .collect()
+                })
+                .collect();
+            to_bvh(s, &frames, 30.0).to_text().into_bytes()
+        })
+        .collect()
+}
+
+/// Makes the folder inputs are read in: the shipped skeletons (which the problem and document
+/// seeds name) and the stick figure's pose (which a problem seed starts from).
+pub fn prepare_work_folder(repo: &Path, work: &Path) -> Result<(), String> {
+    let skeletons = work.join("skeletons");
+    std::fs::create_dir_all(&skeletons).map_err(|e| format!("{}: {e}", skeletons.display()))?;
+    for entry in std::fs::read_dir(repo.join("skeletons")).map_err(|e| e.to_string())? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        std::fs::copy(entry.path(), skeletons.join(entry.file_name()))
+            .map_err(|e| e.to_string())?;
+    }
+    std::fs::copy(
+        repo.join("crates/fuzz/seeds/pose-pose.ron"),
+        work.join("pose.ron"),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(())
+}
