@@ -4,12 +4,12 @@
 //! pose shown, then the ray against every triangle); best of `runs`.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use marionette_interchange::character::Character;
 use marionette_interchange::character::build::rest_world;
 use nalgebra::Vector3;
 
+use crate::interchange::best_ms;
 use crate::table::Table;
 
 /// The characters the tests read, with the ones authored in Blender.
@@ -27,18 +27,6 @@ pub fn files() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-fn best_ms<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
-    let mut best = f64::INFINITY;
-    let mut last = None;
-    for _ in 0..runs {
-        let began = Instant::now();
-        let out = f();
-        best = best.min(began.elapsed().as_secs_f64() * 1e3);
-        last = Some(out);
-    }
-    (best, last.expect("at least one run"))
 }
 
 /// The characters table.

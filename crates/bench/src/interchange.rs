@@ -14,7 +14,8 @@ use crate::table::Table;
 /// Where Debian's assimp-testmodels puts CMU's first capture.
 pub const CAPTURE: &str = "/usr/share/assimp/models/BVH/01_01.bvh";
 
-fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
+/// The fastest of `runs` calls of `f` in milliseconds, and the last call's result.
+pub(crate) fn best_ms<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::INFINITY;
     let mut last = None;
     for _ in 0..runs {
@@ -36,7 +37,7 @@ pub fn table(frames: i64, runs: usize) -> Table {
     );
     match std::fs::read_to_string(CAPTURE) {
         Ok(text) => {
-            let (ms, imported) = best(runs, || {
+            let (ms, imported) = best_ms(runs, || {
                 let bvh = parse(&text).expect("the capture reads").bvh;
                 import(&bvh, 0.01, 1, "01_01").expect("imports")
             });
@@ -56,14 +57,14 @@ pub fn table(frames: i64, runs: usize) -> Table {
     let baker = Baker::new(&s, &sequence, &locks, BakeSettings::default());
     let baked = bake_with_threads(&baker, 0, &|| {}).expect("pool");
     let qs: Vec<Vec<f64>> = baked.iter().map(|f| f.q.clone()).collect();
-    let (ms, text) = best(runs, || to_bvh(&s, &qs, sequence.fps).to_text());
+    let (ms, text) = best_ms(runs, || to_bvh(&s, &qs, sequence.fps).to_text());
     table.row(vec![
         "export BVH (humanoid)".into(),
         baked.len().to_string(),
         format!("{ms:.1}"),
         format!("{:.1}", text.len() as f64 / 1e6),
     ]);
-    let (ms, bytes) = best(runs, || {
+    let (ms, bytes) = best_ms(runs, || {
         let mut out = Vec::new();
         frames_with_world_positions(&mut out, &s, &locks, &sequence.name, sequence.fps, &baked)
             .expect("in memory");
@@ -75,7 +76,7 @@ pub fn table(frames: i64, runs: usize) -> Table {
         format!("{ms:.1}"),
         format!("{:.1}", bytes.len() as f64 / 1e6),
     ]);
-    let (ms, glb) = best(runs, || {
+    let (ms, glb) = best_ms(runs, || {
         marionette_interchange::gltf::to_glb(&s, &qs, sequence.fps, None).0
     });
     table.row(vec![

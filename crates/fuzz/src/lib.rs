@@ -9,7 +9,8 @@
 //! regenerates the input from its index (every input is a pure function of the run's seed and
 //! its index) and keeps it. The inputs that once failed are kept in `crates/fuzz/regressions/`
 //! and read again by this crate's tests; a short run is a test too (CI), a long run is
-//! `cargo run --release -p marionette-fuzz -- --inputs 1000000`.
+//! `cargo run --release -p marionette-fuzz -- --inputs 1000000`; any input is written again by
+//! `cargo run -p marionette-fuzz --example regenerate -- READER SEED INDEX`.
 
 pub mod mutate;
 pub mod readers;

@@ -5,30 +5,23 @@
 //! chunk is mutated as text and the file put back together with correct chunk lengths, so the
 //! mutation reaches the reader past the framing.
 
-/// SplitMix64: small, fast, and the same sequence for the same seed on every machine.
+use marionette_bench::rng::SplitMix64;
+
+/// The inputs' generator: the benchmarks' SplitMix64, seeded per input.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator for input `index` of a run seeded with `seed`.
     pub fn new(seed: u64, index: u64) -> Rng {
-        let mut rng = Rng(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         rng.next_u64();
-        rng
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        Rng(rng)
     }
 
     /// A number in `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
+        (self.0.next_u64() % n.max(1) as u64) as usize
     }
 }
 

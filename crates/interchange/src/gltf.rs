@@ -381,8 +381,9 @@ pub fn to_glb(
     (glb(&root, &buffer.bytes), warnings)
 }
 
-/// The GLB container: header, JSON chunk (padded with spaces), BIN chunk (padded with zeros).
-fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+/// The GLB container: header, JSON chunk (padded with spaces), BIN chunk (`bin`, whose length
+/// is a multiple of 4).
+pub(crate) fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
     let mut text = serde_json::to_vec(json).expect("JSON of plain values");
     while !text.len().is_multiple_of(4) {
         text.push(b' ');

@@ -30,15 +30,7 @@ pub fn read_triangles(path: &Path) -> Result<Triangles, String> {
     while let Some(n) = stack.pop() {
         let node = &file.nodes[n];
         if let Some(mesh) = node.mesh {
-            for (k, p) in file.json["meshes"][mesh]["primitives"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                if p["mode"].as_u64().unwrap_or(4) != 4 {
-                    continue;
-                }
+            for (k, p) in file.triangle_primitives(mesh) {
                 add_primitive(&file, p, &world[n], &mut out)
                     .map_err(|e| format!("{}: mesh {mesh}, primitive {k}: {e}", path.display()))?;
             }

@@ -14,6 +14,7 @@ use marionette_skeleton::{Fk, JointId, Skeleton};
 
 use super::CharacterError;
 use super::rig::Rig;
+use crate::gltf::glb;
 use crate::gltf_file::{GltfFile, decompose, quaternion_of, uri_data};
 
 /// The node each skeleton joint drives: the skin's map, else the rig joint of the same name.
@@ -313,24 +314,4 @@ fn animation(
     animations.extend(json["animations"].as_array().cloned().unwrap_or_default());
     json["animations"] = Value::Array(animations);
     Ok(())
-}
-
-/// A GLB file of `json` and `bin`.
-fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut text = json.to_string().into_bytes();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let total = 12 + 8 + text.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(bin);
-    out
 }

@@ -84,15 +84,7 @@ impl CharacterMesh {
                     joints.len()
                 )));
             }
-            for (k, p) in file.json["meshes"][mesh]["primitives"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                if p["mode"].as_u64().unwrap_or(4) != 4 {
-                    continue;
-                }
+            for (k, p) in file.triangle_primitives(mesh) {
                 let primitive = read_primitive(file, p, &joints, &inverse_bind)
                     .map_err(|why| refuse(format!("mesh {mesh}, primitive {k}: {why}")))?;
                 primitives.extend(primitive);

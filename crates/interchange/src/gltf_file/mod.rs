@@ -187,6 +187,17 @@ impl GltfFile {
         }
     }
 
+    /// Mesh `mesh`'s primitives made of triangles (mode 4, the default), with their indices in
+    /// the mesh.
+    pub fn triangle_primitives(&self, mesh: usize) -> impl Iterator<Item = (usize, &Value)> {
+        self.json["meshes"][mesh]["primitives"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .filter(|(_, p)| p["mode"].as_u64().unwrap_or(4) == 4)
+    }
+
     /// Every node's transform in the world (the product of its ancestors' local transforms).
     pub fn world_matrices(&self) -> Vec<Matrix4<f64>> {
         let mut world: Vec<Option<Matrix4<f64>>> = vec![None; self.nodes.len()];
