@@ -33,6 +33,8 @@ enum Command {
     Export(commands::export::ExportArgs),
     /// Import a BVH motion capture or a rigged glTF character as a skeleton and a document.
     Import(commands::import::ImportArgs),
+    /// Put a BVH capture's motion onto another figure (a skeleton or a document).
+    Retarget(commands::retarget::RetargetArgs),
     /// Run the benchmark suite (the papers' problems and the peer protocols) and print tables.
     Bench(commands::bench::BenchArgs),
     /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Bake(args) => commands::bake::run(&args),
         Command::Export(args) => commands::export::run(&args),
         Command::Import(args) => commands::import::run(&args),
+        Command::Retarget(args) => commands::retarget::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };

@@ -893,3 +893,61 @@ fn broken_bvh_files_are_refused_with_their_line_and_nothing_is_written() {
         assert!(!s.exists() && !d.exists(), "{what}: something was written");
     }
 }
+
+#[test]
+fn retarget_writes_the_capture_on_the_target_or_nothing() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = dir.path().join("walk.ron");
+    let out_text = out.display().to_string();
+    let humanoid = path("humanoid.ron");
+    let o = marionette(&[
+        "retarget",
+        CMU,
+        "--onto",
+        &humanoid,
+        "--every",
+        "20",
+        "--doc-out",
+        &out_text,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("leftLowerArm   LeftForeArm      → left elbow"),
+        "{}",
+        stdout(&o)
+    );
+    let doc = marionette_document::DocumentFile::load(&out).expect("the document loads");
+    assert_eq!(doc.skeleton.name(), "humanoid");
+    let keys: Vec<i64> = doc.sequences[0].keys.iter().map(|k| k.frame).collect();
+    assert_eq!(keys.first(), Some(&0));
+    assert_eq!(
+        keys.get(1),
+        Some(&20),
+        "keys keep the capture's frame numbers"
+    );
+    std::fs::remove_file(&out).expect("rm");
+    // Bad input: exit 1, the culprit named, nothing written.
+    let planar = path("planar6.ron");
+    for (args, culprit) in [
+        (
+            vec!["retarget", CMU, "--onto", &planar, "--doc-out", &out_text],
+            "the target is not a humanoid",
+        ),
+        (
+            vec![
+                "retarget",
+                "nowhere.bvh",
+                "--onto",
+                &humanoid,
+                "--doc-out",
+                &out_text,
+            ],
+            "nowhere.bvh",
+        ),
+    ] {
+        let o = marionette(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains(culprit), "{}", stderr(&o));
+        assert!(!out.exists(), "{args:?} wrote the document");
+    }
+}

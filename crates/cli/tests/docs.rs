@@ -300,7 +300,7 @@ fn nothing_sends_a_reader_outside_the_repository() {
 #[test]
 fn every_command_s_help_shows_an_example() {
     for command in [
-        "check", "fk", "solve", "bake", "export", "import", "bench", "demo",
+        "check", "fk", "solve", "bake", "export", "import", "retarget", "bench", "demo",
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_marionette"))
             .args([command, "--help"])

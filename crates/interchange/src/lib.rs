@@ -10,3 +10,4 @@ pub mod gltf;
 pub mod gltf_file;
 pub mod gltf_read;
 pub mod json;
+pub mod retarget;

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod export;
 pub mod fk;
 pub mod import;
+pub mod retarget;
 pub mod solve;
 
 use std::path::Path;

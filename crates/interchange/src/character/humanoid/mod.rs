@@ -216,6 +216,11 @@ pub fn recognise(file: &GltfFile, rig: &Rig) -> Result<Humanoid, String> {
     if let Some(bones) = vrm_map(file, rig) {
         return finish(rig, bones, Method::Vrm, true);
     }
+    recognise_rig(rig)
+}
+
+/// The humanoid in `rig` by its joints' names and its shape (no file to hold a VRM map).
+pub fn recognise_rig(rig: &Rig) -> Result<Humanoid, String> {
     let named = by_names(rig);
     let sides_named = rig.joints.iter().any(|j| split_name(&j.name).0.is_some());
     let mut bones = by_shape(rig, &named, sides_named)?;

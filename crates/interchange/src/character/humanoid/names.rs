@@ -145,12 +145,13 @@ pub(super) fn by_names(rig: &Rig) -> Vec<(HumanBone, usize)> {
     }
     let kinds: Vec<Option<(Option<Side>, &str)>> =
         rig.joints.iter().map(|j| kind_of(&j.name)).collect();
-    // Marionette's own humanoid calls the upper arm "shoulder" and has a "clavicle": where a
-    // side has both, the shoulder is the upper arm.
+    // Marionette's own humanoid calls the upper arm "shoulder" and has a "clavicle", as
+    // Biovision's BVH convention has "Collar", "Shoulder", "Elbow", "Wrist": where a side has a
+    // clavicle or a collar, its shoulder is the upper arm.
     let has_clavicle = |side: Option<Side>| {
         rig.joints.iter().any(|j| {
             let (s, base) = split_name(&j.name);
-            s == side && base == "clavicle"
+            s == side && matches!(base.as_str(), "clavicle" | "collar" | "collarbone")
         })
     };
     for (j, kind) in kinds.iter().enumerate() {

@@ -1,0 +1,116 @@
+//! `marionette retarget CAPTURE.bvh --onto TARGET --doc-out OUT.ron [--scale S] [--every N]`:
+//! a capture's motion put onto another figure (a skeleton file, or a document: its skeleton at
+//! its pose), as a document on the target's skeleton with one sequence. The humanoid map found
+//! on both figures is printed, with what the target's limits kept from the capture. Exit
+//! status: 0 written, 1 bad input (nothing written).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use marionette_document::DocumentFile;
+use marionette_interchange::bvh::import::import;
+use marionette_interchange::bvh::parse::parse;
+use marionette_interchange::retarget::retarget;
+use marionette_skeleton::{Pose, Skeleton};
+
+use crate::output::outln;
+
+/// Arguments of `marionette retarget`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette retarget 01_01.bvh --onto skeletons/humanoid.ron --doc-out walk.marionette.ron\n  \
+    marionette retarget take.bvh --onto hero.marionette.ron --every 2 --doc-out hero-take.ron")]
+pub struct RetargetArgs {
+    /// The BVH capture.
+    capture: PathBuf,
+    /// The figure it goes onto: a skeleton file, or a document (its skeleton, from its pose).
+    #[arg(long, value_name = "TARGET")]
+    onto: PathBuf,
+    /// Where the document goes.
+    #[arg(long, value_name = "OUT.ron")]
+    doc_out: PathBuf,
+    /// The capture's lengths are multiplied by this (its root motion is scaled to the target
+    /// by the ratio of hip heights whatever it is).
+    #[arg(long, value_parser = super::positive, default_value_t = 1.0)]
+    scale: f64,
+    /// Key every N-th frame of the capture (and the last).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), default_value_t = 1)]
+    every: u32,
+}
+
+/// Reads both, retargets, writes the document or nothing.
+pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
+    let file = args.capture.display().to_string();
+    let bytes = marionette_skeleton::ron_io::read_bytes(
+        &args.capture,
+        marionette_skeleton::ron_io::MAX_DATA_BYTES,
+        "a BVH capture",
+    )
+    .map_err(|e| format!("{file}: {e}"))?;
+    let parsed = parse(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("{file}: {e}"))?;
+    let name = args
+        .capture
+        .file_stem()
+        .map_or_else(|| "take".to_owned(), |s| s.to_string_lossy().into_owned());
+    let captured = import(&parsed.bvh, args.scale, args.every as usize, &name)
+        .map_err(|e| format!("{file}: {e}"))?;
+    let (target, target_pose, skeleton_path) = target(&args.onto)?;
+    let frames: Vec<Vec<f64>> = captured
+        .sequence
+        .keys
+        .iter()
+        .map(|k| k.pose.q.clone())
+        .collect();
+    let mut result = retarget(
+        &captured.skeleton,
+        &frames,
+        captured.sequence.fps,
+        &target,
+        &target_pose.q,
+        &name,
+    )
+    .map_err(|e| format!("{file} onto {}: {e}", args.onto.display()))?;
+    for (key, captured) in result.sequence.keys.iter_mut().zip(&captured.sequence.keys) {
+        key.frame = captured.frame;
+    }
+    let keys = result.sequence.keys.len();
+    let mut doc = DocumentFile::new(skeleton_path, target.clone(), target_pose);
+    doc.sequences.push(result.sequence);
+    doc.save(&args.doc_out)
+        .map_err(|e| format!("{}: {e}", args.doc_out.display()))?;
+    outln!("{file} onto {}:", target.name());
+    for m in &result.map {
+        outln!(
+            "  {:<14} {:<16} → {}",
+            m.bone.vrm_name(),
+            captured.skeleton.joint(m.capture).name,
+            target.joint(m.target).name
+        );
+    }
+    for (bone, frames, most) in &result.limited {
+        outln!(
+            "  {}: held by the target's limits on {frames} frames (up to {most:.1}°)",
+            bone.vrm_name()
+        );
+    }
+    outln!(
+        "  root motion × {:.3} (the ratio of hip heights)\n→ {} ({keys} keys)",
+        result.hip_ratio,
+        args.doc_out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The target's skeleton, its reference pose and the skeleton file's path.
+fn target(path: &std::path::Path) -> Result<(Skeleton, Pose, PathBuf), String> {
+    let text = marionette_skeleton::ron_io::read_text(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if marionette_skeleton::ron_io::top_level_name(&text) == Some("Document") {
+        let doc = DocumentFile::load(path).map_err(|e| e.to_string())?;
+        return Ok((doc.skeleton, doc.pose, doc.skeleton_path));
+    }
+    let skeleton = Skeleton::load(path).map_err(|e| e.to_string())?;
+    let pose = Pose::rest(&skeleton);
+    Ok((skeleton, pose, path.to_path_buf()))
+}

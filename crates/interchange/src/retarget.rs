@@ -1,0 +1,394 @@
+//! A capture's motion put onto another figure: both skeletons' humanoid bones are found (by
+//! names and shape, as the character import finds them), both are brought to a common
+//! reference, and each mapped bone's rotation is carried over as a change in the world from that
+//! reference, so limbs point where the capture's point whatever the joint frames and hinge
+//! layouts (the practice of Monzani et al. 2000, "Using an intermediate skeleton and inverse
+//! kinematics for motion retargeting", without their IK pass; locks do that here).
+//!
+//! - The reference: the capture at its rest (a BVH's OFFSET pose), the target at the pose given.
+//!   A rotation about the up axis turns the target's facing onto the capture's; then each
+//!   mapped bone gets the least rotation that turns its rest direction (towards the next mapped
+//!   bone of its chain) onto the capture's, so T-pose, A-pose and arms-down rests all line up.
+//!   A bone with no next bone (a hand, a foot's toes, the head) takes its parent bone's.
+//! - Each frame, target joints are set parents first: a mapped bone's world rotation is the
+//!   capture bone's change from its reference times the bone's alignment times its rest world
+//!   rotation; its hinges are read back from the local rotation within their limits (the
+//!   nearest valid values, continuous with the last frame), and the world rotation it really
+//!   reaches is what its children are set against. Unmapped joints keep their rest values.
+//! - The root translation follows the capture's hips, scaled by the ratio of hip heights (hips
+//!   above the lowest joint at rest).
+
+use nalgebra::{Matrix3, Rotation3, Vector3};
+
+use marionette_document::{Key, RootInterpolation, RotationInterpolation, Sequence};
+use marionette_skeleton::joint_rotation::{HingeLayout, JointRotations};
+use marionette_skeleton::{Fk, JointId, ROOT_STATE_LEN, Skeleton};
+
+use crate::character::humanoid::{HumanBone, Humanoid, recognise_rig};
+use crate::character::rig::{Rig, RigJoint};
+use crate::gltf_file::{nearest_rotation, quaternion_of};
+
+/// Why a retarget could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RetargetError {
+    /// A skeleton is not a humanoid the map could be found on.
+    #[error("the {which} is not a humanoid: {why}")]
+    NotHumanoid {
+        /// "capture" or "target".
+        which: &'static str,
+        /// What is missing.
+        why: String,
+    },
+    /// The capture has no frames.
+    #[error("the capture has no frames")]
+    NoFrames,
+}
+
+/// One bone of the map: the humanoid bone, its joint in the capture and in the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MappedBone {
+    /// The humanoid bone.
+    pub bone: HumanBone,
+    /// Its joint in the capture.
+    pub capture: JointId,
+    /// Its joint in the target.
+    pub target: JointId,
+}
+
+/// What a retarget made.
+#[derive(Debug, Clone)]
+pub struct Retargeted {
+    /// The capture's motion on the target, keyed on every frame.
+    pub sequence: Sequence,
+    /// The bones mapped.
+    pub map: Vec<MappedBone>,
+    /// Per mapped bone, the frames where the target's limits kept it more than 1° from where
+    /// the capture's points (its direction towards the next mapped bone; for an end bone, its
+    /// whole rotation), and the most it was kept from it (degrees).
+    pub limited: Vec<(HumanBone, usize, f64)>,
+    /// The ratio of hip heights the root motion was scaled by (target / capture).
+    pub hip_ratio: f64,
+}
+
+/// `skeleton` at state `q` as a rig, for the humanoid recogniser.
+pub fn rig_of(skeleton: &Skeleton, q: &[f64]) -> Rig {
+    let mut fk = Fk::new(skeleton);
+    fk.update(skeleton, q);
+    let joints = skeleton
+        .joint_ids()
+        .map(|j| {
+            let joint = skeleton.joint(j);
+            RigJoint {
+                node: j.index(),
+                name: joint.name.clone(),
+                parent: joint.parent.map(JointId::index),
+                children: joint.children.iter().map(|c| c.index()).collect(),
+                rotation: *fk.joint_rotation(j),
+                position: fk.joint_position(j),
+                scale: 1.0,
+            }
+        })
+        .collect();
+    Rig {
+        joints,
+        skins: Vec::new(),
+    }
+}
+
+/// The humanoid of `skeleton` at state `q`.
+pub fn humanoid_of(skeleton: &Skeleton, q: &[f64]) -> Result<Humanoid, String> {
+    recognise_rig(&rig_of(skeleton, q))
+}
+
+/// The bone whose joint a bone points at, in a chain (`None` for the ends: hands, toes, head).
+fn next_bone(bone: HumanBone, has: &dyn Fn(HumanBone) -> bool) -> Option<HumanBone> {
+    use HumanBone::*;
+    let candidates: &[HumanBone] = match bone {
+        Hips => &[Spine],
+        Spine => &[Chest, UpperChest, Neck],
+        Chest => &[UpperChest, Neck],
+        UpperChest => &[Neck],
+        Neck => &[Head],
+        LeftShoulder => &[LeftUpperArm],
+        RightShoulder => &[RightUpperArm],
+        LeftUpperArm => &[LeftLowerArm],
+        RightUpperArm => &[RightLowerArm],
+        LeftLowerArm => &[LeftHand],
+        RightLowerArm => &[RightHand],
+        LeftUpperLeg => &[LeftLowerLeg],
+        RightUpperLeg => &[RightLowerLeg],
+        LeftLowerLeg => &[LeftFoot],
+        RightLowerLeg => &[RightFoot],
+        LeftFoot => &[LeftToes],
+        RightFoot => &[RightToes],
+        _ => &[],
+    };
+    candidates.iter().copied().find(|b| has(*b))
+}
+
+/// The least rotation turning `from` onto `to` (identity when either is zero).
+fn between(from: &Vector3<f64>, to: &Vector3<f64>) -> Matrix3<f64> {
+    Rotation3::rotation_between(from, to)
+        .or_else(|| {
+            // Opposite directions: half a turn about any axis across them.
+            let across = from
+                .cross(&Vector3::x())
+                .try_normalize(1e-9)
+                .or_else(|| from.cross(&Vector3::y()).try_normalize(1e-9))?;
+            Some(Rotation3::from_axis_angle(
+                &nalgebra::Unit::new_unchecked(across),
+                std::f64::consts::PI,
+            ))
+        })
+        .map_or_else(Matrix3::identity, Rotation3::into_inner)
+}
+
+/// The hips' height above the figure's lowest joint.
+fn hip_height(skeleton: &Skeleton, fk: &Fk, hips: JointId) -> f64 {
+    let lowest = skeleton
+        .joint_ids()
+        .map(|j| fk.joint_position(j).y)
+        .fold(f64::INFINITY, f64::min);
+    fk.joint_position(hips).y - lowest
+}
+
+/// Puts `frames` (states of `capture`, at `fps`) onto `target`, whose reference is the state
+/// `target_rest`; the sequence is named `name`.
+pub fn retarget(
+    capture: &Skeleton,
+    frames: &[Vec<f64>],
+    fps: f64,
+    target: &Skeleton,
+    target_rest: &[f64],
+    name: &str,
+) -> Result<Retargeted, RetargetError> {
+    if frames.is_empty() {
+        return Err(RetargetError::NoFrames);
+    }
+    let capture_rest = marionette_skeleton::Pose::rest(capture).q;
+    let hc = humanoid_of(capture, &capture_rest).map_err(|why| RetargetError::NotHumanoid {
+        which: "capture",
+        why,
+    })?;
+    let ht = humanoid_of(target, target_rest).map_err(|why| RetargetError::NotHumanoid {
+        which: "target",
+        why,
+    })?;
+    let map: Vec<MappedBone> = HumanBone::ALL
+        .into_iter()
+        .filter_map(|bone| {
+            Some(MappedBone {
+                bone,
+                capture: capture.joint_ids().nth(hc.joint(bone)?)?,
+                target: target.joint_ids().nth(ht.joint(bone)?)?,
+            })
+        })
+        .collect();
+    let mapped = |bone: HumanBone| map.iter().find(|m| m.bone == bone).copied();
+    let mut fc = Fk::new(capture);
+    fc.update(capture, &capture_rest);
+    let mut ft = Fk::new(target);
+    ft.update(target, target_rest);
+    // The target turned to face where the capture faces.
+    let facing = {
+        let flat = |v: Vector3<f64>, up: &Vector3<f64>| v - up * v.dot(up);
+        let from = flat(ht.forward, &hc.up);
+        let to = flat(hc.forward, &hc.up);
+        between(&ht.up, &hc.up) * between(&from, &to)
+    };
+    // Per mapped bone, its alignment: facing, then its rest direction onto the capture's.
+    let mut alignment: Vec<Matrix3<f64>> = Vec::with_capacity(map.len());
+    for (k, m) in map.iter().enumerate() {
+        let next = next_bone(m.bone, &|b| mapped(b).is_some()).and_then(mapped);
+        let a = match next {
+            Some(n) => {
+                let dt = facing * (ft.joint_position(n.target) - ft.joint_position(m.target));
+                let dc = fc.joint_position(n.capture) - fc.joint_position(m.capture);
+                between(&dt, &dc) * facing
+            }
+            // An end bone lines up as its parent bone does.
+            None => (0..k)
+                .rev()
+                .find(|&i| is_above(target, map[i].target, m.target))
+                .map_or(facing, |i| alignment[i]),
+        };
+        alignment.push(a);
+    }
+    let reference: Vec<Matrix3<f64>> = map.iter().map(|m| *fc.joint_rotation(m.capture)).collect();
+    let target_rest_world: Vec<Matrix3<f64>> =
+        map.iter().map(|m| *ft.joint_rotation(m.target)).collect();
+    let hips = mapped(HumanBone::Hips);
+    let hip_ratio = hips.map_or(1.0, |h| {
+        let c = hip_height(capture, &fc, h.capture);
+        let t = hip_height(target, &ft, h.target);
+        if c > 1e-9 { t / c } else { 1.0 }
+    });
+    let hips_reference = hips.map(|h| fc.joint_position(h.capture));
+    let rotations = JointRotations::new(target);
+    // Per mapped bone, the next mapped bone of its chain and the target's rest direction to it.
+    let next: Vec<Option<usize>> = map
+        .iter()
+        .map(|m| {
+            let n = next_bone(m.bone, &|b| mapped(b).is_some())?;
+            map.iter().position(|x| x.bone == n)
+        })
+        .collect();
+    let rest_direction: Vec<Vector3<f64>> = map
+        .iter()
+        .zip(&next)
+        .map(|(m, n)| {
+            n.map_or_else(Vector3::zeros, |n| {
+                ft.joint_position(map[n].target) - ft.joint_position(m.target)
+            })
+        })
+        .collect();
+    let place = |j: JointId, wanted: &Matrix3<f64>, parent: &Matrix3<f64>, q: &mut Vec<f64>| {
+        let joint = target.joint(j);
+        let hinges = joint.orientation.transpose() * parent.transpose() * wanted;
+        let hinges = quaternion_of(&nearest_rotation(&hinges));
+        rotations.read_back(target, j, &hinges, q);
+        parent
+            * joint.orientation
+            * rotations
+                .rotation(target, j, q)
+                .to_rotation_matrix()
+                .into_inner()
+    };
+    let mut q = target_rest.to_vec();
+    let mut keys = Vec::with_capacity(frames.len());
+    let mut limited: Vec<(HumanBone, usize, f64)> = map.iter().map(|m| (m.bone, 0, 0.0)).collect();
+    let mut world = vec![Matrix3::identity(); target.joints().len()];
+    for (f, frame) in frames.iter().enumerate() {
+        fc.update(capture, frame);
+        let wanted_of = |k: usize| {
+            let change = fc.joint_rotation(map[k].capture) * reference[k].transpose();
+            change * alignment[k] * target_rest_world[k]
+        };
+        let capture_direction = |k: usize| {
+            next[k].map(|n| fc.joint_position(map[n].capture) - fc.joint_position(map[k].capture))
+        };
+        for j in target.joint_ids() {
+            let joint = target.joint(j);
+            let parent = joint
+                .parent
+                .map_or_else(Matrix3::identity, |p| world[p.index()]);
+            let Some(k) = map.iter().position(|m| m.target == j) else {
+                world[j.index()] = parent
+                    * joint.orientation
+                    * rotations
+                        .rotation(target, j, &q)
+                        .to_rotation_matrix()
+                        .into_inner();
+                continue;
+            };
+            let mut wanted = wanted_of(k);
+            // A bone whose next joint is a single hinge (an upper arm before its elbow, a thigh
+            // before its knee) is turned about itself so the hinge bends the limb the way the
+            // capture's bends: of no twist and the two that line the hinge up with the bend,
+            // the one that points both bones nearest the capture's.
+            if let (Some(n), Some(d1)) = (next[k], capture_direction(k))
+                && matches!(rotations.layout(map[n].target), HingeLayout::Single(_))
+                && target.joint(map[n].target).parent == Some(j)
+                && let Some(d2) = capture_direction(n)
+            {
+                let error = |w: &Matrix3<f64>| {
+                    let mut trial = q.clone();
+                    let reached = place(j, w, &parent, &mut trial);
+                    let reached_n = place(map[n].target, &wanted_of(n), &reached, &mut trial);
+                    let own = reached * target_rest_world[k].transpose() * rest_direction[k];
+                    let then = reached_n * target_rest_world[n].transpose() * rest_direction[n];
+                    angle(&own, &d1) + angle(&then, &d2)
+                };
+                let axis_index = rotations.hinges(map[n].target)[0];
+                let local_axis = target.dofs()[axis_index - ROOT_STATE_LEN].axis;
+                let hinge_axis = wanted * target.joint(map[n].target).orientation * local_axis;
+                let bend = d1.cross(&d2);
+                let mut best = (error(&wanted), wanted);
+                if let Some(along) = d1.try_normalize(1e-12) {
+                    for sign in [1.0, -1.0] {
+                        let turn = twist_onto(&along, &hinge_axis, &(bend * sign));
+                        let candidate = turn * wanted;
+                        let e = error(&candidate);
+                        if e < best.0 {
+                            best = (e, candidate);
+                        }
+                    }
+                }
+                wanted = best.1;
+            }
+            let reached = place(j, &wanted, &parent, &mut q);
+            // How far the limits kept the bone: its direction where it points at a next bone
+            // (a hinge cannot twist, and need not), else its whole rotation.
+            let off = match capture_direction(k) {
+                Some(d) => angle(
+                    &(reached * target_rest_world[k].transpose() * rest_direction[k]),
+                    &d,
+                ),
+                None => Rotation3::from_matrix_unchecked(reached.transpose() * wanted).angle(),
+            }
+            .to_degrees();
+            if off > 1.0 {
+                limited[k].1 += 1;
+                limited[k].2 = f64::max(limited[k].2, off);
+            }
+            world[j.index()] = reached;
+        }
+        if let (Some(h), Some(start)) = (hips, hips_reference) {
+            let moved = (fc.joint_position(h.capture) - start) * hip_ratio;
+            for (i, v) in moved.iter().enumerate() {
+                q[i] = target_rest[i] + v;
+            }
+        }
+        keys.push(Key {
+            frame: f as i64,
+            pose: marionette_skeleton::Pose { q: q.clone() },
+        });
+    }
+    limited.retain(|l| l.1 > 0);
+    Ok(Retargeted {
+        sequence: Sequence {
+            name: name.to_owned(),
+            fps,
+            rotation: RotationInterpolation::Slerp,
+            root: RootInterpolation::Linear,
+            hold_locks: true,
+            keys,
+        },
+        map,
+        limited,
+        hip_ratio,
+    })
+}
+
+/// The angle between two directions (0 when either is zero).
+fn angle(a: &Vector3<f64>, b: &Vector3<f64>) -> f64 {
+    if a.norm() < 1e-12 || b.norm() < 1e-12 {
+        0.0
+    } else {
+        a.angle(b)
+    }
+}
+
+/// The turn about `along` (a unit vector) that brings `from` onto `to` as seen across
+/// `along` (identity when either has nothing across it).
+fn twist_onto(along: &Vector3<f64>, from: &Vector3<f64>, to: &Vector3<f64>) -> Matrix3<f64> {
+    let across = |v: &Vector3<f64>| v - along * v.dot(along);
+    let (a, b) = (across(from), across(to));
+    if a.norm() < 1e-9 || b.norm() < 1e-9 {
+        return Matrix3::identity();
+    }
+    let phi = a.cross(&b).dot(along).atan2(a.dot(&b));
+    Rotation3::from_axis_angle(&nalgebra::Unit::new_unchecked(*along), phi).into_inner()
+}
+
+/// Whether `a` is an ancestor of `b`.
+fn is_above(skeleton: &Skeleton, a: JointId, b: JointId) -> bool {
+    let mut at = skeleton.joint(b).parent;
+    while let Some(j) = at {
+        if j == a {
+            return true;
+        }
+        at = skeleton.joint(j).parent;
+    }
+    false
+}
