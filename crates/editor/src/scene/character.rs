@@ -129,7 +129,7 @@ fn load_character(
 }
 
 /// The path Bevy's glTF loader reads `path` from: a `.vrm` (a binary glTF by another name) is
-/// linked as `.glb` in the user's cache, since the loader goes by the file's extension.
+/// copied as `.glb` into the user's data folder, since the loader goes by the file's extension.
 fn loadable_path(path: &std::path::Path) -> PathBuf {
     let is_vrm = path
         .extension()
