@@ -926,6 +926,55 @@ fn retarget_writes_the_capture_on_the_target_or_nothing() {
         "keys keep the capture's frame numbers"
     );
     std::fs::remove_file(&out).expect("rm");
+    // A map file: the head left unmapped, the left hand given; bad names refused, all at once.
+    let map = dir.path().join("map.ron");
+    std::fs::write(
+        &map,
+        "RetargetMap(bones: {\"head\": None, \"leftHand\": Some((capture: \"LeftHand\", target: \"left wrist\"))})",
+    )
+    .expect("write");
+    let map_text = map.display().to_string();
+    let o = marionette(&[
+        "retarget",
+        CMU,
+        "--onto",
+        &humanoid,
+        "--every",
+        "200",
+        "--map",
+        &map_text,
+        "--doc-out",
+        &out_text,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("  head "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("  leftHand       LeftHand         → left wrist"));
+    std::fs::remove_file(&out).expect("rm");
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(
+        &bad,
+        "RetargetMap(bones: {\"heed\": None, \"leftHand\": Some((capture: \"LeftPaw\", target: \"left wrist\"))})",
+    )
+    .expect("write");
+    let bad_text = bad.display().to_string();
+    let o = marionette(&[
+        "retarget",
+        CMU,
+        "--onto",
+        &humanoid,
+        "--map",
+        &bad_text,
+        "--doc-out",
+        &out_text,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("\"heed\" is not a humanoid bone"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("leftHand: the capture has no joint \"LeftPaw\""));
+    assert!(!out.exists());
     // Bad input: exit 1, the culprit named, nothing written.
     let planar = path("planar6.ron");
     for (args, culprit) in [

@@ -169,6 +169,11 @@ fn every_example_in_docs_loads_and_every_output_is_what_the_command_prints() {
                     if note.ends_with("(invalid)") {
                         continue;
                     }
+                    // A retarget map is checked by the retarget command that reads it (an
+                    // output block below it).
+                    if b.body.trim_start().starts_with("RetargetMap(") {
+                        continue;
+                    }
                     if b.body.trim_start().starts_with("Replay(") {
                         if let Err(e) = marionette_editing::Script::parse(&b.body, &file) {
                             problems.push(format!("{at}: the replay does not parse: {e}"));

@@ -152,14 +152,21 @@ fn hip_height(skeleton: &Skeleton, fk: &Fk, hips: JointId) -> f64 {
     fk.joint_position(hips).y - lowest
 }
 
+/// A bone whose mapping is given rather than found: the bone and its (capture, target) joints,
+/// or `None` to leave it unmapped.
+pub type MapOverride = (HumanBone, Option<(JointId, JointId)>);
+
+/// The bones mapped by hand.
+pub type MapOverrides = [MapOverride];
+
 /// Puts `frames` (states of `capture`, at `fps`) onto `target`, whose reference is the state
-/// `target_rest`; the sequence is named `name`.
+/// `target_rest`, with the bones of `overrides` mapped as they say; the sequence is named `name`.
 pub fn retarget(
     capture: &Skeleton,
     frames: &[Vec<f64>],
     fps: f64,
-    target: &Skeleton,
-    target_rest: &[f64],
+    (target, target_rest): (&Skeleton, &[f64]),
+    overrides: &MapOverrides,
     name: &str,
 ) -> Result<Retargeted, RetargetError> {
     if frames.is_empty() {
@@ -177,6 +184,14 @@ pub fn retarget(
     let map: Vec<MappedBone> = HumanBone::ALL
         .into_iter()
         .filter_map(|bone| {
+            if let Some((_, given)) = overrides.iter().find(|(b, _)| *b == bone) {
+                let (capture, target) = (*given)?;
+                return Some(MappedBone {
+                    bone,
+                    capture,
+                    target,
+                });
+            }
             Some(MappedBone {
                 bone,
                 capture: capture.joint_ids().nth(hc.joint(bone)?)?,

@@ -124,7 +124,8 @@ fn captures_point_the_same_way_on_every_figure() {
     for path in CAPTURES {
         let (cs, frames, fps) = capture(path);
         for (target, rest) in targets() {
-            let result = retarget(&cs, &frames, fps, &target, &rest, "take").expect("retargets");
+            let result =
+                retarget(&cs, &frames, fps, (&target, &rest), &[], "take").expect("retargets");
             let mut all = Vec::new();
             for (bone, mut a) in angles(&cs, &frames, &target, &result) {
                 // A bone the limits never held points as the capture's does.

@@ -1,7 +1,7 @@
 //! `marionette retarget CAPTURE.bvh --onto TARGET --doc-out OUT.ron [--scale S] [--every N]`:
 //! a capture's motion put onto another figure (a skeleton file, or a document: its skeleton at
 //! its pose), as a document on the target's skeleton with one sequence. The humanoid map found
-//! on both figures is printed, with what the target's limits kept from the capture. Exit
+//! on both figures (over which `--map MAP.ron` maps bones by hand) is printed, with what the target's limits kept from the capture. Exit
 //! status: 0 written, 1 bad input (nothing written).
 
 use std::path::PathBuf;
@@ -11,7 +11,8 @@ use clap::Args;
 use marionette_document::DocumentFile;
 use marionette_interchange::bvh::import::import;
 use marionette_interchange::bvh::parse::parse;
-use marionette_interchange::retarget::retarget;
+use marionette_interchange::character::humanoid::HumanBone;
+use marionette_interchange::retarget::{MapOverride, retarget};
 use marionette_skeleton::{Pose, Skeleton};
 
 use crate::output::outln;
@@ -20,7 +21,8 @@ use crate::output::outln;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     marionette retarget 01_01.bvh --onto skeletons/humanoid.ron --doc-out walk.marionette.ron\n  \
-    marionette retarget take.bvh --onto hero.marionette.ron --every 2 --doc-out hero-take.ron")]
+    marionette retarget take.bvh --onto hero.marionette.ron --every 2 --doc-out hero-take.ron\n  \
+    marionette retarget take.bvh --onto hero.skeleton.ron --map hero-map.ron --doc-out hero-take.ron")]
 pub struct RetargetArgs {
     /// The BVH capture.
     capture: PathBuf,
@@ -37,6 +39,74 @@ pub struct RetargetArgs {
     /// Key every N-th frame of the capture (and the last).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..), default_value_t = 1)]
     every: u32,
+    /// Bones mapped by hand, over the map found (docs/file-formats.md, *Retarget*).
+    #[arg(long, value_name = "MAP.ron")]
+    map: Option<PathBuf>,
+}
+
+/// A map file: per humanoid bone (VRM's name), its joints in the capture and the target, or
+/// `None` to leave it unmapped.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename = "RetargetMap")]
+struct MapFile {
+    bones: marionette_skeleton::ordered_map::OrderedMap<Option<MapEntry>>,
+}
+
+/// One bone's joints.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapEntry {
+    capture: String,
+    target: String,
+}
+
+/// The overrides of a map file, every name resolved; every defect named at once.
+fn read_map(
+    path: &std::path::Path,
+    capture: &Skeleton,
+    target: &Skeleton,
+) -> Result<Vec<MapOverride>, String> {
+    let file = path.display();
+    let text = marionette_skeleton::ron_io::read_text(path).map_err(|e| format!("{file}: {e}"))?;
+    let parsed: MapFile = marionette_skeleton::ron_io::parse(&text)
+        .map_err(|e| format!("{file}:{}:{}: {}", e.line, e.col, e.message))?;
+    let mut out = Vec::new();
+    let mut defects = Vec::new();
+    for (name, entry) in parsed.bones.iter() {
+        let Some(bone) = HumanBone::from_vrm_name(name) else {
+            defects.push(format!(
+                "\"{name}\" is not a humanoid bone (VRM's names: hips, leftUpperArm, …)"
+            ));
+            continue;
+        };
+        let Some(entry) = entry else {
+            out.push((bone, None));
+            continue;
+        };
+        let find = |s: &Skeleton, joint: &str, which: &str| {
+            s.joint_by_name(joint)
+                .ok_or_else(|| format!("{name}: the {which} has no joint \"{joint}\""))
+        };
+        match (
+            find(capture, &entry.capture, "capture"),
+            find(target, &entry.target, "target"),
+        ) {
+            (Ok(c), Ok(t)) => out.push((bone, Some((c, t)))),
+            (c, t) => defects.extend(c.err().into_iter().chain(t.err())),
+        }
+    }
+    for name in parsed.bones.duplicate_keys() {
+        defects.push(format!("{name} is mapped twice"));
+    }
+    if defects.is_empty() {
+        Ok(out)
+    } else {
+        Err(defects
+            .iter()
+            .map(|d| format!("{file}: {d}"))
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
 }
 
 /// Reads both, retargets, writes the document or nothing.
@@ -62,12 +132,16 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         .iter()
         .map(|k| k.pose.q.clone())
         .collect();
+    let overrides = match &args.map {
+        Some(path) => read_map(path, &captured.skeleton, &target)?,
+        None => Vec::new(),
+    };
     let mut result = retarget(
         &captured.skeleton,
         &frames,
         captured.sequence.fps,
-        &target,
-        &target_pose.q,
+        (&target, &target_pose.q),
+        &overrides,
         &name,
     )
     .map_err(|e| format!("{file} onto {}: {e}", args.onto.display()))?;
