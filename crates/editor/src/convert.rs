@@ -1,10 +1,10 @@
 //! The one place that converts between Bevy's types (glam, f32) and the core's (nalgebra, f64):
-//! points, rotations and rays. The core computes in f64; what is drawn is rounded to f32 here,
+//! points, rotations, transforms and rays. The core computes in f64; what is drawn is rounded to f32 here,
 //! and what the user points at comes back as f64 here.
 
 use bevy::prelude::*;
 use marionette_editing::Ray;
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Matrix3, Matrix4, Vector3};
 
 /// A core point or vector as Bevy's.
 pub fn vec3(v: &Vector3<f64>) -> Vec3 {
@@ -25,6 +25,13 @@ pub fn array_vec3(v: &[f64; 3]) -> Vec3 {
 pub fn quat(m: &Matrix3<f64>) -> Quat {
     let column = |k: usize| vec3(&m.column(k).into_owned());
     Quat::from_mat3(&Mat3::from_cols(column(0), column(1), column(2))).normalize()
+}
+
+/// A core affine transform (a glTF node's rotation, uniform scale and translation) as Bevy's.
+pub fn transform(m: &Matrix4<f64>) -> Transform {
+    Transform::from_matrix(Mat4::from_cols_array(&std::array::from_fn(|k| {
+        m[(k % 4, k / 4)] as f32
+    })))
 }
 
 /// Bevy's ray as the core's; `None` for a degenerate one.

@@ -64,37 +64,31 @@ impl Reader {
     /// The valid files its inputs are made from, read from the repository at `repo`.
     pub fn seeds(self, repo: &Path) -> Result<Vec<Vec<u8>>, String> {
         let read = |p: PathBuf| std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()));
-        let in_folder = |folder: &str, ext: &str| -> Result<Vec<Vec<u8>>, String> {
-            let dir = repo.join(folder);
-            let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-                .map_err(|e| format!("{}: {e}", dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.to_string_lossy().ends_with(ext))
-                .collect();
-            paths.sort();
-            paths.into_iter().map(read).collect()
-        };
-        let of_kind = |kind: &str| -> Result<Vec<Vec<u8>>, String> {
-            let prefix = format!("{kind}-");
-            let dir = repo.join("crates/fuzz/seeds");
-            let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-                .map_err(|e| format!("{}: {e}", dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
-                })
-                .collect();
-            names.sort();
-            names.into_iter().map(read).collect()
-        };
+        // The files of `folder` whose names start with `prefix` and end with `suffix`, in order.
+        let in_folder =
+            |folder: &str, prefix: &str, suffix: &str| -> Result<Vec<Vec<u8>>, String> {
+                let dir = repo.join(folder);
+                let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+                    .map_err(|e| format!("{}: {e}", dir.display()))?
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        p.file_name().is_some_and(|n| {
+                            let n = n.to_string_lossy();
+                            n.starts_with(prefix) && n.ends_with(suffix)
+                        })
+                    })
+                    .collect();
+                paths.sort();
+                paths.into_iter().map(read).collect()
+            };
+        let seeds = "crates/fuzz/seeds";
         let characters = "crates/interchange/tests/data/characters";
         Ok(match self {
-            Reader::Skeleton => in_folder("skeletons", ".ron")?,
-            Reader::Pose => of_kind("pose")?,
-            Reader::Problem => of_kind("problem")?,
-            Reader::Document => of_kind("document")?,
-            Reader::Replay => in_folder("scripts", "-replay.ron")?,
+            Reader::Skeleton => in_folder("skeletons", "", ".ron")?,
+            Reader::Pose => in_folder(seeds, "pose-", ".ron")?,
+            Reader::Problem => in_folder(seeds, "problem-", ".ron")?,
+            Reader::Document => in_folder(seeds, "document-", ".ron")?,
+            Reader::Replay => in_folder("scripts", "", "-replay.ron")?,
             Reader::Bvh => bvh_seeds(),
             Reader::Gltf => vec![
                 read(repo.join(characters).join("RiggedSimple.gltf"))?,

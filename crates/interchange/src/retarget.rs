@@ -211,15 +211,30 @@ pub fn retarget(
         let to = flat(hc.forward, &hc.up);
         between(&ht.up, &hc.up) * between(&from, &to)
     };
+    // Per mapped bone, the next mapped bone of its chain and the target's rest direction to it.
+    let next: Vec<Option<usize>> = map
+        .iter()
+        .map(|m| {
+            let n = next_bone(m.bone, &|b| mapped(b).is_some())?;
+            map.iter().position(|x| x.bone == n)
+        })
+        .collect();
+    let rest_direction: Vec<Vector3<f64>> = map
+        .iter()
+        .zip(&next)
+        .map(|(m, n)| {
+            n.map_or_else(Vector3::zeros, |n| {
+                ft.joint_position(map[n].target) - ft.joint_position(m.target)
+            })
+        })
+        .collect();
     // Per mapped bone, its alignment: facing, then its rest direction onto the capture's.
     let mut alignment: Vec<Matrix3<f64>> = Vec::with_capacity(map.len());
     for (k, m) in map.iter().enumerate() {
-        let next = next_bone(m.bone, &|b| mapped(b).is_some()).and_then(mapped);
-        let a = match next {
+        let a = match next[k] {
             Some(n) => {
-                let dt = facing * (ft.joint_position(n.target) - ft.joint_position(m.target));
-                let dc = fc.joint_position(n.capture) - fc.joint_position(m.capture);
-                between(&dt, &dc) * facing
+                let dc = fc.joint_position(map[n].capture) - fc.joint_position(m.capture);
+                between(&(facing * rest_direction[k]), &dc) * facing
             }
             // An end bone lines up as its parent bone does.
             None => (0..k)
@@ -240,35 +255,26 @@ pub fn retarget(
     });
     let hips_reference = hips.map(|h| fc.joint_position(h.capture));
     let rotations = JointRotations::new(target);
-    // Per mapped bone, the next mapped bone of its chain and the target's rest direction to it.
-    let next: Vec<Option<usize>> = map
-        .iter()
-        .map(|m| {
-            let n = next_bone(m.bone, &|b| mapped(b).is_some())?;
-            map.iter().position(|x| x.bone == n)
-        })
-        .collect();
-    let rest_direction: Vec<Vector3<f64>> = map
-        .iter()
-        .zip(&next)
-        .map(|(m, n)| {
-            n.map_or_else(Vector3::zeros, |n| {
-                ft.joint_position(map[n].target) - ft.joint_position(m.target)
-            })
-        })
-        .collect();
-    let place = |j: JointId, wanted: &Matrix3<f64>, parent: &Matrix3<f64>, q: &mut Vec<f64>| {
-        let joint = target.joint(j);
-        let hinges = joint.orientation.transpose() * parent.transpose() * wanted;
-        let hinges = quaternion_of(&nearest_rotation(&hinges));
-        rotations.read_back(target, j, &hinges, q);
+    // Joint `j`'s world rotation under `parent` with its hinges at `q`.
+    let world_of = |j: JointId, parent: &Matrix3<f64>, q: &[f64]| {
         parent
-            * joint.orientation
+            * target.joint(j).orientation
             * rotations
                 .rotation(target, j, q)
                 .to_rotation_matrix()
                 .into_inner()
     };
+    // Reads `j`'s hinges back from the world rotation `wanted`; returns the one reached.
+    let place = |j: JointId, wanted: &Matrix3<f64>, parent: &Matrix3<f64>, q: &mut Vec<f64>| {
+        let hinges = target.joint(j).orientation.transpose() * parent.transpose() * wanted;
+        rotations.read_back(target, j, &quaternion_of(&nearest_rotation(&hinges)), q);
+        world_of(j, parent, q)
+    };
+    // Per target joint, its mapped bone (an index into `map`).
+    let mut bone_of_joint = vec![None; target.joints().len()];
+    for (k, m) in map.iter().enumerate() {
+        bone_of_joint[m.target.index()] = Some(k);
+    }
     let mut q = target_rest.to_vec();
     let mut keys = Vec::with_capacity(frames.len());
     let mut limited: Vec<(HumanBone, usize, f64)> = map.iter().map(|m| (m.bone, 0, 0.0)).collect();
@@ -287,13 +293,8 @@ pub fn retarget(
             let parent = joint
                 .parent
                 .map_or_else(Matrix3::identity, |p| world[p.index()]);
-            let Some(k) = map.iter().position(|m| m.target == j) else {
-                world[j.index()] = parent
-                    * joint.orientation
-                    * rotations
-                        .rotation(target, j, &q)
-                        .to_rotation_matrix()
-                        .into_inner();
+            let Some(k) = bone_of_joint[j.index()] else {
+                world[j.index()] = world_of(j, &parent, &q);
                 continue;
             };
             let mut wanted = wanted_of(k);
@@ -396,14 +397,7 @@ fn twist_onto(along: &Vector3<f64>, from: &Vector3<f64>, to: &Vector3<f64>) -> M
     Rotation3::from_axis_angle(&nalgebra::Unit::new_unchecked(*along), phi).into_inner()
 }
 
-/// Whether `a` is an ancestor of `b`.
+/// Whether `a` is an ancestor of `b` (joints are stored depth first: `b` is in `a`'s subtree).
 fn is_above(skeleton: &Skeleton, a: JointId, b: JointId) -> bool {
-    let mut at = skeleton.joint(b).parent;
-    while let Some(j) = at {
-        if j == a {
-            return true;
-        }
-        at = skeleton.joint(j).parent;
-    }
-    false
+    a.index() < b.index() && b.index() < skeleton.joint(a).subtree_end
 }

@@ -31,7 +31,7 @@ pub struct FkArgs {
 
 /// Prints the world position of every joint and site and the centre of mass.
 pub fn run(args: &FkArgs) -> Result<ExitCode, String> {
-    let (skeleton, pose) = super::load_figure(&args.skeleton, args.pose.as_deref())?;
+    let (skeleton, pose, _) = super::load_figure(&args.skeleton, args.pose.as_deref())?;
     let mut fk = Fk::new(&skeleton);
     fk.update(&skeleton, &pose.q);
     if args.json {

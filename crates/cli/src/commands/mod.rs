@@ -13,7 +13,7 @@ pub mod import;
 pub mod retarget;
 pub mod solve;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use marionette_skeleton::{Pose, Skeleton};
 
@@ -22,9 +22,9 @@ pub fn load_skeleton(path: &Path) -> Result<Skeleton, String> {
     Skeleton::load(path).map_err(|e| e.to_string())
 }
 
-/// A skeleton and a pose from a skeleton file and an optional pose file, or from a Document file
-/// (its skeleton, and its pose unless a pose file is given).
-pub fn load_figure(path: &Path, pose: Option<&Path>) -> Result<(Skeleton, Pose), String> {
+/// A skeleton, a pose and the skeleton file's path, from a skeleton file and an optional pose
+/// file, or from a Document file (its skeleton, and its pose unless a pose file is given).
+pub fn load_figure(path: &Path, pose: Option<&Path>) -> Result<(Skeleton, Pose, PathBuf), String> {
     let text = marionette_skeleton::ron_io::read_text(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if marionette_skeleton::ron_io::top_level_name(&text) == Some("Document") {
@@ -34,11 +34,11 @@ pub fn load_figure(path: &Path, pose: Option<&Path>) -> Result<(Skeleton, Pose),
             Some(p) => load_pose(&doc.skeleton, Some(p))?,
             None => doc.pose,
         };
-        return Ok((doc.skeleton, q));
+        return Ok((doc.skeleton, q, doc.skeleton_path));
     }
     let skeleton = load_skeleton(path)?;
     let pose = load_pose(&skeleton, pose)?;
-    Ok((skeleton, pose))
+    Ok((skeleton, pose, path.to_path_buf()))
 }
 
 /// Loads a pose for `skeleton`, or the rest pose when no file is given.

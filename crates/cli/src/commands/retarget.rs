@@ -13,7 +13,7 @@ use marionette_interchange::bvh::import::import;
 use marionette_interchange::bvh::parse::parse;
 use marionette_interchange::character::humanoid::HumanBone;
 use marionette_interchange::retarget::{MapOverride, retarget};
-use marionette_skeleton::{Pose, Skeleton};
+use marionette_skeleton::Skeleton;
 
 use crate::output::outln;
 
@@ -125,7 +125,7 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         .map_or_else(|| "take".to_owned(), |s| s.to_string_lossy().into_owned());
     let captured = import(&parsed.bvh, args.scale, args.every as usize, &name)
         .map_err(|e| format!("{file}: {e}"))?;
-    let (target, target_pose, skeleton_path) = target(&args.onto)?;
+    let (target, target_pose, skeleton_path) = super::load_figure(&args.onto, None)?;
     let frames: Vec<Vec<f64>> = captured
         .sequence
         .keys
@@ -174,17 +174,4 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         args.doc_out.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// The target's skeleton, its reference pose and the skeleton file's path.
-fn target(path: &std::path::Path) -> Result<(Skeleton, Pose, PathBuf), String> {
-    let text = marionette_skeleton::ron_io::read_text(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if marionette_skeleton::ron_io::top_level_name(&text) == Some("Document") {
-        let doc = DocumentFile::load(path).map_err(|e| e.to_string())?;
-        return Ok((doc.skeleton, doc.pose, doc.skeleton_path));
-    }
-    let skeleton = Skeleton::load(path).map_err(|e| e.to_string())?;
-    let pose = Pose::rest(&skeleton);
-    Ok((skeleton, pose, path.to_path_buf()))
 }

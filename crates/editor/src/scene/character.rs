@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use marionette_interchange::character::Character;
-use marionette_interchange::character::export::{joint_nodes, posed_locals};
+use marionette_interchange::character::export::{joint_nodes, joint_world, posed_locals};
 use marionette_skeleton::{Fk, Skeleton};
 use nalgebra::Matrix4;
 
@@ -234,10 +234,7 @@ fn pose_character(
         let Ok(mut transform) = transforms.get_mut(entity) else {
             continue;
         };
-        let m = locals[joint.node];
-        let wanted = Transform::from_matrix(Mat4::from_cols_array(&std::array::from_fn(|k| {
-            m[(k % 4, k / 4)] as f32
-        })));
+        let wanted = crate::convert::transform(&locals[joint.node]);
         if *transform != wanted {
             *transform = wanted;
         }
@@ -252,12 +249,7 @@ fn rig_world(loaded: &Loaded, skeleton: &Skeleton, fk: &Fk) -> Vec<Matrix4<f64>>
         let Some(r) = *rig_joint else {
             continue;
         };
-        let mut m = Matrix4::identity();
-        m.fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&(fk.joint_rotation(joint) * rig.joints[r].scale));
-        m.fixed_view_mut::<3, 1>(0, 3)
-            .copy_from(&fk.joint_position(joint));
-        world[r] = m;
+        world[r] = joint_world(fk, joint, rig.joints[r].scale);
     }
     world
 }

@@ -76,7 +76,7 @@ pub fn posed_locals(
                 match driver[n] {
                     Some(j) => {
                         let scale = rig.joint_of_node(n).map_or(1.0, |r| rig.joints[r].scale);
-                        world[n] = transform(&fk, j, scale);
+                        world[n] = joint_world(&fk, j, scale);
                         local[n] = above
                             .and_then(|a| a.try_inverse())
                             .map_or(world[n], |inv| inv * world[n]);
@@ -92,8 +92,8 @@ pub fn posed_locals(
         .collect()
 }
 
-/// Joint `j`'s world transform in `fk`, scaled by `scale`.
-fn transform(fk: &Fk, j: JointId, scale: f64) -> Matrix4<f64> {
+/// Joint `j`'s world transform in `fk`, scaled by `scale` (a rig joint's world scale).
+pub fn joint_world(fk: &Fk, j: JointId, scale: f64) -> Matrix4<f64> {
     let mut m = Matrix4::identity();
     m.fixed_view_mut::<3, 3>(0, 0)
         .copy_from(&(fk.joint_rotation(j) * scale));
