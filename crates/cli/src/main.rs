@@ -1,7 +1,8 @@
 //! `marionette`: Marionette's core on the command line, for scripts, tests and benchmarks.
 //!
 //! Exit status: 0 success, 1 bad input (messages on standard error); `solve` exits 3 when it
-//! did not converge, `bake` when a lock was not held on some frame. Whatever the input, the
+//! did not converge, `bake` when a lock was not held on some frame, `cleanup` (and `retarget --clean-feet`)
+//! when a foot contact could not be held. Whatever the input, the
 //! command never prints a backtrace: a panic would be a bug, and is reported as one line.
 
 mod commands;
@@ -35,6 +36,8 @@ enum Command {
     Import(commands::import::ImportArgs),
     /// Put a BVH capture's motion onto another figure (a skeleton or a document).
     Retarget(commands::retarget::RetargetArgs),
+    /// Find a sequence's foot contacts and lock them, so planted feet stay put when baked.
+    Cleanup(commands::cleanup::CleanupArgs),
     /// Run the benchmark suite (the papers' problems and the peer protocols) and print tables.
     Bench(commands::bench::BenchArgs),
     /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Export(args) => commands::export::run(&args),
         Command::Import(args) => commands::import::run(&args),
         Command::Retarget(args) => commands::retarget::run(&args),
+        Command::Cleanup(args) => commands::cleanup::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };

@@ -1000,3 +1000,128 @@ fn retarget_writes_the_capture_on_the_target_or_nothing() {
         assert!(!out.exists(), "{args:?} wrote the document");
     }
 }
+
+/// A document on the built-in humanoid whose one sequence moves the root from (0, 0, 0) to
+/// `end` over 48 frames at 24 fps, the legs still: the feet skate along with it.
+fn gliding(dir: &Path, end: [f64; 3]) -> PathBuf {
+    let doc = dir.join("glide.marionette.ron");
+    std::fs::write(
+        &doc,
+        format!(
+            "Document(version: 1, skeleton: {:?}, sequences: [Sequence(name: \"glide\", fps: 24.0, \
+             rotation: Slerp, root: Linear, keys: [Key(frame: 0, pose: Pose(root: (0.0, 0.0, 0.0), \
+             joints: {{}})), Key(frame: 48, pose: Pose(root: ({:?}, {:?}, {:?}), joints: {{}}))])])",
+            path("humanoid.ron"),
+            end[0],
+            end[1],
+            end[2]
+        ),
+    )
+    .expect("write");
+    doc
+}
+
+#[test]
+fn cleanup_locks_the_feet_where_they_stand_and_says_what_it_could_not_hold() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let doc = gliding(dir.path(), [0.0, 0.0, 0.1]);
+    let out = dir.path().join("clean.ron");
+    let (doc_text, out_text) = (doc.display().to_string(), out.display().to_string());
+    let args = [
+        "cleanup",
+        &doc_text,
+        "--sequence",
+        "glide",
+        "--doc-out",
+        &out_text,
+    ];
+    let o = marionette(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("12 contacts found"), "{}", stdout(&o));
+    let cleaned = marionette_document::DocumentFile::load(&out).expect("loads");
+    assert_eq!(cleaned.locks.len(), 12);
+    let heel = &cleaned.locks[0];
+    assert_eq!(heel.name, "left heel contact 0–12");
+    assert_eq!(heel.frames(), Some((0, 12)));
+    assert!(heel.blend() >= 2, "eases in and out");
+    // Baked with the locks, every contact holds (bake's own check: exit 0).
+    let frames = dir.path().join("frames.json");
+    let b = marionette(&[
+        "bake",
+        &out_text,
+        "--sequence",
+        "glide",
+        "--out",
+        &frames.display().to_string(),
+    ]);
+    assert_eq!(b.status.code(), Some(0), "{}", stdout(&b));
+    // Again on its own output: its contact locks replaced, not doubled.
+    let again = dir.path().join("again.ron");
+    let again_text = again.display().to_string();
+    let o = marionette(&[
+        "cleanup",
+        &out_text,
+        "--sequence",
+        "glide",
+        "--doc-out",
+        &again_text,
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(report["replaced"], 12);
+    assert_eq!(report["held"], true);
+    assert_eq!(report["contacts"].as_array().map(Vec::len), Some(12));
+    let c = &report["contacts"][0];
+    assert!(c["slide_before_mm"].as_f64() > Some(10.0), "{c}");
+    assert!(c["slide_after_mm"].as_f64() <= Some(2.0), "{c}");
+    assert_eq!(
+        marionette_document::DocumentFile::load(&again)
+            .expect("loads")
+            .locks
+            .len(),
+        12
+    );
+    // Rising 3 cm with straight legs: the planted feet are out of the legs' reach; written,
+    // exit 3, each contact that slides named with its knee at its limit.
+    let rising = gliding(dir.path(), [0.0, 0.03, 0.0]);
+    let risen = dir.path().join("risen.ron");
+    let o = marionette(&[
+        "cleanup",
+        &rising.display().to_string(),
+        "--sequence",
+        "glide",
+        "--doc-out",
+        &risen.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(stdout(&o).contains("could not be held"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).lines().any(|l| l.contains("left heel contact")
+            && l.contains("(left knee")
+            && l.ends_with("at a limit)")),
+        "{}",
+        stdout(&o)
+    );
+    assert!(risen.exists());
+    // Bad input: nothing written, exit 1, every unknown name said.
+    let none = dir.path().join("none.ron");
+    let none_text = none.display().to_string();
+    for (extra, says) in [
+        (
+            ["--sites", "left heal,foo"],
+            "no site or joint \"left heal\", \"foo\"",
+        ),
+        (["--sequence", "walk"], "no sequence named \"walk\""),
+    ] {
+        let mut argv = vec!["cleanup", &doc_text, "--doc-out", &none_text];
+        if extra[0] != "--sequence" {
+            argv.extend(["--sequence", "glide"]);
+        }
+        argv.extend(extra);
+        let o = marionette(&argv);
+        assert_eq!(o.status.code(), Some(1), "{argv:?}");
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        assert!(!none.exists());
+    }
+}

@@ -37,30 +37,6 @@ impl GoalSet {
         GoalSet::with_locks_where(locks, |_, lock| lock.active_at(frame))
     }
 
-    /// The locks of `locks` that hold on `frame`: the active ones, and those easing in or out
-    /// ([`Lock::hold_at`] between 0 and 1) whose limb no lock holding more already moves (one
-    /// limb follows one lock at a time: the active one, else the one held most), each kept by
-    /// its limb.
-    pub fn with_locks_holding(locks: &[Lock], frame: Option<i64>) -> GoalSet {
-        let mut order: Vec<(usize, f64)> = locks
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (i, l.hold_at(frame)))
-            .filter(|(_, hold)| *hold > 0.0)
-            .collect();
-        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let mut taken = Chain::default();
-        let mut keep = vec![false; locks.len()];
-        for (i, hold) in order {
-            let limb = locks[i].limb();
-            if hold >= 1.0 || !limb.columns().iter().any(|&c| taken.contains(c)) {
-                keep[i] = true;
-                taken = taken.union(limb);
-            }
-        }
-        GoalSet::with_locks_where(locks, |i, _| keep[i])
-    }
-
     /// The locks for which `keep(index, lock)` is true, each kept by its limb.
     fn with_locks_where(locks: &[Lock], keep: impl Fn(usize, &Lock) -> bool) -> GoalSet {
         let mut set = GoalSet::default();

@@ -6,6 +6,7 @@
 pub mod bvh;
 pub mod character;
 pub mod export;
+pub mod feet;
 pub mod gltf;
 pub mod gltf_file;
 pub mod gltf_read;

@@ -56,7 +56,13 @@ pub struct Baker<'a> {
     hold_locks: bool,
     stiffness: Vec<f64>,
     settings: BakeSettings,
+    /// The edge frames easing locks are measured on, made once and shared by every frame
+    /// (and thread) that needs them: (frame, locks left out, depth) → pose.
+    edges: std::sync::Arc<std::sync::Mutex<EdgeCache>>,
 }
+
+/// Poses of edge frames by (frame, locks left out, depth).
+type EdgeCache = std::collections::HashMap<(i64, Vec<usize>, usize), Vec<f64>>;
 
 impl<'a> Baker<'a> {
     /// A baker of `sequence` (valid: at least one key, poses of `skeleton`) against `locks`.
@@ -73,6 +79,7 @@ impl<'a> Baker<'a> {
             hold_locks: sequence.hold_locks,
             stiffness: skeleton.joints().iter().map(|j| j.stiffness).collect(),
             settings,
+            edges: Default::default(),
         }
     }
 
@@ -95,26 +102,23 @@ impl<'a> Baker<'a> {
     }
 
     /// `q` (a pose at `frame`) re-solved against the locks active on `frame` when the sequence
-    /// holds them, with every active lock's error. A lock easing in or out (within its blend of
-    /// its range) is solved too, and its limb then moved only that part of the way from `q`
-    /// (the DOFs no active lock keeps).
-    pub fn solve_locks(&self, frame: i64, mut q: Vec<f64>, fk: &mut Fk) -> BakedFrame {
-        let holding = GoalSet::with_locks_holding(self.locks, Some(frame));
-        if self.hold_locks && holding.has_locks() {
-            let free = q.clone();
-            let mut system = holding.system(self.skeleton, &self.stiffness);
-            let mut solver = self.settings.solver.build();
-            solve(
-                solver.as_mut(),
-                &mut system,
-                &mut q,
-                Settings {
-                    tolerance: self.settings.tolerance,
-                    max_iterations: self.settings.max_iterations,
-                },
-            );
-            self.ease(frame, &holding, &free, &mut q);
-        }
+    /// holds them, with every active lock's error.
+    ///
+    /// A lock easing in or out (within its blend of its range) adds the change it makes on the
+    /// edge of its range, in joint values, scaled by its hold: the frame is made as it would be
+    /// without that lock, and the difference between the edge frame made with it and without it
+    /// is added (Kovar, Schreiner & Gleicher 2002 blend a constraint's adjustment into the
+    /// neighbouring frames the same way). No solve towards a point the leg may not reach, and
+    /// as the hold reaches 1 the frame reaches the edge frame exactly, so nothing jumps: the
+    /// point follows the motion with the correction fading in or out. Several locks easing at
+    /// once are taken one at a time, each against the frame made without it; the active locks
+    /// are then solved once more from the result.
+    pub fn solve_locks(&self, frame: i64, q: Vec<f64>, fk: &mut Fk) -> BakedFrame {
+        let q = if self.hold_locks {
+            self.pose(frame, q, &[], 0)
+        } else {
+            q
+        };
         fk.update(self.skeleton, &q);
         let lock_errors = self
             .locks
@@ -130,32 +134,90 @@ impl<'a> Baker<'a> {
         }
     }
 
-    /// Moves the limbs of the locks easing in or out on `frame` (those of `holding` that are
-    /// not active) back towards `free`, the pose before the solve, keeping the part of the way
-    /// their hold says.
-    fn ease(&self, frame: i64, holding: &GoalSet, free: &[f64], q: &mut [f64]) {
-        for owner in holding.owners() {
-            let marionette_document::Owner::Lock(i) = owner else {
-                continue;
+    /// Edge frames looked at inside edge frames at most (beyond, easing locks are left out).
+    const EASING_DEPTH: usize = 3;
+
+    /// The frame `frame` made from `q` (its interpolated pose) with every lock but those of
+    /// `without` (document indices): the active locks solved, each easing lock's change on its
+    /// edge added scaled by its hold.
+    fn pose(&self, frame: i64, mut q: Vec<f64>, without: &[usize], depth: usize) -> Vec<f64> {
+        let kept = |i: &usize| !without.contains(i);
+        let active: Vec<Lock> = (0..self.locks.len())
+            .filter(kept)
+            .filter(|&i| self.locks[i].active_at(Some(frame)))
+            .map(|i| self.locks[i].clone())
+            .collect();
+        // The first easing lock (document order); the others are taken inside.
+        let easing = (0..self.locks.len()).filter(kept).find_map(|i| {
+            let lock = &self.locks[i];
+            let hold = if lock.enabled {
+                lock.hold_at(Some(frame))
+            } else {
+                0.0
             };
-            let lock = &self.locks[*i];
-            let hold = lock.hold_at(Some(frame));
-            if hold >= 1.0 {
-                continue;
+            let (first, last) = lock.frames()?;
+            (hold > 0.0 && hold < 1.0).then_some((
+                i,
+                hold,
+                if frame < first { first } else { last },
+            ))
+        });
+        let Some((i, hold, edge)) = easing.filter(|_| depth < Self::EASING_DEPTH) else {
+            if !active.is_empty() {
+                self.solve(&GoalSet::with_locks(&active, None), &mut q);
             }
-            for &c in lock.limb().columns() {
-                let unlimited = self
-                    .skeleton
-                    .dof_at_state(c)
-                    .is_some_and(|d| self.skeleton.dof(d).unlimited);
-                q[c] = if unlimited {
-                    let delta = marionette_skeleton::angles::wrap_angle(q[c] - free[c]);
-                    marionette_skeleton::angles::wrap_angle(free[c] + hold * delta)
-                } else {
-                    free[c] + hold * (q[c] - free[c])
-                };
-            }
+            return q;
+        };
+        let mut less = without.to_vec();
+        less.push(i);
+        let mut out = self.pose(frame, q, &less, depth);
+        let with = self.edge_pose(edge, without, depth + 1);
+        let base = self.edge_pose(edge, &less, depth + 1);
+        for (c, value) in out.iter_mut().enumerate() {
+            let change = with[c] - base[c];
+            *value = match self.skeleton.dof_at_state(c).map(|d| self.skeleton.dof(d)) {
+                Some(d) if d.unlimited => marionette_skeleton::angles::wrap_angle(
+                    *value + hold * marionette_skeleton::angles::wrap_angle(change),
+                ),
+                Some(d) => (*value + hold * change).clamp(d.min, d.max),
+                None => *value + hold * change,
+            };
         }
+        if !active.is_empty() {
+            self.solve(&GoalSet::with_locks(&active, None), &mut out);
+        }
+        out
+    }
+
+    /// [`Baker::pose`] of an edge frame, from the cache when it was made before (a pure
+    /// function of its arguments, so the bake stays the same whatever the threads).
+    fn edge_pose(&self, frame: i64, without: &[usize], depth: usize) -> Vec<f64> {
+        let mut key_without = without.to_vec();
+        key_without.sort_unstable();
+        let key = (frame, key_without, depth);
+        if let Some(q) = self.edges.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return q;
+        }
+        let q = self.pose(frame, self.interpolated(frame), without, depth);
+        if let Ok(mut cache) = self.edges.lock() {
+            cache.insert(key, q.clone());
+        }
+        q
+    }
+
+    /// Solves `set` from `q`.
+    fn solve(&self, set: &GoalSet, q: &mut [f64]) {
+        let mut system = set.system(self.skeleton, &self.stiffness);
+        let mut solver = self.settings.solver.build();
+        solve(
+            solver.as_mut(),
+            &mut system,
+            q,
+            Settings {
+                tolerance: self.settings.tolerance,
+                max_iterations: self.settings.max_iterations,
+            },
+        );
     }
 
     /// Every frame, on the current rayon pool, calling `progress` after each.

@@ -6,6 +6,7 @@
 pub mod bake;
 pub mod bench;
 pub mod check;
+pub mod cleanup;
 pub mod demo;
 pub mod export;
 pub mod fk;

@@ -1,8 +1,10 @@
-//! `marionette retarget CAPTURE.bvh --onto TARGET --doc-out OUT.ron [--scale S] [--every N]`:
+//! `marionette retarget CAPTURE.bvh --onto TARGET --doc-out OUT.ron [--scale S] [--every N]
+//! [--map MAP.ron] [--clean-feet]`:
 //! a capture's motion put onto another figure (a skeleton file, or a document: its skeleton at
 //! its pose), as a document on the target's skeleton with one sequence. The humanoid map found
 //! on both figures (over which `--map MAP.ron` maps bones by hand) is printed, with what the target's limits kept from the capture. Exit
-//! status: 0 written, 1 bad input (nothing written).
+//! status: 0 written, 3 written but (with `--clean-feet`) some foot contact could not be held,
+//! 1 bad input (nothing written).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +44,10 @@ pub struct RetargetArgs {
     /// Bones mapped by hand, over the map found (docs/file-formats.md, *Retarget*).
     #[arg(long, value_name = "MAP.ron")]
     map: Option<PathBuf>,
+    /// Then find the feet's contacts and lock them, as `marionette cleanup --sites auto` does
+    /// (exit status 3 when some contact could not be held; the document is still written).
+    #[arg(long)]
+    clean_feet: bool,
 }
 
 /// A map file: per humanoid bone (VRM's name), its joints in the capture and the target, or
@@ -149,8 +155,16 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         key.frame = captured.frame;
     }
     let keys = result.sequence.keys.len();
+    let sequence = result.sequence.name.clone();
     let mut doc = DocumentFile::new(skeleton_path, target.clone(), target_pose);
     doc.sequences.push(result.sequence);
+    let began = std::time::Instant::now();
+    let cleaned = args
+        .clean_feet
+        .then(|| super::cleanup::clean(&mut doc, &sequence, "auto"))
+        .transpose()
+        .map_err(|e| format!("{} onto {}: {e}", file, args.onto.display()))?
+        .map(|c| (c, began.elapsed().as_secs_f64() * 1e6));
     doc.save(&args.doc_out)
         .map_err(|e| format!("{}: {e}", args.doc_out.display()))?;
     outln!("{file} onto {}:", target.name());
@@ -173,5 +187,11 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         result.hip_ratio,
         args.doc_out.display()
     );
-    Ok(ExitCode::SUCCESS)
+    match cleaned {
+        Some((cleaned, micros)) => {
+            super::cleanup::report(&cleaned, &sequence, micros, false);
+            Ok(super::cleanup::status(&cleaned))
+        }
+        None => Ok(ExitCode::SUCCESS),
+    }
 }

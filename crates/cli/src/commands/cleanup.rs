@@ -1,0 +1,196 @@
+//! `marionette cleanup DOC --sequence NAME --doc-out OUT.ron [--sites auto|A,B] [--json]`: a
+//! sequence's foot contacts found and held by locks that ease in and out, so the bake keeps
+//! planted feet where they stand ([`marionette_motion::cleanup`]). Prints, per contact, its
+//! frames and how far the foot slid before and after, and the largest step a foot takes where a
+//! lock takes or lets it go. Exit status: 0 written and every contact held (≤ 2 mm), 3 written
+//! but some contact could not be held (named, with how far it slides), 1 bad input (nothing
+//! written).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use marionette_document::DocumentFile;
+use marionette_interchange::feet::{foot_points, named_points};
+use marionette_motion::cleanup::{Cleaned, HELD_WITHIN};
+use marionette_motion::{BakeSettings, clean_feet};
+use serde_json::json;
+
+use crate::output::outln;
+
+/// Exit status when some contact could not be held.
+pub const NOT_HELD: u8 = 3;
+
+/// Arguments of `marionette cleanup`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    marionette cleanup walk.marionette.ron --sequence 01_01 --doc-out walk-clean.marionette.ron\n  \
+    marionette cleanup take.marionette.ron --sequence take --sites \"left heel,right heel\" --doc-out out.ron --json")]
+pub struct CleanupArgs {
+    /// The Document file.
+    document: PathBuf,
+    /// The sequence whose feet are cleaned, by name.
+    #[arg(long)]
+    sequence: String,
+    /// Where the document with the contact locks goes.
+    #[arg(long, value_name = "OUT.ron")]
+    doc_out: PathBuf,
+    /// The foot points: `auto` (each foot's heel and toes, from the humanoid map) or names of
+    /// sites or joints separated by commas.
+    #[arg(long, default_value = "auto", value_name = "auto|A,B")]
+    sites: String,
+    /// Print a JSON report on standard output instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The contacts of `sequence`'s foot points (`sites`: `auto` or names) found and locked in
+/// `doc`: its locks replaced by the cleanup's.
+pub fn clean(doc: &mut DocumentFile, sequence: &str, sites: &str) -> Result<Cleaned, String> {
+    let points = if sites.trim() == "auto" {
+        foot_points(&doc.skeleton)?
+    } else {
+        let names: Vec<&str> = sites
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .collect();
+        named_points(&doc.skeleton, &names)?
+    };
+    let Some(seq) = doc.sequences.iter().find(|s| s.name == sequence) else {
+        return Err(format!("no sequence \"{sequence}\""));
+    };
+    let cleaned = clean_feet(
+        &doc.skeleton,
+        seq,
+        &doc.locks,
+        &points,
+        BakeSettings::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    doc.locks.clone_from(&cleaned.locks);
+    Ok(cleaned)
+}
+
+/// Prints the cleanup's report, as text or JSON.
+pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
+    let mm = |m: f64| (m * 1e4).round() / 10.0;
+    if json {
+        let contacts: Vec<_> = cleaned
+            .contacts
+            .iter()
+            .map(|c| {
+                json!({"point": c.point, "lock": c.lock, "frames": [c.frames.0, c.frames.1],
+                       "slide_before_mm": mm(c.slide_before), "slide_after_mm": mm(c.slide_after),
+                       "held": c.held(), "at_limits": c.at_limits,
+                       "gave_way_to": c.gave_way_to})
+            })
+            .collect();
+        let steps: Vec<_> = cleaned
+            .steps
+            .iter()
+            .map(|s| {
+                json!({"point": s.point, "largest_before_mm": mm(s.largest_before),
+                       "largest_at_edges_mm": mm(s.largest_at_edges),
+                       "largest_extra_at_edges_mm": mm(s.largest_extra_at_edges),
+                       "largest_extra_frame": s.largest_extra_frame})
+            })
+            .collect();
+        outln!(
+            "{}",
+            json!({"sequence": sequence, "frames": cleaned.frames, "micros": micros,
+                   "contacts": contacts, "steps": steps, "replaced": cleaned.replaced,
+                   "held": cleaned.not_held().next().is_none()})
+        );
+        return;
+    }
+    let t = &cleaned.thresholds;
+    outln!(
+        "{sequence}: {} frames, {} contacts found (in contact under {:.1} cm above the lowest and {:.2} m/s; locks ease in and out over {} to {} frames)",
+        cleaned.frames,
+        cleaned.contacts.len(),
+        t.low * 100.0,
+        t.slow,
+        t.blend,
+        t.longest_blend
+    );
+    for c in &cleaned.contacts {
+        let verdict = match (&c.gave_way_to, c.held()) {
+            (Some(other), _) => format!("  NOT LOCKED (the foot cannot hold it with {other})"),
+            (None, false) => "  NOT HELD".to_owned(),
+            (None, true) => String::new(),
+        };
+        outln!(
+            "  {:<32} slide {:>6.1} mm → {:>5.1} mm{verdict}",
+            c.lock,
+            mm(c.slide_before),
+            mm(c.slide_after),
+        );
+    }
+    for s in &cleaned.steps {
+        outln!(
+            "  {}: largest step where a lock takes or lets go {:.1} mm, at most {:+.1} mm over the same step before (frame {}); its largest step before {:.1} mm",
+            s.point,
+            mm(s.largest_at_edges),
+            mm(s.largest_extra_at_edges),
+            s.largest_extra_frame,
+            mm(s.largest_before)
+        );
+    }
+    let not_held: Vec<_> = cleaned.not_held().collect();
+    if !not_held.is_empty() {
+        outln!(
+            "{} contacts could not be held within {} mm (the leg cannot reach where the foot stands):",
+            not_held.len(),
+            HELD_WITHIN * 1e3
+        );
+        for c in not_held {
+            let limits = match (&c.gave_way_to, c.at_limits.is_empty()) {
+                (Some(other), _) => format!(" (not locked: the foot cannot hold it with {other})"),
+                (None, false) => format!(" ({} at a limit)", c.at_limits.join(", ")),
+                (None, true) => match c.beyond_reach {
+                    Some(b) if b > -0.005 => {
+                        format!(" (out of reach by {:.1} mm)", b.max(0.0) * 1e3)
+                    }
+                    _ => String::new(),
+                },
+            };
+            outln!("  {}: slides {:.1} mm{limits}", c.lock, mm(c.slide_after));
+        }
+    }
+    if cleaned.replaced > 0 {
+        outln!("  ({} earlier contact locks replaced)", cleaned.replaced);
+    }
+}
+
+/// The exit status for a cleanup written.
+pub fn status(cleaned: &Cleaned) -> ExitCode {
+    if cleaned.not_held().next().is_none() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(NOT_HELD)
+    }
+}
+
+/// Loads, cleans, writes and prints.
+pub fn run(args: &CleanupArgs) -> Result<ExitCode, String> {
+    let start = Instant::now();
+    let mut doc = DocumentFile::load(&args.document).map_err(|e| e.to_string())?;
+    super::find_sequence(&doc, &args.sequence, &args.document)?;
+    let file = args.document.display();
+    let cleaned =
+        clean(&mut doc, &args.sequence, &args.sites).map_err(|e| format!("{file}: {e}"))?;
+    doc.save(&args.doc_out)
+        .map_err(|e| format!("{}: {e}", args.doc_out.display()))?;
+    report(
+        &cleaned,
+        &args.sequence,
+        start.elapsed().as_secs_f64() * 1e6,
+        args.json,
+    );
+    if !args.json {
+        outln!("→ {}", args.doc_out.display());
+    }
+    Ok(status(&cleaned))
+}

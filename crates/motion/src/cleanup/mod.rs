@@ -1,0 +1,314 @@
+//! Foot-skate cleanup: a sequence baked, the contacts of its foot points found ([`contacts`]),
+//! each contact held by a position lock over its frames that eases in and out, and the sequence
+//! baked again with the locks, so planted feet stay where they stand (Kovar, Schreiner &
+//! Gleicher 2002: plants as constraints, one limb solved per frame, the change blended into the
+//! neighbouring frames). The report says, per contact, how far the point slid before and after,
+//! and the largest step a point takes between two frames where a lock takes or lets it go.
+//!
+//! The locks are named `<point> contact <first>–<last>`; a cleanup first drops the locks of
+//! that form its points already have, so running it again replaces them.
+//!
+//! [`contacts`]: crate::contacts
+
+use marionette_document::{Lock, LockError, Sequence};
+use marionette_ik::{Goal, GoalKind};
+use marionette_skeleton::{Fk, JointId, Pose, SiteId, Skeleton};
+use nalgebra::Vector3;
+
+use crate::bake::{BakeSettings, Baker, bake_with_threads};
+
+mod plants;
+mod report;
+
+use crate::contacts::{Contact, ContactThresholds, find_contacts};
+use plants::{conflicts, plant_feet_whole};
+pub use report::{Cleaned, ContactReport, EdgeSteps};
+use report::{at_limits, beyond_reach};
+
+/// A contact that slides more than this while planted after the cleanup (metres) is reported as
+/// not held.
+pub const HELD_WITHIN: f64 = 0.002;
+
+/// A point of the figure whose contacts are found: a site, or a joint's origin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactPoint {
+    /// The site's or the joint's name.
+    pub name: String,
+    /// The joint carrying it.
+    pub joint: JointId,
+    /// Where on the joint (its frame; zero for the joint's origin).
+    pub offset: Vector3<f64>,
+    /// The site, when it is one (the lock is then a `Position` goal on it, else a `Point`).
+    pub site: Option<SiteId>,
+}
+
+impl ContactPoint {
+    /// The site `site` of `skeleton`.
+    pub fn site(skeleton: &Skeleton, site: SiteId) -> ContactPoint {
+        let s = skeleton.site(site);
+        ContactPoint {
+            name: s.name.clone(),
+            joint: s.joint,
+            offset: s.offset,
+            site: Some(site),
+        }
+    }
+
+    /// The origin of joint `joint` of `skeleton`.
+    pub fn joint(skeleton: &Skeleton, joint: JointId) -> ContactPoint {
+        ContactPoint {
+            name: skeleton.joint(joint).name.clone(),
+            joint,
+            offset: Vector3::zeros(),
+            site: None,
+        }
+    }
+
+    /// The goal holding this point at `target`.
+    fn goal(&self, target: Vector3<f64>) -> Goal {
+        Goal::new(match self.site {
+            Some(site) => GoalKind::Position { site, target },
+            None => GoalKind::Point {
+                joint: self.joint,
+                offset: self.offset,
+                target,
+                along: None,
+            },
+        })
+    }
+
+    /// The prefix of the names of this point's contact locks.
+    fn lock_prefix(&self) -> String {
+        format!("{} contact ", self.name)
+    }
+}
+
+/// Why a cleanup could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CleanupError {
+    /// The sequence does not re-solve its locks when baked.
+    #[error(
+        "sequence \"{0}\" does not hold its locks (hold_locks: false): locks could not keep its feet"
+    )]
+    LocksNotHeld(String),
+    /// No point to look at.
+    #[error("no foot points to find contacts of")]
+    NoPoints,
+    /// A lock could not be made (its name says which).
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The thread pool could not be built.
+    #[error("could not start the bake's threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// The figure's height standing at rest: the vertical extent of its joints and sites (metres).
+pub fn figure_height(skeleton: &Skeleton) -> f64 {
+    let mut fk = Fk::new(skeleton);
+    fk.update(skeleton, &Pose::rest(skeleton).q);
+    let ys = skeleton
+        .joint_ids()
+        .map(|j| fk.joint_position(j).y)
+        .chain(skeleton.site_ids().map(|s| fk.site_position(s).y));
+    let (low, high) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), y| {
+        (l.min(y), h.max(y))
+    });
+    if high > low { high - low } else { 1.0 }
+}
+
+/// The paths of `points` over `frames`.
+fn paths(
+    skeleton: &Skeleton,
+    frames: &[Vec<f64>],
+    points: &[ContactPoint],
+) -> Vec<Vec<Vector3<f64>>> {
+    let mut fk = Fk::new(skeleton);
+    let mut out = vec![Vec::with_capacity(frames.len()); points.len()];
+    for q in frames {
+        fk.update(skeleton, q);
+        for (path, p) in out.iter_mut().zip(points) {
+            path.push(fk.point(p.joint, &p.offset));
+        }
+    }
+    out
+}
+
+/// Every frame of `sequence` baked against `locks`.
+fn bake(
+    skeleton: &Skeleton,
+    sequence: &Sequence,
+    locks: &[Lock],
+    settings: BakeSettings,
+) -> Result<Vec<Vec<f64>>, CleanupError> {
+    let baker = Baker::new(skeleton, sequence, locks, settings);
+    Ok(bake_with_threads(&baker, 0, &|| {})?
+        .into_iter()
+        .map(|f| f.q)
+        .collect())
+}
+
+/// Finds the contacts of `points` over `sequence` (a valid sequence of `skeleton`) baked with
+/// the document's `locks`, adds a lock per contact, and bakes again to measure what they hold.
+pub fn clean_feet(
+    skeleton: &Skeleton,
+    sequence: &Sequence,
+    locks: &[Lock],
+    points: &[ContactPoint],
+    settings: BakeSettings,
+) -> Result<Cleaned, CleanupError> {
+    if !sequence.hold_locks {
+        return Err(CleanupError::LocksNotHeld(sequence.name.clone()));
+    }
+    if points.is_empty() {
+        return Err(CleanupError::NoPoints);
+    }
+    let prefixes: Vec<String> = points.iter().map(ContactPoint::lock_prefix).collect();
+    let mut kept: Vec<Lock> = locks
+        .iter()
+        .filter(|l| !prefixes.iter().any(|p| l.name.starts_with(p.as_str())))
+        .cloned()
+        .collect();
+    let replaced = locks.len() - kept.len();
+    let first_frame = sequence.keys.first().map_or(0, |k| k.frame);
+    let before = paths(
+        skeleton,
+        &bake(skeleton, sequence, &kept, settings)?,
+        points,
+    );
+    let thresholds = ContactThresholds::for_figure(figure_height(skeleton), sequence.fps);
+    let mut found: Vec<(usize, Contact)> = before
+        .iter()
+        .enumerate()
+        .flat_map(|(i, path)| {
+            find_contacts(path, sequence.fps, &thresholds)
+                .into_iter()
+                .map(move |c| (i, c))
+        })
+        .collect();
+    found.sort_by_key(|&(i, c)| (c.first, i));
+    let limbs = points
+        .iter()
+        .map(|p| {
+            let lock = Lock::new(skeleton, p.name.clone(), p.goal(Vector3::zeros()), None)?;
+            Ok(lock.limb().clone())
+        })
+        .collect::<Result<Vec<_>, CleanupError>>()?;
+    plant_feet_whole(&limbs, &before, &mut found);
+    let mut names = Vec::new();
+    for &(i, c) in &found {
+        let p = &points[i];
+        let (a, b) = (first_frame + c.first as i64, first_frame + c.last as i64);
+        let name = format!("{}{a}–{b}", p.lock_prefix());
+        let mut lock = Lock::new(skeleton, name.clone(), p.goal(c.planted), None)?;
+        lock.set_frames(Some((a, b)))?;
+        let offset = (c.planted - before[i][c.first])
+            .norm()
+            .max((c.planted - before[i][c.last]).norm());
+        lock.set_blend(thresholds.blend_for(offset, sequence.fps))?;
+        kept.push(lock);
+        names.push(name);
+    }
+    let mut frames = bake(skeleton, sequence, &kept, settings)?;
+    let mut after = paths(skeleton, &frames, points);
+    let farthest = |path: &[Vector3<f64>], a: usize, b: usize, planted: &Vector3<f64>| {
+        (a..=b)
+            .map(|f| (f, (path[f] - planted).norm()))
+            .fold(
+                (a, 0.0),
+                |worst, now| if now.1 > worst.1 { now } else { worst },
+            )
+    };
+    let slid: Vec<bool> = found
+        .iter()
+        .map(|&(i, c)| farthest(&after[i], c.first, c.last, &c.planted).1 > HELD_WITHIN)
+        .collect();
+    let gave_way = conflicts(&limbs, &found, &slid);
+    let added: Vec<Lock> = kept.split_off(kept.len() - found.len());
+    if gave_way.iter().any(Option::is_some) {
+        let locked: Vec<Lock> = added
+            .iter()
+            .zip(&gave_way)
+            .filter(|(_, g)| g.is_none())
+            .map(|(l, _)| l.clone())
+            .collect();
+        let mut all = kept.clone();
+        all.extend(locked);
+        frames = bake(skeleton, sequence, &all, settings)?;
+        after = paths(skeleton, &frames, points);
+    }
+    let contacts: Vec<ContactReport> = found
+        .iter()
+        .zip(&names)
+        .zip(&added)
+        .zip(&gave_way)
+        .map(|(((&(i, c), lock), held_by), gave_way)| {
+            let (worst, slide_after) = farthest(&after[i], c.first, c.last, &c.planted);
+            ContactReport {
+                point: points[i].name.clone(),
+                lock: lock.clone(),
+                gave_way_to: gave_way.map(|m| names[m].clone()),
+                frames: (first_frame + c.first as i64, first_frame + c.last as i64),
+                slide_before: farthest(&before[i], c.first, c.last, &c.planted).1,
+                slide_after,
+                at_limits: if slide_after > HELD_WITHIN {
+                    at_limits(skeleton, held_by, &frames[worst])
+                } else {
+                    Vec::new()
+                },
+                beyond_reach: (slide_after > HELD_WITHIN).then(|| {
+                    beyond_reach(skeleton, &points[i], held_by, &frames[worst], &c.planted)
+                }),
+            }
+        })
+        .collect();
+    let steps = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let step = |path: &[Vector3<f64>], f: usize| (path[f] - path[f - 1]).norm();
+            let largest_before = (1..before[i].len())
+                .map(|f| step(&before[i], f))
+                .fold(0.0, f64::max);
+            let edges = found
+                .iter()
+                .zip(&added)
+                .zip(&gave_way)
+                .filter(|&((&(j, _), _), g)| j == i && g.is_none())
+                .flat_map(|(((_, c), lock), _)| {
+                    let reach = lock.blend() as usize + 1;
+                    (c.first.saturating_sub(reach)..=c.first).chain(c.last..=c.last + reach)
+                })
+                .filter(|&f| f >= 1 && f < after[i].len());
+            let (mut at_edges, mut extra, mut extra_at) = (0.0f64, 0.0f64, 0);
+            for f in edges {
+                at_edges = at_edges.max(step(&after[i], f));
+                let grew = step(&after[i], f) - step(&before[i], f);
+                if grew > extra {
+                    (extra, extra_at) = (grew, f);
+                }
+            }
+            EdgeSteps {
+                point: p.name.clone(),
+                largest_before,
+                largest_at_edges: at_edges,
+                largest_extra_at_edges: extra,
+                largest_extra_frame: first_frame + extra_at as i64,
+            }
+        })
+        .collect();
+    kept.extend(
+        added
+            .into_iter()
+            .zip(&gave_way)
+            .filter(|(_, g)| g.is_none())
+            .map(|(l, _)| l),
+    );
+    Ok(Cleaned {
+        locks: kept,
+        replaced,
+        contacts,
+        steps,
+        thresholds,
+        frames: frames.len(),
+    })
+}
