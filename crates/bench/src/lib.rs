@@ -14,6 +14,7 @@ pub mod limb;
 pub mod locks;
 pub mod peer;
 pub mod planar;
+pub mod retarget;
 pub mod rng;
 pub mod table;
 pub mod tracking;
@@ -54,7 +55,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 14] = [
+pub const PROTOCOLS: [&str; 15] = [
     "tracking",
     "planar",
     "convergence",
@@ -69,6 +70,7 @@ pub const PROTOCOLS: [&str; 14] = [
     "bake",
     "interchange",
     "characters",
+    "retarget",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -97,6 +99,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
                 interchange::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 3 })
             }
             "characters" => characters::table(if quick { 1 } else { 5 }),
+            "retarget" => retarget::table(if quick { 1 } else { 3 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

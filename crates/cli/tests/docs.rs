@@ -331,6 +331,11 @@ fn the_character_pictures_are_made_by_its_replay() {
 
 /// Every picture `docs/NAME.md` shows from `docs/NAME/` is a screenshot of
 /// `scripts/NAME-replay.ron` and is there; the page shows at least `least` of them.
+#[test]
+fn the_mocap_pictures_are_made_by_its_replay() {
+    pictures_are_made_by_the_replay("mocap", 5);
+}
+
 fn pictures_are_made_by_the_replay(name: &str, least: usize) {
     let page = std::fs::read_to_string(repo().join(format!("docs/{name}.md"))).expect("page");
     let file = format!("{name}-replay.ron");

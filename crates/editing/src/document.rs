@@ -72,6 +72,9 @@ pub enum EditError {
     /// No sequence at that index (or none chosen).
     #[error("there is no sequence number {0}")]
     NoSuchSequence(usize),
+    /// Foot contacts could not be found (no sequence shown, no feet, or the bake failed).
+    #[error("cannot find foot contacts: {0}")]
+    FootContacts(String),
     /// Another sequence already has the name, or the name is empty.
     #[error("a sequence needs a name of its own; \"{0}\" is empty or taken")]
     SequenceName(String),

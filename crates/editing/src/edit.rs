@@ -203,6 +203,9 @@ pub enum Edit {
     },
     /// Change the shown sequence's settings.
     SequenceSettings(SequenceSettings),
+    /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
+    /// replaced).
+    FindFootContacts,
     /// Change the IK settings (solver, updates per frame, tolerance, options); not recorded.
     Settings(IkSettings),
     /// Change what a drag moves; not recorded.
@@ -323,6 +326,7 @@ impl Document {
                     seq.hold_locks = s.hold_locks;
                 })?;
             }
+            Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
             Edit::Settings(settings) => {
                 runner.set_settings(settings).map_err(EditError::Settings)?
             }

@@ -31,7 +31,7 @@ impl Document {
     /// Applies `change` to a copy of the locks; if it succeeds, the copy replaces them, the
     /// limbs follow (with `runner`, when given) and one undo step is recorded (or the last
     /// extended, as `undo` says).
-    fn edit_locks(
+    pub(crate) fn edit_locks(
         &mut self,
         label: String,
         undo: UndoStep,

@@ -69,6 +69,17 @@ impl Document {
         Baker::new(&self.skeleton, seq, &self.locks, BakeSettings::default()).bake(&|| {})
     }
 
+    /// Every frame of sequence `index` from its first key to its last, interpolated, before its
+    /// locks are solved (the motion plot's "as interpolated").
+    pub fn interpolate_sequence(&self, index: usize) -> Vec<Vec<f64>> {
+        let Some(seq) = self.sequences.get(index) else {
+            return Vec::new();
+        };
+        let baker = Baker::new(&self.skeleton, seq, &self.locks, BakeSettings::default());
+        let (first, last) = baker.range();
+        (first..=last).map(|f| baker.interpolated(f)).collect()
+    }
+
     /// Puts the shown sequence's pose at the current frame into the document.
     fn show_frame(&mut self) {
         if let Some(baked) = self.baked_frame(self.frame) {

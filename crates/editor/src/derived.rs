@@ -118,7 +118,7 @@ fn selected_limb(
 }
 
 /// Re-bakes the shown sequence when it, its locks or the document changed.
-fn baked_strip(document: Res<OpenDocument>, mut strip: ResMut<BakedStrip>) {
+pub(crate) fn baked_strip(document: Res<OpenDocument>, mut strip: ResMut<BakedStrip>) {
     let Some(index) = document.current_sequence() else {
         if strip.source.is_some() {
             *strip = BakedStrip::default();

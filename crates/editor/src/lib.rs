@@ -113,6 +113,7 @@ impl PluginGroup for EditorWindowPlugins {
             .add(scene::ScenePlugin)
             .add(views::ViewsPlugin)
             .add(panels::PanelsPlugin)
+            .add(panels::motion::MotionPlotPlugin)
             .add(gizmos::GizmosPlugin)
             .add(replay::ReplayPlugin)
     }

@@ -115,6 +115,8 @@ pub struct Display {
     pub onion_skins: bool,
     /// The bones drawn over the figure (a character's skin hides its joints).
     pub bones: bool,
+    /// The motion plot window (Sequence ▸ Motion plot).
+    pub motion_plot: bool,
 }
 
 impl Default for Display {
@@ -123,6 +125,7 @@ impl Default for Display {
             joint_axes: true,
             onion_skins: true,
             bones: false,
+            motion_plot: false,
         }
     }
 }

@@ -708,3 +708,60 @@ fn a_character_is_dragged_picked_where_drawn_locked_keyed_played_and_exported() 
         .expect("an animation");
     assert_eq!(json["accessors"][time as usize]["count"], 25);
 }
+
+#[test]
+fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
+    use marionette_interchange::bvh::{import::import, parse::parse};
+    // CMU 01_01 put on the built-in humanoid (every 20th frame keyed), as `marionette
+    // retarget` writes it.
+    let dir = scratch_dir("mocap");
+    let text = std::fs::read_to_string("/usr/share/assimp/models/BVH/01_01.bvh")
+        .expect("the capture (assimp-testmodels)");
+    let capture = import(&parse(&text).expect("parses").bvh, 0.056, 20, "01_01").expect("imports");
+    let frames: Vec<Vec<f64>> = capture
+        .sequence
+        .keys
+        .iter()
+        .map(|k| k.pose.q.clone())
+        .collect();
+    let humanoid = builtin::humanoid();
+    let rest = Pose::rest(&humanoid);
+    let mut result = marionette_interchange::retarget::retarget(
+        &capture.skeleton,
+        &frames,
+        capture.sequence.fps,
+        (&humanoid, &rest.q),
+        &[],
+        "01_01",
+    )
+    .expect("retargets");
+    for (key, captured) in result.sequence.keys.iter_mut().zip(&capture.sequence.keys) {
+        key.frame = captured.frame;
+    }
+    let skeleton_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/humanoid.ron");
+    let mut doc = marionette_document::DocumentFile::new(skeleton_path, humanoid, rest);
+    doc.sequences.push(result.sequence);
+    doc.save(dir.join("walk.ron")).expect("saved");
+    let script = "Replay([Wait(10), OpenDocument(\"walk.ron\"), Wait(5), ShowSequence(\"01_01\"), \
+         SetFrame(1250), Key(\"f\"), FindFootContacts, Wait(3), SaveDocument(\"found.ron\"), \
+         MotionPlot(\"left heel\"), Play(frames: 30), Wait(5), Screenshot(\"plot.png\"), \
+         Key(\"ctrl+z\"), Wait(3), SaveDocument(\"undone.ron\"), Exit])";
+    let output = run_editor(&dir, script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let found = marionette_document::DocumentFile::load(dir.join("found.ron")).expect("saved");
+    assert!(found.locks.len() >= 20, "{} contacts", found.locks.len());
+    assert!(
+        found
+            .locks
+            .iter()
+            .all(|l| l.name.contains(" contact ") && l.frames().is_some())
+    );
+    let undone = marionette_document::DocumentFile::load(dir.join("undone.ron")).expect("saved");
+    assert!(
+        undone.locks.is_empty(),
+        "one undo takes the whole find back"
+    );
+    let png = std::fs::read(dir.join("plot.png")).expect("the screenshot was written");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");
+}

@@ -272,6 +272,28 @@ mod tests {
     }
 
     #[test]
+    fn the_capture_steps_read_and_an_empty_site_is_refused() {
+        let script = Script::parse(
+            r#"Replay([ShowSequence("01_01"), FindFootContacts, MotionPlot("left heel")])"#,
+            "s.ron",
+        )
+        .expect("valid script");
+        assert_eq!(
+            script.steps,
+            vec![
+                Step::ShowSequence("01_01".into()),
+                Step::FindFootContacts,
+                Step::MotionPlot("left heel".into()),
+            ]
+        );
+        let err = Script::parse(r#"Replay([MotionPlot(" ")])"#, "s.ron").expect_err("empty");
+        assert!(
+            err.to_string().contains("MotionPlot: the site is empty"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn unknown_sites_are_named() {
         let script = Script::parse(
             r#"Replay([DragSite(site: "tail", to: (0, 0, 0), frames: 2)])"#,

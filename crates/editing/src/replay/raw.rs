@@ -51,11 +51,14 @@ pub(super) enum RawStep {
     SetFrame(i64),
     SetKey,
     DeleteKey,
+    FindFootContacts,
     Play {
         frames: u32,
     },
     Export(String),
     ClickBone(String),
+    MotionPlot(String),
+    ShowSequence(String),
     CheckSelection(String),
     Exit,
 }
@@ -105,6 +108,7 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
         RawStep::SetFrame(frame) => Step::SetFrame(frame),
         RawStep::SetKey => Step::SetKey,
         RawStep::DeleteKey => Step::DeleteKey,
+        RawStep::FindFootContacts => Step::FindFootContacts,
         RawStep::Play { frames } => {
             if frames == 0 {
                 return Err("Play: frames must be at least 1".into());
@@ -126,6 +130,13 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
             Step::Export(path)
         }
         RawStep::ClickBone(joint) => Step::ClickBone(joint),
+        RawStep::ShowSequence(name) => Step::ShowSequence(name),
+        RawStep::MotionPlot(site) => {
+            if site.trim().is_empty() {
+                return Err("MotionPlot: the site is empty".into());
+            }
+            Step::MotionPlot(site)
+        }
         RawStep::CheckSelection(joint) => Step::CheckSelection(joint),
         RawStep::Exit => Step::Exit,
     })

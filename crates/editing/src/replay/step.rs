@@ -85,6 +85,8 @@ pub enum Step {
     SetKey,
     /// Delete the key at the current frame (Alt+K).
     DeleteKey,
+    /// Sequence ▸ Find foot contacts on the shown sequence.
+    FindFootContacts,
     /// Play the shown sequence for this many editor frames, one sequence frame each, then
     /// pause.
     Play {
@@ -94,6 +96,10 @@ pub enum Step {
     /// Click the middle of a joint's bone (from its origin to its first child) where it is
     /// drawn in the large view now.
     ClickBone(String),
+    /// Show the sequence of this name on the timeline.
+    ShowSequence(String),
+    /// Open the motion plot (Sequence ▸ Motion plot) on this site.
+    MotionPlot(String),
     /// Check that this joint is the one selected.
     CheckSelection(String),
     /// Export the shown sequence (or the pose) as File ▸ Export does; the format follows the

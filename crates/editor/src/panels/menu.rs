@@ -49,6 +49,21 @@ pub fn menu_bar(
                 }
             }
         });
+        ui.menu_button("Sequence", |ui| {
+            let shown = document.current_sequence().is_some();
+            if ui
+                .add_enabled(shown, egui::Button::new("Find foot contacts"))
+                .on_hover_text(
+                    "Lock each foot where it stands in the shown sequence (heels and toes, from \
+                     the humanoid map); earlier contact locks replaced; one undo step",
+                )
+                .clicked()
+            {
+                out.edits.push(marionette_editing::Edit::FindFootContacts);
+                ui.close();
+            }
+            ui.checkbox(&mut display.motion_plot, "Motion plot");
+        });
         ui.menu_button("View", |ui| {
             ui.checkbox(&mut layout.four, "Four views");
             ui.separator();

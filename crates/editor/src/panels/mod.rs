@@ -15,6 +15,7 @@ pub mod dialogs;
 pub mod ik;
 pub mod locks;
 pub mod menu;
+pub mod motion;
 pub mod outliner;
 pub mod ruler;
 pub mod status;
@@ -191,6 +192,7 @@ pub struct PanelInputs<'w> {
     strip: Res<'w, BakedStrip>,
     clipboard: Res<'w, FrameClipboard>,
     export: Option<Res<'w, RunningExport>>,
+    motion: Res<'w, motion::MotionTracks>,
 }
 
 /// The view state the panels set (written back only when it changed).
@@ -206,6 +208,7 @@ pub struct PanelState<'w> {
     range: ResMut<'w, FrameRange>,
     timeline: ResMut<'w, timeline::TimelineUi>,
     notices: ResMut<'w, Notices>,
+    motion_site: ResMut<'w, motion::MotionSite>,
 }
 
 /// The panels, drawn in one egui pass; what they ask for sent after it.
@@ -317,6 +320,18 @@ fn editor_ui(
         dismiss_errors = dialogs::errors_window(ui, &state.notices);
         if let Some(running) = &inputs.export {
             dialogs::export_progress(ui, running);
+        }
+        if display.motion_plot {
+            let mut site = state.motion_site.clone();
+            motion::motion_window(
+                ui.ctx(),
+                document,
+                &inputs.motion,
+                &mut site,
+                &mut display.motion_plot,
+                &mut out,
+            );
+            state.motion_site.set_if_neq(site);
         }
         dialogs::quit_question(ui, &mut prompts, &mut out);
         dialogs::recovery_question(ui, &prompts, &mut out);

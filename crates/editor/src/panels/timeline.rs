@@ -71,7 +71,14 @@ pub fn timeline_panel(
                 strip: view.strip,
                 tolerance: view.tolerance,
             };
-            ruler(ui, &ruler_view, state.range, &mut state.ui.grab, out);
+            // A lane per lock: many locks (a capture's foot contacts) scroll instead of
+            // pushing the views away.
+            egui::ScrollArea::vertical()
+                .id_salt("ruler")
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    ruler(ui, &ruler_view, state.range, &mut state.ui.grab, out);
+                });
         });
     });
 }

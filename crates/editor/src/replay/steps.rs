@@ -14,7 +14,7 @@ use crate::derived::LockStatus;
 use crate::messages::{
     EditRequest, FileAction, FileRequest, PickRequest, PickTarget, RecoveryAnswer, TimelineRequest,
 };
-use crate::resources::{Notices, OpenDocument, Prompts, SolveStatus, SolvingState};
+use crate::resources::{Display, Notices, OpenDocument, Prompts, SolveStatus, SolvingState};
 use crate::timeline::Playback;
 use crate::views::{Layout, ViewCamera};
 
@@ -181,10 +181,47 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
         ),
         Step::SetKey => edit(world, Edit::SetKey, 2, "set a key".into()),
         Step::DeleteKey => edit(world, Edit::DeleteKey, 2, "delete the key".into()),
+        Step::FindFootContacts => edit(
+            world,
+            Edit::FindFootContacts,
+            2,
+            "find the foot contacts".into(),
+        ),
         Step::Play { frames } => {
             world.resource_mut::<Playback>().fixed_step = true;
             world.write_message(TimelineRequest::Play(true));
             world.resource_mut::<Replay>().phase = Phase::Playing(frames);
+            true
+        }
+        Step::ShowSequence(name) => {
+            let index = world
+                .resource::<OpenDocument>()
+                .sequences()
+                .iter()
+                .position(|s| s.name == name);
+            let Some(index) = index else {
+                fail(world, format!("no sequence \"{name}\""));
+                return true;
+            };
+            edit(
+                world,
+                Edit::SelectSequence(Some(index)),
+                2,
+                format!("show sequence {name}"),
+            )
+        }
+        Step::MotionPlot(site) => {
+            let known = world
+                .resource::<OpenDocument>()
+                .skeleton()
+                .site_by_name(&site)
+                .is_some();
+            if !known {
+                fail(world, format!("no site \"{site}\""));
+                return true;
+            }
+            world.resource_mut::<Display>().motion_plot = true;
+            world.resource_mut::<crate::panels::motion::MotionSite>().0 = Some(site);
             true
         }
         Step::ClickBone(joint) => {

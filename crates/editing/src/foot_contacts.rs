@@ -1,0 +1,107 @@
+//! Sequence ▸ Find foot contacts: the shown sequence's foot contacts found and held by locks
+//! ([`marionette_motion::cleanup`], the feet from the humanoid map), the document's earlier
+//! contact locks of those feet replaced, as one undo step.
+
+use marionette_interchange::feet::foot_points;
+use marionette_motion::{BakeSettings, clean_feet};
+
+use crate::{Document, EditError};
+
+impl Document {
+    /// Finds the shown sequence's foot contacts and locks them; says how many were found and
+    /// held, and names those that could not be held.
+    pub fn find_foot_contacts(&mut self) -> Result<String, EditError> {
+        let index =
+            self.sequence
+                .filter(|&i| i < self.sequences.len())
+                .ok_or(EditError::FootContacts(
+                    "show a sequence first (the timeline's sequence list)".into(),
+                ))?;
+        let sequence = &self.sequences[index];
+        let points = foot_points(&self.skeleton).map_err(EditError::FootContacts)?;
+        let cleaned = clean_feet(
+            &self.skeleton,
+            sequence,
+            &self.locks,
+            &points,
+            BakeSettings::default(),
+        )
+        .map_err(|e| EditError::FootContacts(e.to_string()))?;
+        let label = format!("Find foot contacts of {}", sequence.name);
+        let name = sequence.name.clone();
+        let locks = cleaned.locks.clone();
+        self.edit_locks(label, crate::history::UndoStep::New, None, |all| {
+            *all = locks;
+            Ok(())
+        })?;
+        let not_held: Vec<String> = cleaned
+            .not_held()
+            .map(|c| format!("{} ({:.1} mm)", c.lock, c.slide_after * 1e3))
+            .collect();
+        let found = cleaned.contacts.len();
+        Ok(if not_held.is_empty() {
+            format!("{name}: {found} foot contacts found and locked, every one held")
+        } else {
+            format!(
+                "{name}: {found} foot contacts found and locked; {} could not be held: {}",
+                not_held.len(),
+                not_held.join(", ")
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use marionette_document::{Key, RootInterpolation, RotationInterpolation, Sequence};
+    use marionette_skeleton::{Pose, builtin};
+
+    use crate::Document;
+    use crate::edit::{Applied, Edit};
+    use crate::solve::Solving;
+
+    #[test]
+    fn a_gliding_figure_gets_its_feet_locked_in_one_undo_step() {
+        let s = builtin::humanoid();
+        let mut doc = Document::new(s.clone(), None);
+        let mut ahead = Pose::rest(&s);
+        ahead.q[2] += 0.1;
+        let glide = Sequence {
+            name: "glide".into(),
+            fps: 24.0,
+            rotation: RotationInterpolation::Slerp,
+            root: RootInterpolation::Linear,
+            hold_locks: true,
+            keys: vec![
+                Key {
+                    frame: 0,
+                    pose: Pose::rest(&s),
+                },
+                Key {
+                    frame: 48,
+                    pose: ahead,
+                },
+            ],
+        };
+        let mut solving = Solving::default();
+        // Nothing shown: refused, nothing changed.
+        assert!(doc.apply(Edit::FindFootContacts, &mut solving).is_err());
+        doc.sequences = vec![glide];
+        doc.sequence = Some(0);
+        let applied = doc
+            .apply(Edit::FindFootContacts, &mut solving)
+            .expect("found");
+        let Applied::Said(said) = applied else {
+            panic!("says what it found: {applied:?}");
+        };
+        assert!(said.contains("12 foot contacts"), "{said}");
+        assert_eq!(doc.locks().len(), 12);
+        // Again: the same locks replaced, not doubled (a change of nothing, so no undo step);
+        // one undo takes the whole find back.
+        doc.apply(Edit::FindFootContacts, &mut solving)
+            .expect("found");
+        assert_eq!(doc.locks().len(), 12);
+        doc.apply(Edit::Undo, &mut solving).expect("undo");
+        assert!(doc.locks().is_empty());
+    }
+}
