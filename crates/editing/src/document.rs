@@ -72,6 +72,9 @@ pub enum EditError {
     /// No sequence at that index (or none chosen).
     #[error("there is no sequence number {0}")]
     NoSuchSequence(usize),
+    /// A capture could not be put onto the figure (the file and why).
+    #[error("cannot retarget {0}")]
+    Retarget(String),
     /// Foot contacts could not be found (no sequence shown, no feet, or the bake failed).
     #[error("cannot find foot contacts: {0}")]
     FootContacts(String),

@@ -203,6 +203,8 @@ pub enum Edit {
     },
     /// Change the shown sequence's settings.
     SequenceSettings(SequenceSettings),
+    /// Put a BVH capture's motion onto the figure as a new sequence, shown.
+    RetargetCapture(std::path::PathBuf),
     /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
     /// replaced).
     FindFootContacts,
@@ -327,6 +329,7 @@ impl Document {
                 })?;
             }
             Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
+            Edit::RetargetCapture(path) => return Ok(Applied::Said(self.retarget_capture(&path)?)),
             Edit::Settings(settings) => {
                 runner.set_settings(settings).map_err(EditError::Settings)?
             }

@@ -34,6 +34,8 @@ impl Document {
             *all = locks;
             Ok(())
         })?;
+        // The current frame as baked with them.
+        self.go_to_frame(self.frame);
         let not_held: Vec<String> = cleaned
             .not_held()
             .map(|c| format!("{} ({:.1} mm)", c.lock, c.slide_after * 1e3))

@@ -20,6 +20,7 @@ pub mod history;
 pub mod lock_edits;
 pub mod outliner;
 pub mod replay;
+pub mod retarget_capture;
 pub mod solve;
 pub mod swivel;
 pub mod swivel_gizmo;

@@ -336,7 +336,7 @@ impl Document {
         Ok(())
     }
 
-    fn record_sequences(&mut self, label: String, before: Vec<Sequence>) {
+    pub(crate) fn record_sequences(&mut self, label: String, before: Vec<Sequence>) {
         self.history.record(Change::Sequences {
             label,
             before,

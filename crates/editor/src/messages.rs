@@ -37,6 +37,8 @@ pub enum FileAction {
     ImportBvh,
     /// Import a rigged glTF character as a new document.
     ImportCharacter,
+    /// Put a BVH capture onto the figure as a new sequence (Sequence ▸ Retarget a capture).
+    RetargetCapture,
     /// Export the shown sequence (or the pose) for other tools.
     Export(ExportFormat),
 }
@@ -64,6 +66,7 @@ impl FileAction {
             FileAction::SavePose | FileAction::SavePoseAs => ("Export pose", "Export"),
             FileAction::ImportBvh => ("Import BVH", "Import"),
             FileAction::ImportCharacter => ("Import character", "Import"),
+            FileAction::RetargetCapture => ("Retarget a capture onto this figure", "Retarget"),
             FileAction::Export(_) => ("Export", "Export"),
         }
     }

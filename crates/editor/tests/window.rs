@@ -711,41 +711,16 @@ fn a_character_is_dragged_picked_where_drawn_locked_keyed_played_and_exported() 
 
 #[test]
 fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
-    use marionette_interchange::bvh::{import::import, parse::parse};
-    // CMU 01_01 put on the built-in humanoid (every 20th frame keyed), as `marionette
-    // retarget` writes it.
+    // Sequence ▸ Retarget a capture (CMU 01_01 onto the built-in humanoid), then Find foot
+    // contacts, the motion plot, playing; each an undo step.
     let dir = scratch_dir("mocap");
-    let text = std::fs::read_to_string("/usr/share/assimp/models/BVH/01_01.bvh")
-        .expect("the capture (assimp-testmodels)");
-    let capture = import(&parse(&text).expect("parses").bvh, 0.056, 20, "01_01").expect("imports");
-    let frames: Vec<Vec<f64>> = capture
-        .sequence
-        .keys
-        .iter()
-        .map(|k| k.pose.q.clone())
-        .collect();
-    let humanoid = builtin::humanoid();
-    let rest = Pose::rest(&humanoid);
-    let mut result = marionette_interchange::retarget::retarget(
-        &capture.skeleton,
-        &frames,
-        capture.sequence.fps,
-        (&humanoid, &rest.q),
-        &[],
-        "01_01",
-    )
-    .expect("retargets");
-    for (key, captured) in result.sequence.keys.iter_mut().zip(&capture.sequence.keys) {
-        key.frame = captured.frame;
-    }
-    let skeleton_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/humanoid.ron");
-    let mut doc = marionette_document::DocumentFile::new(skeleton_path, humanoid, rest);
-    doc.sequences.push(result.sequence);
-    doc.save(dir.join("walk.ron")).expect("saved");
-    let script = "Replay([Wait(10), OpenDocument(\"walk.ron\"), Wait(5), ShowSequence(\"01_01\"), \
-         SetFrame(1250), Key(\"f\"), FindFootContacts, Wait(3), SaveDocument(\"found.ron\"), \
-         MotionPlot(\"left heel\"), Play(frames: 30), Wait(5), Screenshot(\"plot.png\"), \
-         Key(\"ctrl+z\"), Wait(3), SaveDocument(\"undone.ron\"), Exit])";
+    let script = "Replay([Wait(10), \
+         RetargetCapture(\"/usr/share/assimp/models/BVH/01_01.bvh\"), Wait(3), \
+         SaveDocument(\"retargeted.ron\"), SetFrame(1250), Key(\"f\"), FindFootContacts, \
+         Wait(3), SaveDocument(\"found.ron\"), MotionPlot(\"left heel\"), Play(frames: 30), \
+         Wait(5), Screenshot(\"plot.png\"), Key(\"ctrl+z\"), Wait(3), \
+         SaveDocument(\"undone.ron\"), Key(\"ctrl+z\"), Wait(3), SaveDocument(\"none.ron\"), \
+         Exit])";
     let output = run_editor(&dir, script);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
@@ -757,10 +732,21 @@ fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
             .iter()
             .all(|l| l.name.contains(" contact ") && l.frames().is_some())
     );
+    let retargeted =
+        marionette_document::DocumentFile::load(dir.join("retargeted.ron")).expect("saved");
+    assert_eq!(retargeted.sequences.len(), 1);
+    assert_eq!(retargeted.sequences[0].name, "01_01");
+    assert_eq!(retargeted.sequences[0].keys.len(), 2752);
     let undone = marionette_document::DocumentFile::load(dir.join("undone.ron")).expect("saved");
     assert!(
         undone.locks.is_empty(),
         "one undo takes the whole find back"
+    );
+    assert_eq!(undone.sequences.len(), 1);
+    let none = marionette_document::DocumentFile::load(dir.join("none.ron")).expect("saved");
+    assert!(
+        none.sequences.is_empty(),
+        "one more takes the retarget back"
     );
     let png = std::fs::read(dir.join("plot.png")).expect("the screenshot was written");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");

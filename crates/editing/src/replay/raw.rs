@@ -59,6 +59,7 @@ pub(super) enum RawStep {
     ClickBone(String),
     MotionPlot(String),
     ShowSequence(String),
+    RetargetCapture(String),
     CheckSelection(String),
     Exit,
 }
@@ -131,6 +132,9 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
         }
         RawStep::ClickBone(joint) => Step::ClickBone(joint),
         RawStep::ShowSequence(name) => Step::ShowSequence(name),
+        RawStep::RetargetCapture(path) => {
+            Step::RetargetCapture(non_empty_path(path, "RetargetCapture")?)
+        }
         RawStep::MotionPlot(site) => {
             if site.trim().is_empty() {
                 return Err("MotionPlot: the site is empty".into());

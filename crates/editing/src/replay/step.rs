@@ -96,6 +96,8 @@ pub enum Step {
     /// Click the middle of a joint's bone (from its origin to its first child) where it is
     /// drawn in the large view now.
     ClickBone(String),
+    /// Sequence ▸ Retarget a capture onto this figure, on this BVH file.
+    RetargetCapture(std::path::PathBuf),
     /// Show the sequence of this name on the timeline.
     ShowSequence(String),
     /// Open the motion plot (Sequence ▸ Motion plot) on this site.

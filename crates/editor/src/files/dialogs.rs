@@ -113,7 +113,9 @@ pub fn ask(action: FileAction, answers: &mut DialogAnswers, work: &mut FileWork)
 /// Shows the native dialog for `action` (blocking its thread) and returns the path chosen.
 fn native_dialog(action: FileAction, directory: Option<PathBuf>) -> Option<PathBuf> {
     let mut dialog = match action {
-        FileAction::ImportBvh => rfd::FileDialog::new().add_filter("BVH", &["bvh"]),
+        FileAction::ImportBvh | FileAction::RetargetCapture => {
+            rfd::FileDialog::new().add_filter("BVH", &["bvh"])
+        }
         FileAction::ImportCharacter => {
             rfd::FileDialog::new().add_filter("glTF character", &["glb", "gltf", "vrm"])
         }

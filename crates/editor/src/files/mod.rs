@@ -110,6 +110,14 @@ impl FileWork<'_, '_> {
             FileAction::SavePose | FileAction::SavePoseAs => self.save_pose(path),
             FileAction::ImportBvh => self.import_bvh(path),
             FileAction::ImportCharacter => self.import_character(path),
+            FileAction::RetargetCapture => {
+                // One undo step of the document's own (a sequence added), as an edit is.
+                self.document.end_drag();
+                match self.document.retarget_capture(path) {
+                    Ok(said) => self.notices.info(said),
+                    Err(e) => self.notices.error(e.to_string()),
+                }
+            }
             FileAction::Export(format) => {
                 if self.running.is_some() {
                     self.notices.info("An export is already running");

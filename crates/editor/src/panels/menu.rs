@@ -50,6 +50,19 @@ pub fn menu_bar(
             }
         });
         ui.menu_button("Sequence", |ui| {
+            if ui
+                .button("Retarget a capture onto this figure…")
+                .on_hover_text(
+                    "A BVH capture's motion put onto this figure (from its current pose) as a \
+                     new sequence; one undo step",
+                )
+                .clicked()
+            {
+                out.files.push(crate::messages::FileRequest::ask(
+                    FileAction::RetargetCapture,
+                ));
+                ui.close();
+            }
             let shown = document.current_sequence().is_some();
             if ui
                 .add_enabled(shown, egui::Button::new("Find foot contacts"))

@@ -193,6 +193,12 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             world.resource_mut::<Replay>().phase = Phase::Playing(frames);
             true
         }
+        Step::RetargetCapture(path) => edit(
+            world,
+            Edit::RetargetCapture(path.clone()),
+            2,
+            format!("retarget {}", path.display()),
+        ),
         Step::ShowSequence(name) => {
             let index = world
                 .resource::<OpenDocument>()
