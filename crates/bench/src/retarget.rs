@@ -54,14 +54,7 @@ pub fn table(runs: usize) -> Table {
         format!(
             "Retarget and cleanup: CMU 01_01 (2 752 frames) onto each figure; best of {runs} (ms)"
         ),
-        &[
-            "figure",
-            "bones",
-            "retarget ms",
-            "cleanup ms",
-            "contacts",
-            "held",
-        ],
+        &COLUMNS,
     );
     let Ok(text) = std::fs::read_to_string(CAPTURE) else {
         table.row(padded(format!("{CAPTURE} missing (assimp-testmodels)"), ""));

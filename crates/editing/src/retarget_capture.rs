@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use marionette_interchange::bvh::{import::import, parse::parse};
-use marionette_interchange::retarget::retarget;
+use marionette_interchange::retarget::retarget_imported;
 use marionette_skeleton::ron_io::{MAX_DATA_BYTES, read_bytes};
 
 use crate::{Document, EditError};
@@ -24,24 +24,8 @@ impl Document {
             |s| s.to_string_lossy().into_owned(),
         );
         let captured = import(&parsed.bvh, 1.0, 1, &stem).map_err(|e| fail(e.to_string()))?;
-        let frames: Vec<Vec<f64>> = captured
-            .sequence
-            .keys
-            .iter()
-            .map(|k| k.pose.q.clone())
-            .collect();
-        let mut result = retarget(
-            &captured.skeleton,
-            &frames,
-            captured.sequence.fps,
-            (&self.skeleton, &self.pose),
-            &[],
-            &stem,
-        )
-        .map_err(|e| fail(e.to_string()))?;
-        for (key, captured) in result.sequence.keys.iter_mut().zip(&captured.sequence.keys) {
-            key.frame = captured.frame;
-        }
+        let mut result = retarget_imported(&captured, (&self.skeleton, &self.pose), &[], &stem)
+            .map_err(|e| fail(e.to_string()))?;
         let name = self.unique_sequence_name(&stem);
         result.sequence.name.clone_from(&name);
         let first = result.sequence.keys.first().map_or(0, |k| k.frame);

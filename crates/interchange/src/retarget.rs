@@ -159,6 +159,34 @@ pub type MapOverride = (HumanBone, Option<(JointId, JointId)>);
 /// The bones mapped by hand.
 pub type MapOverrides = [MapOverride];
 
+/// An imported BVH capture's sequence retargeted onto `target` at its reference state (as
+/// [`retarget`]), the keys keeping the capture's frame numbers.
+pub fn retarget_imported(
+    captured: &crate::bvh::import::Imported,
+    target: (&Skeleton, &[f64]),
+    overrides: &MapOverrides,
+    name: &str,
+) -> Result<Retargeted, RetargetError> {
+    let frames: Vec<Vec<f64>> = captured
+        .sequence
+        .keys
+        .iter()
+        .map(|k| k.pose.q.clone())
+        .collect();
+    let mut result = retarget(
+        &captured.skeleton,
+        &frames,
+        captured.sequence.fps,
+        target,
+        overrides,
+        name,
+    )?;
+    for (key, captured) in result.sequence.keys.iter_mut().zip(&captured.sequence.keys) {
+        key.frame = captured.frame;
+    }
+    Ok(result)
+}
+
 /// Puts `frames` (states of `capture`, at `fps`) onto `target`, whose reference is the state
 /// `target_rest`, with the bones of `overrides` mapped as they say; the sequence is named `name`.
 pub fn retarget(

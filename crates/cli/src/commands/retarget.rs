@@ -14,7 +14,7 @@ use marionette_document::DocumentFile;
 use marionette_interchange::bvh::import::import;
 use marionette_interchange::bvh::parse::parse;
 use marionette_interchange::character::humanoid::HumanBone;
-use marionette_interchange::retarget::{MapOverride, retarget};
+use marionette_interchange::retarget::{MapOverride, retarget_imported};
 use marionette_skeleton::Skeleton;
 
 use crate::output::outln;
@@ -132,28 +132,12 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
     let captured = import(&parsed.bvh, args.scale, args.every as usize, &name)
         .map_err(|e| format!("{file}: {e}"))?;
     let (target, target_pose, skeleton_path) = super::load_figure(&args.onto, None)?;
-    let frames: Vec<Vec<f64>> = captured
-        .sequence
-        .keys
-        .iter()
-        .map(|k| k.pose.q.clone())
-        .collect();
     let overrides = match &args.map {
         Some(path) => read_map(path, &captured.skeleton, &target)?,
         None => Vec::new(),
     };
-    let mut result = retarget(
-        &captured.skeleton,
-        &frames,
-        captured.sequence.fps,
-        (&target, &target_pose.q),
-        &overrides,
-        &name,
-    )
-    .map_err(|e| format!("{file} onto {}: {e}", args.onto.display()))?;
-    for (key, captured) in result.sequence.keys.iter_mut().zip(&captured.sequence.keys) {
-        key.frame = captured.frame;
-    }
+    let result = retarget_imported(&captured, (&target, &target_pose.q), &overrides, &name)
+        .map_err(|e| format!("{file} onto {}: {e}", args.onto.display()))?;
     let keys = result.sequence.keys.len();
     let sequence = result.sequence.name.clone();
     let mut doc = DocumentFile::new(skeleton_path, target.clone(), target_pose);
