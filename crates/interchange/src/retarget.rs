@@ -16,7 +16,10 @@
 //!   nearest valid values, continuous with the last frame), and the world rotation it really
 //!   reaches is what its children are set against. Unmapped joints keep their rest values.
 //! - The root translation follows the capture's hips, scaled by the ratio of hip heights (hips
-//!   above the lowest joint at rest).
+//!   above the lowest joint at rest); heights are measured from the ground (the capture's
+//!   lowest joint on its first frame, the target's at its reference), and the whole take is
+//!   then moved up or down so that the target's ankles on the first frame are as high as at
+//!   its reference: the target stands where the capture stands.
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
@@ -152,6 +155,35 @@ fn hip_height(skeleton: &Skeleton, fk: &Fk, hips: JointId) -> f64 {
     fk.joint_position(hips).y - lowest
 }
 
+/// Moves every key up or down by one amount so that the target's ankles (its mapped feet) on
+/// the first frame are as high as at its reference: scaled by the hips alone, a figure whose
+/// legs are longer or shorter for its hips than the capture's would float or sink (the
+/// grounding practitioners do on the lowest foot).
+fn ground_the_feet(target: &Skeleton, reference: &[f64], map: &[MappedBone], keys: &mut [Key]) {
+    let feet: Vec<JointId> = map
+        .iter()
+        .filter(|m| matches!(m.bone, HumanBone::LeftFoot | HumanBone::RightFoot))
+        .map(|m| m.target)
+        .collect();
+    let Some(first) = keys.first() else {
+        return;
+    };
+    if feet.is_empty() {
+        return;
+    }
+    let mut fk = Fk::new(target);
+    let mut lowest = |q: &[f64]| {
+        fk.update(target, q);
+        feet.iter()
+            .map(|&j| fk.joint_position(j).y)
+            .fold(f64::INFINITY, f64::min)
+    };
+    let shift = lowest(reference) - lowest(&first.pose.q);
+    for key in keys.iter_mut() {
+        key.pose.q[1] += shift;
+    }
+}
+
 /// A bone whose mapping is given rather than found: the bone and its (capture, target) joints,
 /// or `None` to leave it unmapped.
 pub type MapOverride = (HumanBone, Option<(JointId, JointId)>);
@@ -282,6 +314,19 @@ pub fn retarget(
         if c > 1e-9 { t / c } else { 1.0 }
     });
     let hips_reference = hips.map(|h| fc.joint_position(h.capture));
+    // The heights: the capture's ground is its lowest joint on its first frame (a BVH's rest
+    // stands on nothing: its root is usually at the origin; a take starts standing), the
+    // target's its lowest joint at its reference; the target's hips stand the capture's height
+    // over its ground, times the ratio, over its own.
+    let capture_ground = {
+        let mut fk = Fk::new(capture);
+        fk.update(capture, &frames[0]);
+        capture
+            .joint_ids()
+            .map(|j| fk.joint_position(j).y)
+            .fold(f64::INFINITY, f64::min)
+    };
+    let target_hip_height = hips.map_or(0.0, |h| hip_height(target, &ft, h.target));
     let rotations = JointRotations::new(target);
     // Joint `j`'s world rotation under `parent` with its hinges at `q`.
     let world_of = |j: JointId, parent: &Matrix3<f64>, q: &[f64]| {
@@ -378,7 +423,9 @@ pub fn retarget(
             world[j.index()] = reached;
         }
         if let (Some(h), Some(start)) = (hips, hips_reference) {
-            let moved = (fc.joint_position(h.capture) - start) * hip_ratio;
+            let at = fc.joint_position(h.capture);
+            let mut moved = (at - start) * hip_ratio;
+            moved.y = (at.y - capture_ground) * hip_ratio - target_hip_height;
             for (i, v) in moved.iter().enumerate() {
                 q[i] = target_rest[i] + v;
             }
@@ -388,6 +435,7 @@ pub fn retarget(
             pose: marionette_skeleton::Pose { q: q.clone() },
         });
     }
+    ground_the_feet(target, target_rest, &map, &mut keys);
     limited.retain(|l| l.1 > 0);
     Ok(Retargeted {
         sequence: Sequence {

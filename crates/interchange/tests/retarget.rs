@@ -162,6 +162,35 @@ fn captures_point_the_same_way_on_every_figure() {
                 worst <= 0.02 * result.hip_ratio * range,
                 "{what}: hips off the scaled motion by {worst} (range {range})"
             );
+            // It stands on its ground: on the first frame its ankles (the mapped feet) are as
+            // high as at rest (a capture starts standing). Over the take they go where the
+            // capture's legs take them, which a figure with other proportions cannot match
+            // exactly (printed; the foot contacts' locks hold the feet).
+            let feet: Vec<_> = result
+                .map
+                .iter()
+                .filter(|m| matches!(format!("{:?}", m.bone).as_str(), "LeftFoot" | "RightFoot"))
+                .map(|m| m.target)
+                .collect();
+            let lowest = |q: &[f64], fk: &mut Fk| {
+                fk.update(&target, q);
+                feet.iter()
+                    .map(|&j| fk.joint_position(j).y)
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let ground = lowest(&rest, &mut ft);
+            let first = lowest(&result.sequence.keys[0].pose.q, &mut ft);
+            assert!(
+                (first - ground).abs() < 1e-3,
+                "{what}: the ankles start at {first}, at rest they are at {ground}"
+            );
+            let low = result
+                .sequence
+                .keys
+                .iter()
+                .map(|k| lowest(&k.pose.q, &mut ft))
+                .fold(f64::INFINITY, f64::min);
+            println!("{what}: ankles lowest over the take {low:.3} m, at rest {ground:.3} m");
         }
     }
 }
