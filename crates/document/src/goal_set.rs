@@ -37,6 +37,14 @@ impl GoalSet {
         GoalSet::with_locks_where(locks, |_, lock| lock.active_at(frame))
     }
 
+    /// The locks of `locks` active on `frame` but those of `except` (document indices), each
+    /// kept by its limb (a bake making a frame without the locks easing there).
+    pub fn with_locks_except(locks: &[Lock], frame: Option<i64>, except: &[usize]) -> GoalSet {
+        GoalSet::with_locks_where(locks, |i, lock| {
+            !except.contains(&i) && lock.active_at(frame)
+        })
+    }
+
     /// The locks for which `keep(index, lock)` is true, each kept by its limb.
     fn with_locks_where(locks: &[Lock], keep: impl Fn(usize, &Lock) -> bool) -> GoalSet {
         let mut set = GoalSet::default();

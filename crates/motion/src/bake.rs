@@ -142,11 +142,7 @@ impl<'a> Baker<'a> {
     /// edge added scaled by its hold.
     fn pose(&self, frame: i64, mut q: Vec<f64>, without: &[usize], depth: usize) -> Vec<f64> {
         let kept = |i: &usize| !without.contains(i);
-        let active: Vec<Lock> = (0..self.locks.len())
-            .filter(kept)
-            .filter(|&i| self.locks[i].active_at(Some(frame)))
-            .map(|i| self.locks[i].clone())
-            .collect();
+        let active = GoalSet::with_locks_except(self.locks, Some(frame), without);
         // The first easing lock (document order); the others are taken inside.
         let easing = (0..self.locks.len()).filter(kept).find_map(|i| {
             let lock = &self.locks[i];
@@ -163,8 +159,8 @@ impl<'a> Baker<'a> {
             ))
         });
         let Some((i, hold, edge)) = easing.filter(|_| depth < Self::EASING_DEPTH) else {
-            if !active.is_empty() {
-                self.solve(&GoalSet::with_locks(&active, None), &mut q);
+            if active.has_locks() {
+                self.solve(&active, &mut q);
             }
             return q;
         };
@@ -183,8 +179,8 @@ impl<'a> Baker<'a> {
                 None => *value + hold * change,
             };
         }
-        if !active.is_empty() {
-            self.solve(&GoalSet::with_locks(&active, None), &mut out);
+        if active.has_locks() {
+            self.solve(&active, &mut out);
         }
         out
     }
