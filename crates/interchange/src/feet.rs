@@ -43,8 +43,13 @@ pub fn foot_points(skeleton: &Skeleton) -> Result<Vec<ContactPoint>, String> {
     })?;
     let ids: Vec<JointId> = skeleton.joint_ids().collect();
     let mut out = Vec::new();
-    for foot in [HumanBone::LeftFoot, HumanBone::RightFoot] {
-        let Some(&joint) = humanoid.joint(foot).and_then(|j| ids.get(j)) else {
+    for (foot, shin) in [
+        (HumanBone::LeftFoot, HumanBone::LeftLowerLeg),
+        (HumanBone::RightFoot, HumanBone::RightLowerLeg),
+    ] {
+        // A two-segment leg (a stick figure's) ends at its shin: its sites are the foot's.
+        let found = humanoid.joint(foot).or_else(|| humanoid.joint(shin));
+        let Some(&joint) = found.and_then(|j| ids.get(j)) else {
             return Err(format!(
                 "skeleton \"{}\" has no {} joint; name its foot points with --sites",
                 skeleton.name(),
@@ -93,6 +98,18 @@ mod tests {
         assert_eq!(
             names(&points),
             ["left heel", "left toe tip", "right heel", "right toe tip"]
+        );
+    }
+
+    #[test]
+    fn the_stick_figure_stands_on_its_heels() {
+        let s = marionette_skeleton::Skeleton::load(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/stickman.ron"),
+        )
+        .expect("the stick figure");
+        assert_eq!(
+            names(&foot_points(&s).expect("feet")),
+            ["left heel", "right heel"]
         );
     }
 

@@ -13,6 +13,12 @@ use marionette_skeleton::{Pose, Skeleton, builtin};
 pub fn targets() -> Vec<(Skeleton, Vec<f64>)> {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/characters");
     let mut out = vec![(builtin::humanoid(), Pose::rest(&builtin::humanoid()).q)];
+    // Welman's stick figure: arms and legs of two segments, no hand or foot joints.
+    let stickman =
+        Skeleton::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/stickman.ron"))
+            .expect("the stick figure");
+    let rest = Pose::rest(&stickman).q;
+    out.push((stickman, rest));
     for file in [
         "RiggedFigure.gltf",
         "authored/mixamo_apose.glb",

@@ -247,9 +247,24 @@ fn finish(
             .find(|(x, _)| *x == b)
             .map(|&(_, j)| rig.joints[j].position)
     };
+    // A hand or a foot may be missing where its limb ends at the forearm or the shin (a leaf
+    // joint: a stick figure's two-segment limbs).
+    let ends_limb = |b: HumanBone| {
+        let before = match b {
+            HumanBone::LeftHand => HumanBone::LeftLowerArm,
+            HumanBone::RightHand => HumanBone::RightLowerArm,
+            HumanBone::LeftFoot => HumanBone::LeftLowerLeg,
+            HumanBone::RightFoot => HumanBone::RightLowerLeg,
+            _ => return false,
+        };
+        bones
+            .iter()
+            .find(|(x, _)| *x == before)
+            .is_some_and(|&(_, j)| rig.joints[j].children.is_empty())
+    };
     let missing: Vec<&str> = HumanBone::REQUIRED
         .iter()
-        .filter(|b| at(**b).is_none())
+        .filter(|b| at(**b).is_none() && !ends_limb(**b))
         .map(|b| b.vrm_name())
         .collect();
     if !missing.is_empty() {

@@ -250,8 +250,7 @@ fn limb_bones(
         .ok_or_else(|| format!("no {}: the chain has no long segment", top.vrm_name()))?;
     let mid_at = on_chain(mid).filter(|&k| k > top_at).unwrap_or(top_at + 1);
     let tip_at = on_chain(tip).filter(|&k| k > mid_at).unwrap_or(mid_at + 1);
-    let (Some(&t), Some(&m), Some(&e)) = (chain.get(top_at), chain.get(mid_at), chain.get(tip_at))
-    else {
+    let (Some(&t), Some(&m)) = (chain.get(top_at), chain.get(mid_at)) else {
         return Err(format!(
             "the chain from {} is too short for {}, {} and {}",
             rig.joints[root].name,
@@ -260,7 +259,12 @@ fn limb_bones(
             tip.vrm_name()
         ));
     };
-    let mut out = vec![(top, t), (mid, m), (tip, e)];
+    let mut out = vec![(top, t), (mid, m)];
+    // A limb of two segments (a stick figure's: its forearm or shin ends the chain) has no
+    // hand or foot joint; the one after the middle is the tip otherwise.
+    if let Some(&e) = chain.get(tip_at) {
+        out.push((tip, e));
+    }
     if let Some(shoulder) = before.filter(|_| top_at > 0) {
         out.push((shoulder, chain[top_at - 1]));
     }
