@@ -1,13 +1,13 @@
 //! Issue 22's numbers: CMU's capture 01_01 (2 752 frames at 120 fps, Debian's
 //! assimp-testmodels) put onto the built-in humanoid and every humanoid test character
-//! (`retarget`, from the parsed and imported capture), then its foot contacts found and locked
+//! (`retarget_imported`, from the parsed and imported capture), then its foot contacts found and locked
 //! and the sequence baked to measure them (`clean_feet`, two or three bakes of every frame on
 //! every core); best of `runs`, with the contacts found and held.
 
 use marionette_interchange::bvh::{import::import, parse::parse};
 use marionette_interchange::character::Character;
 use marionette_interchange::feet::foot_points;
-use marionette_interchange::retarget::retarget;
+use marionette_interchange::retarget::retarget_imported;
 use marionette_motion::{BakeSettings, clean_feet};
 use marionette_skeleton::{Pose, Skeleton, builtin};
 
@@ -67,27 +67,13 @@ pub fn table(runs: usize) -> Table {
         table.row(padded(format!("{CAPTURE} does not import"), ""));
         return table;
     };
-    let frames: Vec<Vec<f64>> = capture
-        .sequence
-        .keys
-        .iter()
-        .map(|k| k.pose.q.clone())
-        .collect();
-    let fps = capture.sequence.fps;
     for (name, skeleton) in figures() {
         let Ok(target) = skeleton else {
             continue;
         };
         let rest = Pose::rest(&target).q;
         let (retarget_ms, result) = best_ms(runs, || {
-            retarget(
-                &capture.skeleton,
-                &frames,
-                fps,
-                (&target, &rest),
-                &[],
-                "01_01",
-            )
+            retarget_imported(&capture, (&target, &rest), &[], "01_01")
         });
         let Ok(result) = result else {
             table.row(padded(name, "not a humanoid"));
