@@ -23,7 +23,7 @@ mod report;
 use crate::contacts::{Contact, ContactThresholds, find_contacts};
 use plants::{conflicts, plant_feet_whole};
 pub use report::{Cleaned, ContactReport, EdgeSteps};
-use report::{at_limits, beyond_reach};
+use report::{at_limits, beyond_reach, edge_steps};
 
 /// A contact that slides more than this while planted after the cleanup (metres) is reported as
 /// not held.
@@ -224,15 +224,15 @@ pub fn clean_feet(
         .collect();
     let gave_way = conflicts(&limbs, &found, &slid);
     let added: Vec<Lock> = kept.split_off(kept.len() - found.len());
-    if gave_way.iter().any(Option::is_some) {
-        let locked: Vec<Lock> = added
-            .iter()
-            .zip(&gave_way)
-            .filter(|(_, g)| g.is_none())
-            .map(|(l, _)| l.clone())
-            .collect();
+    let locked: Vec<Lock> = added
+        .iter()
+        .zip(&gave_way)
+        .filter(|(_, g)| g.is_none())
+        .map(|(l, _)| l.clone())
+        .collect();
+    if locked.len() < added.len() {
         let mut all = kept.clone();
-        all.extend(locked);
+        all.extend(locked.iter().cloned());
         frames = bake(skeleton, sequence, &all, settings)?;
         after = paths(skeleton, &frames, points);
     }
@@ -261,48 +261,15 @@ pub fn clean_feet(
             }
         })
         .collect();
-    let steps = points
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let step = |path: &[Vector3<f64>], f: usize| (path[f] - path[f - 1]).norm();
-            let largest_before = (1..before[i].len())
-                .map(|f| step(&before[i], f))
-                .fold(0.0, f64::max);
-            let edges = found
-                .iter()
-                .zip(&added)
-                .zip(&gave_way)
-                .filter(|&((&(j, _), _), g)| j == i && g.is_none())
-                .flat_map(|(((_, c), lock), _)| {
-                    let reach = lock.blend() as usize + 1;
-                    (c.first.saturating_sub(reach)..=c.first).chain(c.last..=c.last + reach)
-                })
-                .filter(|&f| f >= 1 && f < after[i].len());
-            let (mut at_edges, mut extra, mut extra_at) = (0.0f64, 0.0f64, 0);
-            for f in edges {
-                at_edges = at_edges.max(step(&after[i], f));
-                let grew = step(&after[i], f) - step(&before[i], f);
-                if grew > extra {
-                    (extra, extra_at) = (grew, f);
-                }
-            }
-            EdgeSteps {
-                point: p.name.clone(),
-                largest_before,
-                largest_at_edges: at_edges,
-                largest_extra_at_edges: extra,
-                largest_extra_frame: first_frame + extra_at as i64,
-            }
-        })
-        .collect();
-    kept.extend(
-        added
-            .into_iter()
-            .zip(&gave_way)
-            .filter(|(_, g)| g.is_none())
-            .map(|(l, _)| l),
+    let steps = edge_steps(
+        points,
+        [&before, &after],
+        &found,
+        &added,
+        &gave_way,
+        first_frame,
     );
+    kept.extend(locked);
     Ok(Cleaned {
         locks: kept,
         replaced,

@@ -7,7 +7,7 @@ use marionette_skeleton::{Fk, JointId, Skeleton};
 use nalgebra::Vector3;
 
 use super::{ContactPoint, HELD_WITHIN};
-use crate::contacts::ContactThresholds;
+use crate::contacts::{Contact, ContactThresholds};
 
 /// One contact as found and as held.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,4 +136,53 @@ pub(super) fn beyond_reach(
         .unwrap_or(point.joint);
     reach -= (fk.joint_position(top) - fk.joint_position(at)).norm();
     (target - fk.joint_position(top)).norm() - reach
+}
+
+/// Per point, its largest step before the cleanup and, on the frames where one of its locks
+/// (those not given way: `gave_way`) takes or lets it go, its largest step after and the most a
+/// step grew. `paths` are the points' paths before and after; `found` the contacts (point
+/// index, contact) and `added` their locks, in the same order.
+pub(super) fn edge_steps(
+    points: &[ContactPoint],
+    [before, after]: [&[Vec<Vector3<f64>>]; 2],
+    found: &[(usize, Contact)],
+    added: &[Lock],
+    gave_way: &[Option<usize>],
+    first_frame: i64,
+) -> Vec<EdgeSteps> {
+    let step = |path: &[Vector3<f64>], f: usize| (path[f] - path[f - 1]).norm();
+    points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let largest_before = (1..before[i].len())
+                .map(|f| step(&before[i], f))
+                .fold(0.0, f64::max);
+            let edges = found
+                .iter()
+                .zip(added)
+                .zip(gave_way)
+                .filter(|&((&(j, _), _), g)| j == i && g.is_none())
+                .flat_map(|(((_, c), lock), _)| {
+                    let reach = lock.blend() as usize + 1;
+                    (c.first.saturating_sub(reach)..=c.first).chain(c.last..=c.last + reach)
+                })
+                .filter(|&f| f >= 1 && f < after[i].len());
+            let (mut at_edges, mut extra, mut extra_at) = (0.0f64, 0.0f64, 0);
+            for f in edges {
+                at_edges = at_edges.max(step(&after[i], f));
+                let grew = step(&after[i], f) - step(&before[i], f);
+                if grew > extra {
+                    (extra, extra_at) = (grew, f);
+                }
+            }
+            EdgeSteps {
+                point: p.name.clone(),
+                largest_before,
+                largest_at_edges: at_edges,
+                largest_extra_at_edges: extra,
+                largest_extra_frame: first_frame + extra_at as i64,
+            }
+        })
+        .collect()
 }
