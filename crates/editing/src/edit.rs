@@ -204,7 +204,12 @@ pub enum Edit {
     /// Change the shown sequence's settings.
     SequenceSettings(SequenceSettings),
     /// Put a BVH capture's motion onto the figure as a new sequence, shown.
-    RetargetCapture(std::path::PathBuf),
+    RetargetCapture {
+        /// The capture file.
+        path: std::path::PathBuf,
+        /// Bones mapped by hand, over the map found (empty: the map found).
+        map: marionette_interchange::retarget::RetargetMap,
+    },
     /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
     /// replaced).
     FindFootContacts,
@@ -329,7 +334,9 @@ impl Document {
                 })?;
             }
             Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
-            Edit::RetargetCapture(path) => return Ok(Applied::Said(self.retarget_capture(&path)?)),
+            Edit::RetargetCapture { path, map } => {
+                return Ok(Applied::Said(self.retarget_capture(&path, &map)?));
+            }
             Edit::Settings(settings) => {
                 runner.set_settings(settings).map_err(EditError::Settings)?
             }

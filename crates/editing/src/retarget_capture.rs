@@ -1,31 +1,177 @@
 //! Sequence ▸ Retarget a capture onto this figure: a BVH capture's motion put onto the
 //! document's figure ([`marionette_interchange::retarget`], the figure's current pose as its
-//! reference), as a new sequence named after the file and shown, in one undo step.
+//! reference), as a new sequence named after the file and shown, in one undo step. Before it
+//! runs, the editor shows the map found between the two figures ([`RetargetPlan`]); the rows
+//! the user changes become a [`RetargetMap`] applied over it, as `marionette retarget --map`
+//! applies a map file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use marionette_interchange::bvh::{import::import, parse::parse};
-use marionette_interchange::retarget::retarget_imported;
+use marionette_interchange::bvh::import::{Imported, import};
+use marionette_interchange::bvh::parse::parse;
+use marionette_interchange::character::humanoid::HumanBone;
+use marionette_interchange::retarget::{RetargetMap, map_bones, retarget_imported};
 use marionette_skeleton::ron_io::{MAX_DATA_BYTES, read_bytes};
 
 use crate::{Document, EditError};
 
+/// A retarget about to run: the capture, both figures' joints and, per humanoid bone, the
+/// joints found and the joints chosen (indices into the joint lists).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetargetPlan {
+    /// The capture file.
+    pub path: PathBuf,
+    /// The capture's joints, by name.
+    pub capture_joints: Vec<String>,
+    /// The figure's joints, by name.
+    pub target_joints: Vec<String>,
+    /// One row per humanoid bone, in [`HumanBone::ALL`]'s order.
+    pub rows: Vec<MapRow>,
+}
+
+/// One humanoid bone of a [`RetargetPlan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapRow {
+    /// The bone.
+    pub bone: HumanBone,
+    /// Its (capture, figure) joints as found (`None`: not found on both).
+    pub found: Option<(usize, usize)>,
+    /// Its capture joint as chosen (`None`: unmapped).
+    pub capture: Option<usize>,
+    /// Its figure joint as chosen (`None`: unmapped).
+    pub target: Option<usize>,
+}
+
+impl MapRow {
+    /// The chosen joints, when both are chosen (else the bone is unmapped).
+    pub fn chosen(&self) -> Option<(usize, usize)> {
+        self.capture.zip(self.target)
+    }
+
+    /// Whether the choice differs from what was found.
+    pub fn changed(&self) -> bool {
+        self.chosen() != self.found
+    }
+}
+
+impl RetargetPlan {
+    /// The rows changed from the map found, as a map applied over it.
+    pub fn overrides(&self) -> RetargetMap {
+        let mut map = RetargetMap::default();
+        for row in self.rows.iter().filter(|r| r.changed()) {
+            let joints = row.chosen().map(|(c, t)| {
+                (
+                    self.capture_joints[c].as_str(),
+                    self.target_joints[t].as_str(),
+                )
+            });
+            map.set(row.bone, joints);
+        }
+        map
+    }
+
+    /// Every row back to what was found.
+    pub fn reset(&mut self) {
+        for row in &mut self.rows {
+            row.capture = row.found.map(|f| f.0);
+            row.target = row.found.map(|f| f.1);
+        }
+    }
+
+    /// Maps `bone` to these joints by name (`None`: unmapped); an unknown bone or joint is
+    /// named.
+    pub fn choose(&mut self, bone: &str, joints: Option<(&str, &str)>) -> Result<(), String> {
+        let b = HumanBone::from_vrm_name(bone).ok_or_else(|| {
+            format!("\"{bone}\" is not a humanoid bone (VRM's names: hips, leftUpperArm, …)")
+        })?;
+        let find = |list: &[String], name: &str, which: &str| {
+            list.iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("{bone}: the {which} has no joint \"{name}\""))
+        };
+        let chosen = match joints {
+            Some((c, t)) => Some((
+                find(&self.capture_joints, c, "capture")?,
+                find(&self.target_joints, t, "figure")?,
+            )),
+            None => None,
+        };
+        let row = self
+            .rows
+            .iter_mut()
+            .find(|r| r.bone == b)
+            .ok_or_else(|| format!("{bone} has no row"))?;
+        row.capture = chosen.map(|c| c.0);
+        row.target = chosen.map(|c| c.1);
+        Ok(())
+    }
+}
+
+/// Reads and imports a capture file (at its own scale, every frame), named after the file.
+fn read_capture(path: &Path) -> Result<(Imported, String), EditError> {
+    let file = path.display().to_string();
+    let fail = |e: String| EditError::Retarget(format!("{file}: {e}"));
+    let bytes =
+        read_bytes(path, MAX_DATA_BYTES, "a BVH capture").map_err(|e| fail(e.to_string()))?;
+    let parsed = parse(&String::from_utf8_lossy(&bytes)).map_err(|e| fail(e.to_string()))?;
+    let stem = path.file_stem().map_or_else(
+        || "capture".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let captured = import(&parsed.bvh, 1.0, 1, &stem).map_err(|e| fail(e.to_string()))?;
+    Ok((captured, stem))
+}
+
 impl Document {
-    /// Retargets the capture at `path` onto the figure as a new sequence (shown); says what was
-    /// mapped and what the figure's limits kept from the capture.
-    pub fn retarget_capture(&mut self, path: &Path) -> Result<String, EditError> {
+    /// The map a retarget of the capture at `path` would use, to be shown and changed before
+    /// it runs.
+    pub fn plan_retarget(&self, path: &Path) -> Result<RetargetPlan, EditError> {
+        let (captured, _) = read_capture(path)?;
+        let map = map_bones(&captured.skeleton, (&self.skeleton, &self.pose), &[])
+            .map_err(|e| EditError::Retarget(format!("{}: {e}", path.display())))?;
+        let rows = HumanBone::ALL
+            .into_iter()
+            .map(|bone| {
+                let found = map
+                    .iter()
+                    .find(|m| m.bone == bone)
+                    .map(|m| (m.capture.index(), m.target.index()));
+                MapRow {
+                    bone,
+                    found,
+                    capture: found.map(|f| f.0),
+                    target: found.map(|f| f.1),
+                }
+            })
+            .collect();
+        let names = |s: &marionette_skeleton::Skeleton| {
+            s.joint_ids().map(|j| s.joint(j).name.clone()).collect()
+        };
+        Ok(RetargetPlan {
+            path: path.to_owned(),
+            capture_joints: names(&captured.skeleton),
+            target_joints: names(&self.skeleton),
+            rows,
+        })
+    }
+
+    /// Retargets the capture at `path` onto the figure as a new sequence (shown), with the bones
+    /// of `map` mapped as it says over the map found; says what was mapped and what the figure's
+    /// limits kept from the capture.
+    pub fn retarget_capture(
+        &mut self,
+        path: &Path,
+        map: &RetargetMap,
+    ) -> Result<String, EditError> {
         let file = path.display().to_string();
         let fail = |e: String| EditError::Retarget(format!("{file}: {e}"));
-        let bytes =
-            read_bytes(path, MAX_DATA_BYTES, "a BVH capture").map_err(|e| fail(e.to_string()))?;
-        let parsed = parse(&String::from_utf8_lossy(&bytes)).map_err(|e| fail(e.to_string()))?;
-        let stem = path.file_stem().map_or_else(
-            || "capture".to_owned(),
-            |s| s.to_string_lossy().into_owned(),
-        );
-        let captured = import(&parsed.bvh, 1.0, 1, &stem).map_err(|e| fail(e.to_string()))?;
-        let mut result = retarget_imported(&captured, (&self.skeleton, &self.pose), &[], &stem)
-            .map_err(|e| fail(e.to_string()))?;
+        let (captured, stem) = read_capture(path)?;
+        let overrides = map
+            .resolve(&captured.skeleton, &self.skeleton)
+            .map_err(|defects| fail(defects.join("; ")))?;
+        let mut result =
+            retarget_imported(&captured, (&self.skeleton, &self.pose), &overrides, &stem)
+                .map_err(|e| fail(e.to_string()))?;
         let name = self.unique_sequence_name(&stem);
         result.sequence.name.clone_from(&name);
         let first = result.sequence.keys.first().map_or(0, |k| k.frame);
@@ -58,17 +204,25 @@ mod tests {
 
     use marionette_skeleton::builtin;
 
+    use super::*;
     use crate::Document;
     use crate::edit::{Applied, Edit};
     use crate::solve::Solving;
+
+    fn retarget(path: &str) -> Edit {
+        Edit::RetargetCapture {
+            path: path.into(),
+            map: RetargetMap::default(),
+        }
+    }
 
     #[test]
     fn a_capture_becomes_a_shown_sequence_in_one_undo_step_and_bad_files_change_nothing() {
         let mut doc = Document::new(builtin::humanoid(), None).standing();
         let mut solving = Solving::default();
-        let capture = Path::new("/usr/share/assimp/models/BVH/Boxing_Toes.bvh");
+        let capture = "/usr/share/assimp/models/BVH/Boxing_Toes.bvh";
         let applied = doc
-            .apply(Edit::RetargetCapture(capture.into()), &mut solving)
+            .apply(retarget(capture), &mut solving)
             .expect("retargets (assimp-testmodels)");
         let Applied::Said(said) = applied else {
             panic!("says what it did: {applied:?}");
@@ -79,7 +233,7 @@ mod tests {
         assert_eq!(doc.sequences()[0].name, "Boxing_Toes");
         assert!(doc.sequences()[0].keys.len() > 1000);
         // Again: a second sequence with a name of its own.
-        doc.apply(Edit::RetargetCapture(capture.into()), &mut solving)
+        doc.apply(retarget(capture), &mut solving)
             .expect("retargets");
         assert_eq!(doc.sequences()[1].name, "Boxing_Toes 2");
         doc.apply(Edit::Undo, &mut solving).expect("undo");
@@ -89,11 +243,85 @@ mod tests {
             "/nonexistent/take.bvh",
             "/usr/share/assimp/models/BVH/../../../../etc/hostname",
         ] {
-            let e = doc
-                .apply(Edit::RetargetCapture(bad.into()), &mut solving)
-                .expect_err("refused");
+            let e = doc.apply(retarget(bad), &mut solving).expect_err("refused");
             assert!(e.to_string().contains(bad), "{e}");
+            assert!(doc.plan_retarget(Path::new(bad)).is_err());
             assert_eq!(doc.sequences().len(), 1);
         }
+    }
+
+    #[test]
+    fn the_plan_shows_the_map_found_and_a_bone_changed_by_hand_moves_as_chosen() {
+        let mut doc = Document::new(builtin::humanoid(), None).standing();
+        let mut solving = Solving::default();
+        let capture = Path::new("/usr/share/assimp/models/BVH/01_01.bvh");
+        let mut plan = doc
+            .plan_retarget(capture)
+            .expect("plans (assimp-testmodels)");
+        let row = |plan: &RetargetPlan, bone: HumanBone| {
+            *plan
+                .rows
+                .iter()
+                .find(|r| r.bone == bone)
+                .expect("a row per bone")
+        };
+        let elbow = row(&plan, HumanBone::LeftLowerArm);
+        let (c, t) = elbow.found.expect("found");
+        assert_eq!(plan.capture_joints[c], "LeftForeArm");
+        assert_eq!(plan.target_joints[t], "left elbow");
+        assert_eq!(
+            plan.overrides(),
+            RetargetMap::default(),
+            "nothing changed yet"
+        );
+        // The left forearm left unmapped: the elbow keeps the figure's pose on every frame.
+        plan.choose("leftLowerArm", None).expect("a bone");
+        assert!(row(&plan, HumanBone::LeftLowerArm).changed());
+        assert!(
+            plan.choose("leftLowerArm", Some(("nope", "left elbow")))
+                .is_err()
+        );
+        assert!(plan.choose("leftElbow", None).is_err());
+        let map = plan.overrides();
+        assert_eq!(map.bones.0.len(), 1);
+        let elbow_dofs: Vec<usize> = {
+            let s = doc.skeleton();
+            let j = s.joint_by_name("left elbow").expect("joint");
+            s.joint(j)
+                .dofs
+                .clone()
+                .map(|d| d + marionette_skeleton::ROOT_STATE_LEN)
+                .collect()
+        };
+        let rest: Vec<f64> = elbow_dofs.iter().map(|&i| doc.pose()[i]).collect();
+        doc.apply(
+            Edit::RetargetCapture {
+                path: capture.into(),
+                map,
+            },
+            &mut solving,
+        )
+        .expect("retargets");
+        for key in &doc.sequences()[0].keys {
+            let q: Vec<f64> = elbow_dofs.iter().map(|&i| key.pose.q[i]).collect();
+            assert_eq!(q, rest, "frame {}", key.frame);
+        }
+        // The same with the map found: the elbow bends.
+        plan.reset();
+        assert_eq!(plan.overrides(), RetargetMap::default());
+        doc.apply(
+            Edit::RetargetCapture {
+                path: capture.into(),
+                map: plan.overrides(),
+            },
+            &mut solving,
+        )
+        .expect("retargets");
+        assert!(doc.sequences()[1].keys.iter().any(|k| {
+            elbow_dofs
+                .iter()
+                .zip(&rest)
+                .any(|(&i, r)| (k.pose.q[i] - r).abs() > 0.2)
+        }));
     }
 }

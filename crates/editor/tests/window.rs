@@ -711,12 +711,14 @@ fn a_character_is_dragged_picked_where_drawn_locked_keyed_played_and_exported() 
 
 #[test]
 fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
-    // Sequence ▸ Retarget a capture (CMU 01_01 onto the built-in humanoid), then Find foot
-    // contacts, the motion plot, playing; each an undo step.
+    // Sequence ▸ Retarget a capture (CMU 01_01 onto the built-in humanoid; in the map window
+    // the left forearm unmapped by hand), then Find foot contacts, the motion plot, playing;
+    // each an undo step.
     let dir = scratch_dir("mocap");
     let script = "Replay([Wait(10), \
          RetargetCapture(\"/usr/share/assimp/models/BVH/01_01.bvh\"), Wait(3), \
-         SaveDocument(\"retargeted.ron\"), SetFrame(1250), Key(\"f\"), FindFootContacts, \
+         UnmapBone(\"leftLowerArm\"), Wait(2), Screenshot(\"map.png\"), ConfirmRetarget, \
+         Wait(3), SaveDocument(\"retargeted.ron\"), SetFrame(1250), Key(\"f\"), FindFootContacts, \
          Wait(3), SaveDocument(\"found.ron\"), MotionPlot(\"left heel\"), Play(frames: 30), \
          Wait(5), Screenshot(\"plot.png\"), Key(\"ctrl+z\"), Wait(3), \
          SaveDocument(\"undone.ron\"), Key(\"ctrl+z\"), Wait(3), SaveDocument(\"none.ron\"), \
@@ -737,6 +739,18 @@ fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
     assert_eq!(retargeted.sequences.len(), 1);
     assert_eq!(retargeted.sequences[0].name, "01_01");
     assert_eq!(retargeted.sequences[0].keys.len(), 2752);
+    // The bone unmapped in the window keeps the figure's pose; its partner moves.
+    let s = &retargeted.skeleton;
+    let elbow = |name: &str| {
+        let j = s.joint_by_name(name).expect("the humanoid's elbow");
+        marionette_skeleton::ROOT_STATE_LEN + s.joint(j).dofs.start
+    };
+    let spread = |i: usize| {
+        let v = retargeted.sequences[0].keys.iter().map(|k| k.pose.q[i]);
+        v.clone().fold(f64::NEG_INFINITY, f64::max) - v.fold(f64::INFINITY, f64::min)
+    };
+    assert_eq!(spread(elbow("left elbow")), 0.0, "unmapped: held");
+    assert!(spread(elbow("right elbow")) > 0.3, "mapped: bends");
     let undone = marionette_document::DocumentFile::load(dir.join("undone.ron")).expect("saved");
     assert!(
         undone.locks.is_empty(),
@@ -748,6 +762,8 @@ fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
         none.sequences.is_empty(),
         "one more takes the retarget back"
     );
-    let png = std::fs::read(dir.join("plot.png")).expect("the screenshot was written");
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");
+    for shot in ["map.png", "plot.png"] {
+        let png = std::fs::read(dir.join(shot)).expect("the screenshot was written");
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");
+    }
 }

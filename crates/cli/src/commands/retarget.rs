@@ -13,8 +13,7 @@ use clap::Args;
 use marionette_document::DocumentFile;
 use marionette_interchange::bvh::import::import;
 use marionette_interchange::bvh::parse::parse;
-use marionette_interchange::character::humanoid::HumanBone;
-use marionette_interchange::retarget::{MapOverride, retarget_imported};
+use marionette_interchange::retarget::{MapOverride, RetargetMap, retarget_imported};
 use marionette_skeleton::Skeleton;
 
 use crate::output::outln;
@@ -50,69 +49,21 @@ pub struct RetargetArgs {
     clean_feet: bool,
 }
 
-/// A map file: per humanoid bone (VRM's name), its joints in the capture and the target, or
-/// `None` to leave it unmapped.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields, rename = "RetargetMap")]
-struct MapFile {
-    bones: marionette_skeleton::ordered_map::OrderedMap<Option<MapEntry>>,
-}
-
-/// One bone's joints.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MapEntry {
-    capture: String,
-    target: String,
-}
-
 /// The overrides of a map file, every name resolved; every defect named at once.
 fn read_map(
     path: &std::path::Path,
     capture: &Skeleton,
     target: &Skeleton,
 ) -> Result<Vec<MapOverride>, String> {
-    let file = path.display();
-    let text = marionette_skeleton::ron_io::read_text(path).map_err(|e| format!("{file}: {e}"))?;
-    let parsed: MapFile = marionette_skeleton::ron_io::parse(&text)
-        .map_err(|e| format!("{file}:{}:{}: {}", e.line, e.col, e.message))?;
-    let mut out = Vec::new();
-    let mut defects = Vec::new();
-    for (name, entry) in parsed.bones.iter() {
-        let Some(bone) = HumanBone::from_vrm_name(name) else {
-            defects.push(format!(
-                "\"{name}\" is not a humanoid bone (VRM's names: hips, leftUpperArm, …)"
-            ));
-            continue;
-        };
-        let Some(entry) = entry else {
-            out.push((bone, None));
-            continue;
-        };
-        let find = |s: &Skeleton, joint: &str, which: &str| {
-            s.joint_by_name(joint)
-                .ok_or_else(|| format!("{name}: the {which} has no joint \"{joint}\""))
-        };
-        match (
-            find(capture, &entry.capture, "capture"),
-            find(target, &entry.target, "target"),
-        ) {
-            (Ok(c), Ok(t)) => out.push((bone, Some((c, t)))),
-            (c, t) => defects.extend(c.err().into_iter().chain(t.err())),
-        }
-    }
-    for name in parsed.bones.duplicate_keys() {
-        defects.push(format!("{name} is mapped twice"));
-    }
-    if defects.is_empty() {
-        Ok(out)
-    } else {
-        Err(defects
-            .iter()
-            .map(|d| format!("{file}: {d}"))
-            .collect::<Vec<_>>()
-            .join("\n"))
-    }
+    RetargetMap::read(path)?
+        .resolve(capture, target)
+        .map_err(|defects| {
+            defects
+                .iter()
+                .map(|d| format!("{}: {d}", path.display()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
 }
 
 /// Reads both, retargets, writes the document or nothing.

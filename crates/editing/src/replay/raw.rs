@@ -60,6 +60,13 @@ pub(super) enum RawStep {
     MotionPlot(String),
     ShowSequence(String),
     RetargetCapture(String),
+    MapBone {
+        bone: String,
+        capture: String,
+        target: String,
+    },
+    UnmapBone(String),
+    ConfirmRetarget,
     CheckSelection(String),
     Exit,
 }
@@ -135,6 +142,17 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
         RawStep::RetargetCapture(path) => {
             Step::RetargetCapture(non_empty_path(path, "RetargetCapture")?)
         }
+        RawStep::MapBone {
+            bone,
+            capture,
+            target,
+        } => Step::MapBone {
+            bone: human_bone(bone, "MapBone")?,
+            capture,
+            target,
+        },
+        RawStep::UnmapBone(bone) => Step::UnmapBone(human_bone(bone, "UnmapBone")?),
+        RawStep::ConfirmRetarget => Step::ConfirmRetarget,
         RawStep::MotionPlot(site) => {
             if site.trim().is_empty() {
                 return Err("MotionPlot: the site is empty".into());
@@ -164,6 +182,18 @@ fn millimetres(step: &str, mm: f64) -> Result<f64, String> {
         Ok(mm)
     } else {
         Err(format!("{step}: {mm} is not a number of millimetres > 0"))
+    }
+}
+
+/// A humanoid bone's name (VRM's), checked.
+fn human_bone(bone: String, step: &str) -> Result<String, String> {
+    use marionette_interchange::character::humanoid::HumanBone;
+    if HumanBone::from_vrm_name(&bone).is_some() {
+        Ok(bone)
+    } else {
+        Err(format!(
+            "{step}: \"{bone}\" is not a humanoid bone (VRM's names: hips, leftUpperArm, …)"
+        ))
     }
 }
 

@@ -96,8 +96,23 @@ pub enum Step {
     /// Click the middle of a joint's bone (from its origin to its first child) where it is
     /// drawn in the large view now.
     ClickBone(String),
-    /// Sequence ▸ Retarget a capture onto this figure, on this BVH file.
+    /// Sequence ▸ Retarget a capture onto this figure, on this BVH file: the map window opens
+    /// with the map found ([`Step::MapBone`], [`Step::UnmapBone`] change it,
+    /// [`Step::ConfirmRetarget`] runs it).
     RetargetCapture(std::path::PathBuf),
+    /// In the retarget map window: map a humanoid bone (VRM's name) to these joints.
+    MapBone {
+        /// The humanoid bone (`leftHand`, `hips`, …).
+        bone: String,
+        /// Its joint in the capture.
+        capture: String,
+        /// Its joint in the figure.
+        target: String,
+    },
+    /// In the retarget map window: leave this humanoid bone unmapped.
+    UnmapBone(String),
+    /// The retarget map window's Retarget button.
+    ConfirmRetarget,
     /// Show the sequence of this name on the timeline.
     ShowSequence(String),
     /// Open the motion plot (Sequence ▸ Motion plot) on this site.

@@ -18,6 +18,7 @@ use crate::EditorSet;
 use crate::drag::ghosts::Ghosts;
 use crate::export::RunningExport;
 use crate::messages::{FileAction, FileRequest, RecoveryAnswer};
+use crate::panels::retarget_map::PendingRetarget;
 use crate::resources::{Notices, OpenDocument, Paths, Prompts};
 use dialogs::DialogAnswers;
 
@@ -34,6 +35,7 @@ impl Plugin for FilesPlugin {
             .init_resource::<DialogAnswers>()
             .init_resource::<Paths>()
             .init_resource::<Prompts>()
+            .init_resource::<PendingRetarget>()
             .add_systems(Update, carry_out_files.in_set(EditorSet::Apply));
     }
 }
@@ -50,6 +52,7 @@ pub struct FileWork<'w, 's> {
     /// The questions asked (the path window, the recovery offer).
     pub prompts: ResMut<'w, Prompts>,
     ghosts: ResMut<'w, Ghosts>,
+    retarget: ResMut<'w, PendingRetarget>,
     running: Option<Res<'w, RunningExport>>,
     commands: Commands<'w, 's>,
 }
@@ -110,14 +113,11 @@ impl FileWork<'_, '_> {
             FileAction::SavePose | FileAction::SavePoseAs => self.save_pose(path),
             FileAction::ImportBvh => self.import_bvh(path),
             FileAction::ImportCharacter => self.import_character(path),
-            FileAction::RetargetCapture => {
-                // One undo step of the document's own (a sequence added), as an edit is.
-                self.document.end_drag();
-                match self.document.retarget_capture(path) {
-                    Ok(said) => self.notices.info(said),
-                    Err(e) => self.notices.error(e.to_string()),
-                }
-            }
+            // The map is shown before the retarget runs (its window sends the edit).
+            FileAction::RetargetCapture => match self.document.plan_retarget(path) {
+                Ok(plan) => self.retarget.0 = Some(plan),
+                Err(e) => self.notices.error(e.to_string()),
+            },
             FileAction::Export(format) => {
                 if self.running.is_some() {
                     self.notices.info("An export is already running");
@@ -137,6 +137,8 @@ impl FileWork<'_, '_> {
     fn adopt(&mut self, document: Document) {
         self.document.0 = document;
         self.ghosts.clear();
+        // A map made for the figure that was open no longer applies.
+        self.retarget.0 = None;
         self.paths.last_pose = None;
     }
 

@@ -17,6 +17,7 @@ pub mod locks;
 pub mod menu;
 pub mod motion;
 pub mod outliner;
+pub mod retarget_map;
 pub mod ruler;
 pub mod status;
 pub mod theme;
@@ -69,7 +70,8 @@ impl Plugin for PanelsPlugin {
             )
                 .in_set(EditorSet::Present),
         )
-        .init_resource::<timeline::TimelineUi>();
+        .init_resource::<timeline::TimelineUi>()
+        .init_resource::<retarget_map::PendingRetarget>();
     }
 }
 
@@ -209,6 +211,7 @@ pub struct PanelState<'w> {
     timeline: ResMut<'w, timeline::TimelineUi>,
     notices: ResMut<'w, Notices>,
     motion_site: ResMut<'w, motion::MotionSite>,
+    retarget: ResMut<'w, retarget_map::PendingRetarget>,
 }
 
 /// The panels, drawn in one egui pass; what they ask for sent after it.
@@ -332,6 +335,11 @@ fn editor_ui(
                 &mut out,
             );
             state.motion_site.set_if_neq(site);
+        }
+        if state.retarget.0.is_some() {
+            let mut pending = state.retarget.clone();
+            retarget_map::retarget_map_window(ui.ctx(), &mut pending, &mut out);
+            state.retarget.set_if_neq(pending);
         }
         dialogs::quit_question(ui, &mut prompts, &mut out);
         dialogs::recovery_question(ui, &prompts, &mut out);

@@ -14,6 +14,7 @@ use crate::derived::LockStatus;
 use crate::messages::{
     EditRequest, FileAction, FileRequest, PickRequest, PickTarget, RecoveryAnswer, TimelineRequest,
 };
+use crate::panels::retarget_map::PendingRetarget;
 use crate::resources::{Display, Notices, OpenDocument, Prompts, SolveStatus, SolvingState};
 use crate::timeline::Playback;
 use crate::views::{Layout, ViewCamera};
@@ -58,6 +59,18 @@ fn file(world: &mut World, action: FileAction, path: std::path::PathBuf, what: &
         errors,
         what,
     };
+    true
+}
+
+/// Changes a row of the open retarget map window, as its combo boxes do.
+fn change_map(world: &mut World, bone: &str, joints: Option<(&str, &str)>) -> bool {
+    let changed = match &mut world.resource_mut::<PendingRetarget>().0 {
+        Some(plan) => plan.choose(bone, joints),
+        None => Err("the retarget map window is not open".into()),
+    };
+    if let Err(e) = changed {
+        fail(world, format!("retarget map: {e}"));
+    }
     true
 }
 
@@ -193,12 +206,24 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             world.resource_mut::<Replay>().phase = Phase::Playing(frames);
             true
         }
-        Step::RetargetCapture(path) => edit(
-            world,
-            Edit::RetargetCapture(path.clone()),
-            2,
-            format!("retarget {}", path.display()),
-        ),
+        Step::RetargetCapture(path) => file(world, FileAction::RetargetCapture, path, "retarget"),
+        Step::MapBone {
+            bone,
+            capture,
+            target,
+        } => change_map(world, &bone, Some((&capture, &target))),
+        Step::UnmapBone(bone) => change_map(world, &bone, None),
+        Step::ConfirmRetarget => {
+            let Some(plan) = world.resource_mut::<PendingRetarget>().0.take() else {
+                fail(
+                    world,
+                    "ConfirmRetarget: the retarget map window is not open".into(),
+                );
+                return true;
+            };
+            let what = format!("retarget {}", plan.path.display());
+            edit(world, PendingRetarget::edit(&plan), 2, what)
+        }
         Step::ShowSequence(name) => {
             let index = world
                 .resource::<OpenDocument>()

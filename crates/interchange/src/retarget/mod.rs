@@ -31,6 +31,10 @@ use crate::character::humanoid::{HumanBone, Humanoid, recognise_rig};
 use crate::character::rig::{Rig, RigJoint};
 use crate::gltf_file::{nearest_rotation, quaternion_of};
 
+pub mod map;
+
+pub use map::{MapEntry, RetargetMap};
+
 /// Why a retarget could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RetargetError {
@@ -191,6 +195,53 @@ pub type MapOverride = (HumanBone, Option<(JointId, JointId)>);
 /// The bones mapped by hand.
 pub type MapOverrides = [MapOverride];
 
+/// The humanoid bones mapped between `capture` (at its rest) and `target` (at `target_rest`):
+/// the bones found on both by names and shape, with the bones of `overrides` mapped as they
+/// say instead.
+pub fn map_bones(
+    capture: &Skeleton,
+    target: (&Skeleton, &[f64]),
+    overrides: &MapOverrides,
+) -> Result<Vec<MappedBone>, RetargetError> {
+    Ok(humanoids_and_map(capture, target, overrides)?.2)
+}
+
+/// Both humanoids and the map between them (as [`map_bones`]).
+fn humanoids_and_map(
+    capture: &Skeleton,
+    (target, target_rest): (&Skeleton, &[f64]),
+    overrides: &MapOverrides,
+) -> Result<(Humanoid, Humanoid, Vec<MappedBone>), RetargetError> {
+    let capture_rest = marionette_skeleton::Pose::rest(capture).q;
+    let hc = humanoid_of(capture, &capture_rest).map_err(|why| RetargetError::NotHumanoid {
+        which: "capture",
+        why,
+    })?;
+    let ht = humanoid_of(target, target_rest).map_err(|why| RetargetError::NotHumanoid {
+        which: "target",
+        why,
+    })?;
+    let map: Vec<MappedBone> = HumanBone::ALL
+        .into_iter()
+        .filter_map(|bone| {
+            if let Some((_, given)) = overrides.iter().find(|(b, _)| *b == bone) {
+                let (capture, target) = (*given)?;
+                return Some(MappedBone {
+                    bone,
+                    capture,
+                    target,
+                });
+            }
+            Some(MappedBone {
+                bone,
+                capture: capture.joint_ids().nth(hc.joint(bone)?)?,
+                target: target.joint_ids().nth(ht.joint(bone)?)?,
+            })
+        })
+        .collect();
+    Ok((hc, ht, map))
+}
+
 /// An imported BVH capture's sequence retargeted onto `target` at its reference state (as
 /// [`retarget`]), the keys keeping the capture's frame numbers.
 pub fn retarget_imported(
@@ -233,32 +284,7 @@ pub fn retarget(
         return Err(RetargetError::NoFrames);
     }
     let capture_rest = marionette_skeleton::Pose::rest(capture).q;
-    let hc = humanoid_of(capture, &capture_rest).map_err(|why| RetargetError::NotHumanoid {
-        which: "capture",
-        why,
-    })?;
-    let ht = humanoid_of(target, target_rest).map_err(|why| RetargetError::NotHumanoid {
-        which: "target",
-        why,
-    })?;
-    let map: Vec<MappedBone> = HumanBone::ALL
-        .into_iter()
-        .filter_map(|bone| {
-            if let Some((_, given)) = overrides.iter().find(|(b, _)| *b == bone) {
-                let (capture, target) = (*given)?;
-                return Some(MappedBone {
-                    bone,
-                    capture,
-                    target,
-                });
-            }
-            Some(MappedBone {
-                bone,
-                capture: capture.joint_ids().nth(hc.joint(bone)?)?,
-                target: target.joint_ids().nth(ht.joint(bone)?)?,
-            })
-        })
-        .collect();
+    let (hc, ht, map) = humanoids_and_map(capture, (target, target_rest), overrides)?;
     let mapped = |bone: HumanBone| map.iter().find(|m| m.bone == bone).copied();
     let mut fc = Fk::new(capture);
     fc.update(capture, &capture_rest);
