@@ -34,6 +34,8 @@ pub mod ordered_map;
 pub mod pose;
 pub mod ron_io;
 mod save;
+pub mod sides;
+pub mod symmetry;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod validate;

@@ -15,7 +15,7 @@ mod names;
 mod shape;
 
 use names::by_names;
-pub use names::split_name;
+pub use marionette_skeleton::sides::split_name;
 use shape::by_shape;
 
 use super::rig::Rig;
@@ -49,14 +49,7 @@ pub enum HumanBone {
     RightToes,
 }
 
-/// Which side a bone is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    /// The figure's left.
-    Left,
-    /// The figure's right.
-    Right,
-}
+pub use marionette_skeleton::sides::Side;
 
 /// A limb's bones, shoulder (or none) first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

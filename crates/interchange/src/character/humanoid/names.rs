@@ -5,91 +5,10 @@
 
 use std::collections::HashMap;
 
+use marionette_skeleton::sides::split_name;
+
 use super::{HumanBone, Side};
 use crate::character::rig::Rig;
-
-/// A joint name split into its side and the rest, lower case, without separators or the prefixes
-/// tools add (`mixamorig:LeftUpLeg` → (left, "upleg"), `DEF-thigh.L` → (left, "thigh"),
-/// `J_Bip_R_Hand` → (right, "hand"), `Bip001 L Thigh` → (left, "thigh")).
-pub fn split_name(name: &str) -> (Option<Side>, String) {
-    let mut s = name.trim().to_owned();
-    if let Some((_, rest)) = s.rsplit_once(':') {
-        s = rest.to_owned();
-    }
-    for prefix in [
-        "mixamorig",
-        "DEF-",
-        "ORG-",
-        "J_Bip_",
-        "J_Adj_",
-        "Bip001",
-        "Bip01",
-    ] {
-        if let Some(rest) = s.strip_prefix(prefix) {
-            s = rest
-                .trim_start_matches(|c: char| c.is_ascii_digit())
-                .to_owned();
-        }
-    }
-    // Tokens at case changes and separators: "LeftUpLeg" → left, up, leg.
-    let mut tokens: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let boundary = !c.is_alphanumeric()
-            || (c.is_uppercase()
-                && i > 0
-                && (chars[i - 1].is_lowercase()
-                    || chars.get(i + 1).is_some_and(|n| n.is_lowercase())
-                        && chars[i - 1].is_uppercase()));
-        if boundary && !current.is_empty() {
-            tokens.push(std::mem::take(&mut current));
-        }
-        if c.is_alphanumeric() {
-            current.push(c.to_ascii_lowercase());
-        }
-    }
-    if !current.is_empty() {
-        tokens.push(current);
-    }
-    // Numbers ("_06", "01") and a one-letter tag in front ("b_Hip") say nothing of the bone.
-    tokens.retain(|t| !t.chars().all(|c| c.is_ascii_digit()));
-    if tokens.len() > 1 && tokens[0].len() == 1 && tokens[0] != "l" && tokens[0] != "r" {
-        tokens.remove(0);
-    }
-    let mut side = None;
-    let mut rest = Vec::new();
-    for (i, t) in tokens.iter().enumerate() {
-        let found = match t.as_str() {
-            "left" | "l" => Some(Side::Left),
-            "right" | "r" => Some(Side::Right),
-            // "lhipjoint", "rhipjoint" (CMU), "lthigh".
-            _ if i == 0 && t.len() > 4 && (t.starts_with('l') || t.starts_with('r')) => {
-                let body = &t[1..];
-                [
-                    "hipjoint", "thigh", "upleg", "uparm", "foot", "hand", "shoulder",
-                ]
-                .contains(&body)
-                .then(|| {
-                    if t.starts_with('l') {
-                        Side::Left
-                    } else {
-                        Side::Right
-                    }
-                })
-                .inspect(|_| rest.push(body.to_owned()))
-            }
-            _ => None,
-        };
-        match found {
-            Some(s) if side.is_none() => side = Some(s),
-            _ if found.is_none() => rest.push(t.clone()),
-            _ => {}
-        }
-    }
-    // Numbered copies ("spine.001", "neck_01") keep their number apart.
-    (side, rest.join(""))
-}
 
 /// What a joint's name says it is: (side, bone kind).
 fn kind_of(name: &str) -> Option<(Option<Side>, &'static str)> {

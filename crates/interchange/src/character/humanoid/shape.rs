@@ -2,7 +2,7 @@
 //! hips with two leg chains going down, a spine going up to the joint where two arms and the
 //! neck branch off, the head above it.
 
-use super::names::split_name;
+use marionette_skeleton::sides::split_name;
 use super::{HumanBone, Limb, Side};
 use crate::character::rig::Rig;
 

@@ -1,0 +1,129 @@
+//! A mirrored pose on every shipped skeleton and every test character: random poses within the
+//! limits, mirrored across the figure's plane; every site must land on the mirror image of its
+//! partner (1e-9 m on the skeleton files, whose sides are `mirror` entries or exact copies;
+//! the characters' rests are written in single precision, so their sides are mirror images to
+//! about 1e-7 m), every value within its limits, and mirroring twice gives the pose back. A figure whose rest is
+//! not its own mirror image (a chain off to one side, a fox whose bind pose turns its head) is
+//! mirrored as changes from rest: its asymmetry is printed, and only the round trip asserted. Where
+//! a joint's hinges cannot make its partner's mirror image (a figure with no partner for a
+//! limb), that is what the mirror reports, and it is printed.
+
+use std::path::Path;
+
+use marionette_interchange::character::Character;
+use marionette_skeleton::symmetry::Symmetry;
+use marionette_skeleton::{Fk, Pose, ROOT_STATE_LEN, Skeleton};
+
+/// A pose within the limits from a seed (unlimited hinges within ±170°).
+fn random_pose(s: &Skeleton, seed: u64) -> Vec<f64> {
+    let mut rng = marionette_skeleton::testing::UnitRng::new(seed);
+    let mut q = Pose::rest(s).q;
+    for (k, dof) in s.dofs().iter().enumerate() {
+        let (lo, hi) = if dof.unlimited {
+            (-3.0, 3.0)
+        } else {
+            (dof.min, dof.max)
+        };
+        q[ROOT_STATE_LEN + k] = lo + (hi - lo) * rng.next_unit();
+    }
+    for v in &mut q[..ROOT_STATE_LEN] {
+        *v = rng.next_unit() - 0.5;
+    }
+    q
+}
+
+/// What mirroring `s` did over a few random poses: (largest site error, largest error when
+/// mirrored twice, joints the mirror reported off).
+fn mirror_errors(s: &Skeleton) -> (f64, f64, Vec<String>) {
+    let symmetry = Symmetry::new(s);
+    let (mut a, mut b) = (Fk::new(s), Fk::new(s));
+    let mut worst = (0.0f64, 0.0f64);
+    let mut off = Vec::new();
+    for seed in 1..=12u64 {
+        let q = random_pose(s, seed * 104_729);
+        let mirrored = symmetry.mirrored(s, &q);
+        for (k, dof) in s.dofs().iter().enumerate() {
+            let v = mirrored.q[ROOT_STATE_LEN + k];
+            assert!(v.is_finite(), "{}: not finite", s.name());
+            assert!(
+                dof.unlimited || dof.within_limits(v),
+                "{}: DOF {k} at {v} outside its limits",
+                s.name()
+            );
+        }
+        for (j, degrees) in &mirrored.off {
+            let name = &s.joint(*j).name;
+            if !off.iter().any(|o: &String| o.starts_with(name.as_str())) {
+                off.push(format!("{name} ({degrees:.1}°)"));
+            }
+        }
+        if !mirrored.off.is_empty() {
+            continue;
+        }
+        a.update(s, &q);
+        b.update(s, &mirrored.q);
+        for site in s.site_ids() {
+            let want = symmetry.reflect_point(&a.site_position(symmetry.site_partner(site)));
+            worst.0 = worst.0.max((want - b.site_position(site)).norm());
+        }
+        let back = symmetry.mirrored(s, &mirrored.q).q;
+        a.update(s, &back);
+        b.update(s, &q);
+        for site in s.site_ids() {
+            worst.1 = worst.1.max((a.site_position(site) - b.site_position(site)).norm());
+        }
+    }
+    (worst.0, worst.1, off)
+}
+
+#[test]
+fn every_shipped_skeleton_mirrors_exactly_where_its_sides_are_mirror_images() {
+    for file in marionette_skeleton::testing::skeleton_files() {
+        let s = Skeleton::load(&file).expect("a shipped skeleton");
+        let symmetry = Symmetry::new(&s);
+        let pairs = symmetry.joint_pairs();
+        let asymmetry = symmetry.rest_asymmetry(&s);
+        let (sites, twice, off) = mirror_errors(&s);
+        println!(
+            "{}: {pairs} pairs, rest asymmetry {asymmetry:.1e} m, site error {sites:.1e} m, \
+             twice {twice:.1e} m, off: {off:?}",
+            s.name()
+        );
+        assert!(twice < 1e-9, "{}", s.name());
+        if asymmetry < 1e-12 {
+            assert!(sites < 1e-9, "{}", s.name());
+        }
+        if pairs > 0 {
+            assert!(off.is_empty(), "{}: {off:?}", s.name());
+        }
+    }
+}
+
+#[test]
+fn every_test_character_mirrors_its_sides_onto_each_other() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/characters");
+    for file in [
+        "RiggedFigure.gltf",
+        "RiggedSimple.gltf",
+        "Fox.glb",
+        "authored/mixamo_apose.glb",
+        "authored/rigify_tpose.glb",
+        "authored/ue_armsdown_tail.glb",
+        "authored/vroid_tpose.vrm",
+    ] {
+        let character = Character::open(&data.join(file)).expect("the character");
+        let s = character.import(file, file).expect("imports").skeleton;
+        let symmetry = Symmetry::new(&s);
+        let pairs = symmetry.joint_pairs();
+        let asymmetry = symmetry.rest_asymmetry(&s);
+        let (sites, twice, off) = mirror_errors(&s);
+        println!(
+            "{file}: {pairs} pairs, rest asymmetry {asymmetry:.1e} m, site error {sites:.1e} m, \
+             twice {twice:.1e} m, off: {off:?}"
+        );
+        assert!(twice < 1e-6, "{file}");
+        if asymmetry < 1e-5 {
+            assert!(sites < 1e-5, "{file}");
+        }
+    }
+}
