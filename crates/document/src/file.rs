@@ -66,6 +66,13 @@ struct SequenceDef {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "LibraryPose", deny_unknown_fields)]
+struct LibraryPoseDef {
+    name: String,
+    pose: PoseFile,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Document", deny_unknown_fields)]
 struct DocumentDef {
     version: u32,
@@ -76,6 +83,8 @@ struct DocumentDef {
     locks: Vec<LockDef>,
     #[serde(default)]
     sequences: Vec<SequenceDef>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    library: Vec<LibraryPoseDef>,
 }
 
 /// Only the version, read first so that a newer file is refused for its version and not for a
@@ -135,6 +144,14 @@ pub enum DocumentDefect {
         /// The name.
         sequence: String,
     },
+    /// A pose of the library does not fit the skeleton, or its name is empty or taken.
+    #[error("library pose \"{pose}\": {what}")]
+    LibraryPose {
+        /// The pose's name.
+        pose: String,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 /// Why a document could not be loaded or saved.
@@ -176,6 +193,17 @@ pub struct DocumentFile {
     pub locks: Vec<Lock>,
     /// The sequences, in file order.
     pub sequences: Vec<Sequence>,
+    /// The pose library, in file order.
+    pub library: Vec<LibraryPose>,
+}
+
+/// A named pose kept in the document's pose library.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LibraryPose {
+    /// Unique in the library, not empty.
+    pub name: String,
+    /// The pose.
+    pub pose: Pose,
 }
 
 fn folder(path: &Path) -> &Path {
@@ -220,6 +248,7 @@ impl DocumentFile {
             pose,
             locks: Vec::new(),
             sequences: Vec::new(),
+            library: Vec::new(),
         }
     }
 
@@ -311,6 +340,14 @@ impl DocumentFile {
                             pose: k.pose.to_file(s),
                         })
                         .collect(),
+                })
+                .collect(),
+            library: self
+                .library
+                .iter()
+                .map(|p| LibraryPoseDef {
+                    name: p.name.clone(),
+                    pose: p.pose.to_file(s),
                 })
                 .collect(),
         };
@@ -461,11 +498,29 @@ fn resolve(
             }));
         }
     }
+    let mut library: Vec<LibraryPose> = Vec::with_capacity(def.library.len());
+    for p in def.library {
+        let defect = |what: String| DocumentDefect::LibraryPose {
+            pose: p.name.clone(),
+            what,
+        };
+        if p.name.trim().is_empty() {
+            defects.push(defect("the name is empty".into()));
+        } else if library.iter().any(|k| k.name == p.name) {
+            defects.push(defect("the name appears more than once".into()));
+        } else {
+            match Pose::from_file(&skeleton, &p.pose) {
+                Ok(pose) => library.push(LibraryPose { name: p.name, pose }),
+                Err(ds) => defects.extend(ds.iter().map(|d| defect(d.to_string()))),
+            }
+        }
+    }
     (
         DocumentFile {
             skeleton_path,
             skeleton,
             pose,
+            library,
             locks,
             sequences,
         },

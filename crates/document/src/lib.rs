@@ -12,7 +12,9 @@ pub mod key_edits;
 pub mod lock;
 pub mod sequence;
 
-pub use file::{DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION, relative_path};
+pub use file::{
+    DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION, LibraryPose, relative_path,
+};
 pub use goal_set::{GoalSet, Owner};
 pub use key_edits::{Clip, KeyEditError};
 pub use lock::{Lock, LockError, LockKind, LockPart, Violation};

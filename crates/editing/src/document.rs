@@ -75,6 +75,9 @@ pub enum EditError {
     /// A capture could not be put onto the figure (the file and why).
     #[error("cannot retarget {0}")]
     Retarget(String),
+    /// A pose tool (mirror, paste, the pose library) was refused: why.
+    #[error("{0}")]
+    PoseTool(String),
     /// Foot contacts could not be found (no sequence shown, no feet, or the bake failed).
     #[error("cannot find foot contacts: {0}")]
     FootContacts(String),
@@ -108,6 +111,10 @@ pub struct Document {
     pub(crate) stiffness: Vec<f64>,
     pub(crate) locks: Vec<Lock>,
     pub(crate) sequences: Vec<Sequence>,
+    /// The pose library (kept in the document).
+    pub(crate) library: Vec<marionette_document::LibraryPose>,
+    /// The pose copied (Pose ▸ Copy pose) and the joints it was copied from; not saved.
+    pub(crate) pose_clipboard: Option<crate::pose_tools::PoseClip>,
     /// The sequence the timeline shows, if any ([`crate::timeline`]).
     pub(crate) sequence: Option<usize>,
     /// The timeline's current frame.
@@ -139,6 +146,8 @@ impl Document {
             stiffness,
             locks: Vec::new(),
             sequences: Vec::new(),
+            library: Vec::new(),
+            pose_clipboard: None,
             sequence: None,
             frame: 0,
             history: History::default(),
@@ -440,6 +449,7 @@ impl Document {
             stiffness: &mut self.stiffness,
             locks: &mut self.locks,
             sequences: &mut self.sequences,
+            library: &mut self.library,
         });
         self.after_sequences_changed(sequences != self.sequences);
         self.fk.update(&self.skeleton, &self.pose);
@@ -455,6 +465,7 @@ impl Document {
             stiffness: &mut self.stiffness,
             locks: &mut self.locks,
             sequences: &mut self.sequences,
+            library: &mut self.library,
         });
         self.after_sequences_changed(sequences != self.sequences);
         self.fk.update(&self.skeleton, &self.pose);

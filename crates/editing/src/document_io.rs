@@ -77,12 +77,14 @@ impl Document {
             pose,
             locks,
             sequences,
+            library,
         } = file;
         let mut doc = Document::new(skeleton, Some(skeleton_path));
         doc.pose = pose.q;
         doc.fk.update(&doc.skeleton, &doc.pose);
         doc.locks = locks;
         doc.sequences = sequences;
+        doc.library = library;
         doc
     }
 
@@ -106,6 +108,7 @@ impl Document {
             },
             locks: self.locks.clone(),
             sequences: self.sequences.clone(),
+            library: self.library.clone(),
         }
     }
 

@@ -213,6 +213,30 @@ pub enum Edit {
     /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
     /// replaced).
     FindFootContacts,
+    /// Pose ▸ Mirror pose: the whole figure mirrored across its plane of symmetry.
+    MirrorPose,
+    /// Pose ▸ Mirror selected limb to the other side: this joint and the joints below it.
+    MirrorLimb(JointId),
+    /// Pose ▸ Copy pose: the pose of these joints (none: the whole figure); not recorded.
+    CopyPose(Vec<JointId>),
+    /// Pose ▸ Paste pose, or Paste flipped (onto the other side, mirrored).
+    PastePose {
+        /// Mirrored onto the other side.
+        flipped: bool,
+    },
+    /// Save the current pose in the document's pose library under this name.
+    SavePoseToLibrary(String),
+    /// Apply a library pose to some joints (none: the whole figure), a blend of the way.
+    ApplyLibraryPose {
+        /// The library pose.
+        name: String,
+        /// How far from the current pose (0 … 1).
+        blend: f64,
+        /// The joints (none: all).
+        joints: Vec<JointId>,
+    },
+    /// Delete a pose from the library.
+    DeleteLibraryPose(String),
     /// Change the IK settings (solver, updates per frame, tolerance, options); not recorded.
     Settings(IkSettings),
     /// Change what a drag moves; not recorded.
@@ -334,6 +358,25 @@ impl Document {
                 })?;
             }
             Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
+            Edit::MirrorPose => return Ok(Applied::Said(self.mirror_pose())),
+            Edit::MirrorLimb(joint) => return Ok(Applied::Said(self.mirror_limb(joint)?)),
+            Edit::CopyPose(joints) => return Ok(Applied::Said(self.copy_pose(&joints))),
+            Edit::PastePose { flipped } => return Ok(Applied::Said(self.paste_pose(flipped)?)),
+            Edit::SavePoseToLibrary(name) => {
+                return Ok(Applied::Said(self.save_pose_to_library(&name)?));
+            }
+            Edit::ApplyLibraryPose {
+                name,
+                blend,
+                joints,
+            } => {
+                return Ok(Applied::Said(
+                    self.apply_library_pose(&name, blend, &joints)?,
+                ));
+            }
+            Edit::DeleteLibraryPose(name) => {
+                return Ok(Applied::Said(self.delete_library_pose(&name)?));
+            }
             Edit::RetargetCapture { path, map } => {
                 return Ok(Applied::Said(self.retarget_capture(&path, &map)?));
             }

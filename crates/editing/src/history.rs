@@ -3,7 +3,7 @@
 //! makes cheap; the sequences are recorded whole, as their edits (keys, ranges of frames) may
 //! touch any key.
 
-use marionette_document::{Lock, Sequence};
+use marionette_document::{LibraryPose, Lock, Sequence};
 use marionette_skeleton::JointId;
 
 /// The parts of a document that edits change, borrowed for an undo or a redo.
@@ -17,6 +17,8 @@ pub struct Edited<'a> {
     pub locks: &'a mut Vec<Lock>,
     /// The sequences.
     pub sequences: &'a mut Vec<Sequence>,
+    /// The pose library.
+    pub library: &'a mut Vec<LibraryPose>,
 }
 
 /// One undoable edit.
@@ -62,6 +64,15 @@ pub enum Change {
         /// The sequences after.
         after: Vec<Sequence>,
     },
+    /// The pose library changed (a pose saved, renamed or deleted).
+    Library {
+        /// What the user did ("Save pose crouch to the library").
+        label: String,
+        /// The library before.
+        before: Vec<LibraryPose>,
+        /// The library after.
+        after: Vec<LibraryPose>,
+    },
 }
 
 impl Change {
@@ -71,7 +82,8 @@ impl Change {
             Change::Pose { label, .. }
             | Change::Stiffness { label, .. }
             | Change::Locks { label, .. }
-            | Change::Sequences { label, .. } => label,
+            | Change::Sequences { label, .. }
+            | Change::Library { label, .. } => label,
         }
     }
 
@@ -82,6 +94,7 @@ impl Change {
             Change::Stiffness { before, after, .. } => before == after,
             Change::Locks { before, after, .. } => before == after,
             Change::Sequences { before, after, .. } => before == after,
+            Change::Library { before, after, .. } => before == after,
         }
     }
 
@@ -111,6 +124,9 @@ impl Change {
             Change::Sequences {
                 before, after: a, ..
             } => state.sequences.clone_from(if after { a } else { before }),
+            Change::Library {
+                before, after: a, ..
+            } => state.library.clone_from(if after { a } else { before }),
         }
     }
 }
@@ -295,6 +311,7 @@ mod tests {
         let mut stiffness = vec![1.0];
         let mut locks = Vec::new();
         let mut sequences = Vec::new();
+        let mut library = Vec::new();
         macro_rules! state {
             () => {
                 Edited {
@@ -302,6 +319,7 @@ mod tests {
                     stiffness: &mut stiffness,
                     locks: &mut locks,
                     sequences: &mut sequences,
+                    library: &mut library,
                 }
             };
         }
@@ -333,6 +351,7 @@ mod tests {
         let mut pose = vec![2.0];
         let mut locks = Vec::new();
         let mut sequences = Vec::new();
+        let mut library = Vec::new();
         macro_rules! state {
             () => {
                 Edited {
@@ -340,6 +359,7 @@ mod tests {
                     stiffness: &mut stiffness,
                     locks: &mut locks,
                     sequences: &mut sequences,
+                    library: &mut library,
                 }
             };
         }

@@ -19,6 +19,7 @@ pub mod foot_contacts;
 pub mod history;
 pub mod lock_edits;
 pub mod outliner;
+pub mod pose_tools;
 pub mod replay;
 pub mod retarget_capture;
 pub mod solve;

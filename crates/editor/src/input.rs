@@ -111,11 +111,21 @@ pub enum Command {
     FirstKey,
     /// The last key.
     LastKey,
+    /// Mirror the whole pose across the figure's plane.
+    MirrorPose,
+    /// Mirror the selected joints' limbs onto the other side.
+    MirrorLimb,
+    /// Copy the pose of the selected joints (or the whole pose).
+    CopyPose,
+    /// Paste the pose copied.
+    PastePose,
+    /// Paste the pose copied onto the other side, mirrored.
+    PasteFlipped,
 }
 
 impl Command {
     /// Every command, in the order the key handler tries them.
-    pub const ALL: [Command; 20] = [
+    pub const ALL: [Command; 25] = [
         Command::Undo,
         Command::Redo,
         Command::OpenDocument,
@@ -136,6 +146,11 @@ impl Command {
         Command::NextKey,
         Command::FirstKey,
         Command::LastKey,
+        Command::MirrorPose,
+        Command::MirrorLimb,
+        Command::CopyPose,
+        Command::PastePose,
+        Command::PasteFlipped,
     ];
 
     /// The command's name in menus and tooltips.
@@ -161,6 +176,11 @@ impl Command {
             Command::NextKey => "Next key",
             Command::FirstKey => "First key",
             Command::LastKey => "Last key",
+            Command::MirrorPose => "Mirror pose",
+            Command::MirrorLimb => "Mirror selected limb to the other side",
+            Command::CopyPose => "Copy pose",
+            Command::PastePose => "Paste pose",
+            Command::PasteFlipped => "Paste flipped",
         }
     }
 
@@ -187,6 +207,11 @@ impl Command {
             Command::NextKey => const { &[alt(KeyCode::ArrowRight)] },
             Command::FirstKey => const { &[key(KeyCode::Home)] },
             Command::LastKey => const { &[key(KeyCode::End)] },
+            Command::MirrorPose => const { &[ctrl(KeyCode::KeyM)] },
+            Command::MirrorLimb => const { &[ctrl_shift(KeyCode::KeyM)] },
+            Command::CopyPose => const { &[ctrl(KeyCode::KeyC)] },
+            Command::PastePose => const { &[ctrl(KeyCode::KeyV)] },
+            Command::PasteFlipped => const { &[ctrl_shift(KeyCode::KeyV)] },
         }
     }
 
@@ -312,6 +337,19 @@ impl Requests<'_> {
             Command::NextKey => self.transport(TimelineRequest::ToKey(1)),
             Command::FirstKey => self.transport(TimelineRequest::ToEnd(false)),
             Command::LastKey => self.transport(TimelineRequest::ToEnd(true)),
+            Command::MirrorPose => self.edit(Edit::MirrorPose),
+            Command::MirrorLimb => {
+                let joints = selection.joints(document);
+                if joints.is_empty() {
+                    notices.info("Select a joint of the limb to mirror it onto the other side");
+                }
+                for joint in joints {
+                    self.edit(Edit::MirrorLimb(joint));
+                }
+            }
+            Command::CopyPose => self.edit(Edit::CopyPose(selection.joints(document))),
+            Command::PastePose => self.edit(Edit::PastePose { flipped: false }),
+            Command::PasteFlipped => self.edit(Edit::PastePose { flipped: true }),
         }
     }
 

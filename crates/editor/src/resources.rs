@@ -117,6 +117,8 @@ pub struct Display {
     pub bones: bool,
     /// The motion plot window (Sequence ▸ Motion plot).
     pub motion_plot: bool,
+    /// The pose library window (Pose ▸ Pose library).
+    pub pose_library: bool,
 }
 
 impl Default for Display {
@@ -126,6 +128,7 @@ impl Default for Display {
             onion_skins: true,
             bones: false,
             motion_plot: false,
+            pose_library: false,
         }
     }
 }

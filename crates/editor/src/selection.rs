@@ -8,11 +8,15 @@ use marionette_document::LockPart;
 use marionette_editing::Document;
 use marionette_skeleton::{JointId, SiteId};
 
-/// The selection: the joint (outliner, sliders, axes, swivel, what L locks) and picked sites.
+/// The selection: the joint (outliner, sliders, axes, swivel, what L locks) and picked sites,
+/// and the joints selected with it (Shift+click): copy and paste and the pose library use all
+/// of them, the rest the last one.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct Selection {
     document: u64,
     joint: Option<JointId>,
+    /// Joints selected before the last one with Shift+click, in order.
+    others: Vec<JointId>,
     site: Option<SiteId>,
     previous_site: Option<SiteId>,
 }
@@ -51,6 +55,41 @@ impl Selection {
             self.joint = joint;
             self.site = None;
         }
+        self.others.clear();
+    }
+
+    /// Shift+click on `joint`: added to the selection (and made the one the sliders and handles
+    /// act on), or taken out of it when it is in it already.
+    pub fn extend(&mut self, document: &Document, joint: JointId) {
+        if !self.mine(document) {
+            self.select(document, Some(joint));
+            return;
+        }
+        if self.joint == Some(joint) {
+            self.joint = self.others.pop();
+            self.site = None;
+        } else if let Some(at) = self.others.iter().position(|&j| j == joint) {
+            self.others.remove(at);
+        } else {
+            if let Some(last) = self.joint {
+                self.others.push(last);
+            }
+            self.joint = Some(joint);
+            self.site = None;
+        }
+    }
+
+    /// Every selected joint, the last selected last (empty when nothing is).
+    pub fn joints(&self, document: &Document) -> Vec<JointId> {
+        if !self.mine(document) {
+            return Vec::new();
+        }
+        self.others.iter().copied().chain(self.joint).collect()
+    }
+
+    /// Whether `joint` is among the selected.
+    pub fn contains(&self, document: &Document, joint: JointId) -> bool {
+        self.mine(document) && (self.joint == Some(joint) || self.others.contains(&joint))
     }
 
     /// A site's handle was picked: its joint is selected, and the site before it remembered.
@@ -124,5 +163,29 @@ mod tests {
             selection.part(&doc),
             Some(LockPart::Point(spine, nalgebra::Vector3::zeros()))
         );
+    }
+
+    #[test]
+    fn shift_click_adds_and_takes_away_and_a_plain_click_starts_again() {
+        let doc = Document::new(builtin::humanoid(), None);
+        let joint = |n: &str| doc.skeleton().joint_by_name(n).expect("joint");
+        let (shoulder, elbow, wrist) = (
+            joint("left shoulder"),
+            joint("left elbow"),
+            joint("left wrist"),
+        );
+        let mut selection = Selection::default();
+        selection.select(&doc, Some(shoulder));
+        selection.extend(&doc, elbow);
+        selection.extend(&doc, wrist);
+        assert_eq!(selection.joints(&doc), vec![shoulder, elbow, wrist]);
+        assert_eq!(selection.joint(&doc), Some(wrist), "the last one is active");
+        selection.extend(&doc, elbow);
+        assert_eq!(selection.joints(&doc), vec![shoulder, wrist]);
+        selection.extend(&doc, wrist);
+        assert_eq!(selection.joint(&doc), Some(shoulder));
+        assert!(selection.contains(&doc, shoulder) && !selection.contains(&doc, wrist));
+        selection.select(&doc, Some(elbow));
+        assert_eq!(selection.joints(&doc), vec![elbow]);
     }
 }

@@ -767,3 +767,72 @@ fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");
     }
 }
+
+#[test]
+fn mirror_paste_flipped_and_the_pose_library_from_a_replay() {
+    // The left hand raised, then Pose ▸ Mirror pose (undone), the left arm selected with
+    // Shift+click, copied and pasted flipped onto the right, saved in the library and applied.
+    let skeleton = builtin::humanoid();
+    let dir = scratch_dir("pose-tools");
+    let script = "Replay([Wait(10), SetView(\"front\"), Wait(5), \
+         DragSite(site: \"left fingertips\", to: (0.55, 1.45, 0.05), frames: 25), Wait(5), \
+         SavePose(\"start.ron\"), MirrorPose, Wait(3), SavePose(\"mirrored.ron\"), \
+         Key(\"ctrl+z\"), Wait(3), SavePose(\"undone.ron\"), \
+         SelectJoint(\"left shoulder\"), AddToSelection(\"left elbow\"), \
+         AddToSelection(\"left wrist\"), CopyPose, PastePose(flipped: true), Wait(3), \
+         SavePose(\"flipped.ron\"), SavePoseToLibrary(\"both hands up\"), Wait(5), \
+         Screenshot(\"library.png\"), Key(\"ctrl+z\"), Wait(2), Key(\"ctrl+z\"), Wait(2), \
+         SavePose(\"before-apply.ron\"), Key(\"ctrl+shift+z\"), Wait(2), \
+         Key(\"ctrl+shift+z\"), Wait(2), MirrorPose, Wait(2), ApplyLibraryPose(\"both hands up\"), Wait(3), SavePose(\"applied.ron\"), \
+         SaveDocument(\"library.marionette.ron\"), Exit])";
+    let output = run_editor(&dir, script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let load = |name: &str| {
+        Pose::load(&skeleton, dir.join(name))
+            .expect("a saved pose")
+            .q
+    };
+    let (start, mirrored, undone) = (load("start.ron"), load("mirrored.ron"), load("undone.ron"));
+    // Mirrored: every site where its partner's mirror image was (pose files keep 1e-6 degrees).
+    let symmetry = marionette_skeleton::symmetry::Symmetry::new(&skeleton);
+    let (mut a, mut b) = (Fk::new(&skeleton), Fk::new(&skeleton));
+    a.update(&skeleton, &start);
+    b.update(&skeleton, &mirrored);
+    for site in skeleton.site_ids() {
+        let want = symmetry.reflect_point(&a.site_position(symmetry.site_partner(site)));
+        let error = (want - b.site_position(site)).norm();
+        assert!(error < 1e-5, "{}: {error} m", skeleton.site(site).name);
+    }
+    assert_eq!(undone, start, "one undo step");
+    // Flipped: the right arm as the left, mirrored (same values: the sides are mirror entries);
+    // the rest as it was.
+    let flipped = load("flipped.ron");
+    for (left, right) in [
+        ("left shoulder", "right shoulder"),
+        ("left elbow", "right elbow"),
+        ("left wrist", "right wrist"),
+    ] {
+        let dofs = |n: &str| {
+            let j = skeleton.joint_by_name(n).expect("joint");
+            skeleton
+                .joint(j)
+                .dofs
+                .clone()
+                .map(|d| d + marionette_skeleton::ROOT_STATE_LEN)
+        };
+        for (l, r) in dofs(left).zip(dofs(right)) {
+            assert!((flipped[r] - start[l]).abs() < 1e-9, "{right}");
+            assert_eq!(flipped[l], start[l], "{left} unchanged");
+        }
+    }
+    // The library: saved, undone with the paste, redone, applied over a mirrored pose.
+    assert_eq!(load("before-apply.ron"), start);
+    assert_eq!(load("applied.ron"), flipped);
+    let doc = marionette_document::DocumentFile::load(dir.join("library.marionette.ron"))
+        .expect("the document");
+    assert_eq!(doc.library.len(), 1);
+    assert_eq!(doc.library[0].name, "both hands up");
+    let png = std::fs::read(dir.join("library.png")).expect("the screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}

@@ -70,7 +70,9 @@ fn mirror_errors(s: &Skeleton) -> (f64, f64, Vec<String>) {
         a.update(s, &back);
         b.update(s, &q);
         for site in s.site_ids() {
-            worst.1 = worst.1.max((a.site_position(site) - b.site_position(site)).norm());
+            worst.1 = worst
+                .1
+                .max((a.site_position(site) - b.site_position(site)).norm());
         }
     }
     (worst.0, worst.1, off)

@@ -152,7 +152,6 @@ pub fn split_name(name: &str) -> (Option<Side>, String) {
     (side, rest.join(""))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,7 +175,11 @@ mod tests {
             );
         }
         assert!(other_side_names("pelvis").is_empty());
-        assert!(!other_side_names("Spine1").iter().any(|n| n.contains("Spine")));
+        assert!(
+            !other_side_names("Spine1")
+                .iter()
+                .any(|n| n.contains("Spine"))
+        );
     }
 
     #[test]

@@ -117,10 +117,7 @@ impl Symmetry {
             if b <= a {
                 continue;
             }
-            let (pa, pb) = (
-                fk.joint_position(JointId(a)),
-                fk.joint_position(JointId(b)),
-            );
+            let (pa, pb) = (fk.joint_position(JointId(a)), fk.joint_position(JointId(b)));
             let d = pa - pb;
             across += if d.dot(&across) < 0.0 { -d } else { d };
             middle += (pa + pb) / 2.0;
@@ -349,7 +346,12 @@ mod tests {
             for site in s.site_ids() {
                 let want = sym.reflect_point(&a.site_position(sym.site_partner(site)));
                 let got = b.site_position(site);
-                assert!((want - got).norm() < 1e-9, "{}: {}", s.site(site).name, (want - got).norm());
+                assert!(
+                    (want - got).norm() < 1e-9,
+                    "{}: {}",
+                    s.site(site).name,
+                    (want - got).norm()
+                );
             }
             for (k, dof) in s.dofs().iter().enumerate() {
                 let v = mirrored.q[ROOT_STATE_LEN + k];

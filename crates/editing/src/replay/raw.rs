@@ -65,6 +65,16 @@ pub(super) enum RawStep {
         capture: String,
         target: String,
     },
+    SelectJoint(String),
+    AddToSelection(String),
+    MirrorPose,
+    MirrorLimb,
+    CopyPose,
+    PastePose {
+        flipped: bool,
+    },
+    SavePoseToLibrary(String),
+    ApplyLibraryPose(String),
     UnmapBone(String),
     ConfirmRetarget,
     CheckSelection(String),
@@ -153,6 +163,18 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
         },
         RawStep::UnmapBone(bone) => Step::UnmapBone(human_bone(bone, "UnmapBone")?),
         RawStep::ConfirmRetarget => Step::ConfirmRetarget,
+        RawStep::SelectJoint(joint) => Step::SelectJoint(non_empty(joint, "SelectJoint")?),
+        RawStep::AddToSelection(joint) => Step::AddToSelection(non_empty(joint, "AddToSelection")?),
+        RawStep::MirrorPose => Step::MirrorPose,
+        RawStep::MirrorLimb => Step::MirrorLimb,
+        RawStep::CopyPose => Step::CopyPose,
+        RawStep::PastePose { flipped } => Step::PastePose { flipped },
+        RawStep::SavePoseToLibrary(name) => {
+            Step::SavePoseToLibrary(non_empty(name, "SavePoseToLibrary")?)
+        }
+        RawStep::ApplyLibraryPose(name) => {
+            Step::ApplyLibraryPose(non_empty(name, "ApplyLibraryPose")?)
+        }
         RawStep::MotionPlot(site) => {
             if site.trim().is_empty() {
                 return Err("MotionPlot: the site is empty".into());
@@ -182,6 +204,15 @@ fn millimetres(step: &str, mm: f64) -> Result<f64, String> {
         Ok(mm)
     } else {
         Err(format!("{step}: {mm} is not a number of millimetres > 0"))
+    }
+}
+
+/// A name that is not empty.
+fn non_empty(name: String, step: &str) -> Result<String, String> {
+    if name.trim().is_empty() {
+        Err(format!("{step}: the name is empty"))
+    } else {
+        Ok(name)
     }
 }
 

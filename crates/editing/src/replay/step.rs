@@ -100,6 +100,26 @@ pub enum Step {
     /// with the map found ([`Step::MapBone`], [`Step::UnmapBone`] change it,
     /// [`Step::ConfirmRetarget`] runs it).
     RetargetCapture(std::path::PathBuf),
+    /// Select this joint alone, as a click on its name in the outliner does.
+    SelectJoint(String),
+    /// Add this joint to the selection (or take it out), as Shift+click does.
+    AddToSelection(String),
+    /// Pose ▸ Mirror pose.
+    MirrorPose,
+    /// Pose ▸ Mirror selected limb to the other side.
+    MirrorLimb,
+    /// Pose ▸ Copy pose (the selected joints, or the whole pose when none is).
+    CopyPose,
+    /// Pose ▸ Paste pose, or Paste flipped.
+    PastePose {
+        /// Onto the other side, mirrored.
+        flipped: bool,
+    },
+    /// Save the current pose in the pose library under this name (the library window opens).
+    SavePoseToLibrary(String),
+    /// Apply the library pose of this name to the whole figure (the window's Apply at full
+    /// blend).
+    ApplyLibraryPose(String),
     /// In the retarget map window: map a humanoid bone (VRM's name) to these joints.
     MapBone {
         /// The humanoid bone (`leftHand`, `hips`, …).

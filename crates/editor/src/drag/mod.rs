@@ -59,6 +59,7 @@ fn press_to_drag(
     mut presses: MessageReader<PickRequest>,
     document: Res<OpenDocument>,
     mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
     cursor: Res<CursorRay>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut active: ResMut<ActiveDrag>,
@@ -81,6 +82,14 @@ fn press_to_drag(
             if mouse.just_pressed(MouseButton::Left) && cursor.0.is_some() && !over_panel {
                 chosen.select(&document, None);
             }
+        }
+        // Shift+click adds the part's joint to the selection (or takes it out); no drag.
+        Some(press) if keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]) => {
+            let joint = match press.target {
+                PickTarget::Site(site) => document.skeleton().site(site).joint,
+                PickTarget::Joint(joint) | PickTarget::Body(joint) => joint,
+            };
+            chosen.extend(&document, joint);
         }
         Some(press) => {
             let grip = match press.target {

@@ -226,7 +226,8 @@ mod tests {
             .init_resource::<Notices>()
             .init_resource::<Paths>()
             .init_resource::<Prompts>()
-            .init_resource::<crate::drag::ghosts::Ghosts>();
+            .init_resource::<crate::drag::ghosts::Ghosts>()
+            .init_resource::<crate::panels::retarget_map::PendingRetarget>();
         app
     }
 

@@ -49,6 +49,23 @@ pub fn menu_bar(
                 }
             }
         });
+        ui.menu_button("Pose", |ui| {
+            let copied = document.pose_clipboard().is_some();
+            for (command, enabled) in [
+                (Command::MirrorPose, true),
+                (Command::MirrorLimb, true),
+                (Command::CopyPose, true),
+                (Command::PastePose, copied),
+                (Command::PasteFlipped, copied),
+            ] {
+                if command_item(ui, command, command.label(), enabled) {
+                    out.commands.push(command);
+                    ui.close();
+                }
+            }
+            ui.separator();
+            ui.checkbox(&mut display.pose_library, "Pose library");
+        });
         ui.menu_button("Sequence", |ui| {
             if ui
                 .button("Retarget a capture onto this figure…")

@@ -17,6 +17,7 @@ pub mod locks;
 pub mod menu;
 pub mod motion;
 pub mod outliner;
+pub mod pose_library;
 pub mod retarget_map;
 pub mod ruler;
 pub mod status;
@@ -71,7 +72,8 @@ impl Plugin for PanelsPlugin {
                 .in_set(EditorSet::Present),
         )
         .init_resource::<timeline::TimelineUi>()
-        .init_resource::<retarget_map::PendingRetarget>();
+        .init_resource::<retarget_map::PendingRetarget>()
+        .init_resource::<pose_library::PoseLibraryUi>();
     }
 }
 
@@ -212,6 +214,7 @@ pub struct PanelState<'w> {
     notices: ResMut<'w, Notices>,
     motion_site: ResMut<'w, motion::MotionSite>,
     retarget: ResMut<'w, retarget_map::PendingRetarget>,
+    library: ResMut<'w, pose_library::PoseLibraryUi>,
 }
 
 /// The panels, drawn in one egui pass; what they ask for sent after it.
@@ -335,6 +338,18 @@ fn editor_ui(
                 &mut out,
             );
             state.motion_site.set_if_neq(site);
+        }
+        if display.pose_library {
+            let mut settings = state.library.clone();
+            pose_library::pose_library_window(
+                ui.ctx(),
+                document,
+                &selection.joints(document),
+                &mut settings,
+                &mut display.pose_library,
+                &mut out,
+            );
+            state.library.set_if_neq(settings);
         }
         if state.retarget.0.is_some() {
             let mut pending = state.retarget.clone();

@@ -54,10 +54,15 @@ pub fn outliner_panel(
                     match row.item {
                         OutlineItem::Joint(joint) => {
                             let name = &skeleton.joint(joint).name;
-                            let selected = chosen == Some(joint);
-                            if ui.selectable_label(selected, name).clicked() {
-                                let joint = if selected { None } else { Some(joint) };
-                                selection.select(document, joint);
+                            let selected = selection.contains(document, joint);
+                            let response = ui.selectable_label(selected, name);
+                            if response.clicked() {
+                                if ui.input(|i| i.modifiers.shift) {
+                                    selection.extend(document, joint);
+                                } else {
+                                    let joint = (chosen != Some(joint)).then_some(joint);
+                                    selection.select(document, joint);
+                                }
                             }
                         }
                         OutlineItem::Group(group) => {

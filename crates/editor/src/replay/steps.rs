@@ -16,6 +16,7 @@ use crate::messages::{
 };
 use crate::panels::retarget_map::PendingRetarget;
 use crate::resources::{Display, Notices, OpenDocument, Prompts, SolveStatus, SolvingState};
+use crate::selection::Selection;
 use crate::timeline::Playback;
 use crate::views::{Layout, ViewCamera};
 
@@ -60,6 +61,31 @@ fn file(world: &mut World, action: FileAction, path: std::path::PathBuf, what: &
         what,
     };
     true
+}
+
+/// Selects the joint `name` (alone, or `add`ed to the selection as Shift+click does).
+fn select(world: &mut World, name: &str, add: bool) -> bool {
+    let failed = world.resource_scope(|world, document: Mut<OpenDocument>| {
+        let joint = document.skeleton().joint_by_name(name)?;
+        let mut selection = world.resource_mut::<Selection>();
+        if add {
+            selection.extend(&document, joint);
+        } else {
+            selection.select(&document, Some(joint));
+        }
+        Some(())
+    });
+    if failed.is_none() {
+        fail(world, format!("no joint \"{name}\""));
+    }
+    true
+}
+
+/// The joints selected now.
+fn selected(world: &World) -> Vec<marionette_skeleton::JointId> {
+    world
+        .resource::<Selection>()
+        .joints(&world.resource::<OpenDocument>().0)
 }
 
 /// Changes a row of the open retarget map window, as its combo boxes do.
@@ -213,6 +239,46 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             target,
         } => change_map(world, &bone, Some((&capture, &target))),
         Step::UnmapBone(bone) => change_map(world, &bone, None),
+        Step::SelectJoint(name) => select(world, &name, false),
+        Step::AddToSelection(name) => select(world, &name, true),
+        Step::MirrorPose => edit(world, Edit::MirrorPose, 2, "mirror the pose".into()),
+        Step::MirrorLimb => {
+            let joints = selected(world);
+            let Some(&joint) = joints.last() else {
+                fail(world, "MirrorLimb: no joint is selected".into());
+                return true;
+            };
+            edit(world, Edit::MirrorLimb(joint), 2, "mirror the limb".into())
+        }
+        Step::CopyPose => {
+            let joints = selected(world);
+            edit(world, Edit::CopyPose(joints), 2, "copy the pose".into())
+        }
+        Step::PastePose { flipped } => edit(
+            world,
+            Edit::PastePose { flipped },
+            2,
+            "paste the pose".into(),
+        ),
+        Step::SavePoseToLibrary(name) => {
+            world.resource_mut::<Display>().pose_library = true;
+            edit(
+                world,
+                Edit::SavePoseToLibrary(name.clone()),
+                2,
+                format!("save {name} to the pose library"),
+            )
+        }
+        Step::ApplyLibraryPose(name) => edit(
+            world,
+            Edit::ApplyLibraryPose {
+                name: name.clone(),
+                blend: 1.0,
+                joints: Vec::new(),
+            },
+            2,
+            format!("apply {name}"),
+        ),
         Step::ConfirmRetarget => {
             let Some(plan) = world.resource_mut::<PendingRetarget>().0.take() else {
                 fail(

@@ -211,7 +211,7 @@ pub(super) fn highlight(
     mut bodies: Query<(&Body, &mut MeshMaterial3d<StandardMaterial>)>,
 ) {
     for (body, mut material) in &mut bodies {
-        let wanted = if selection.joint(&document) == Some(body.0) {
+        let wanted = if selection.contains(&document, body.0) {
             &palette.selected
         } else if hovered.0 == Some(body.0) {
             &palette.hovered

@@ -14,8 +14,8 @@ use nalgebra::Vector3;
 mod names;
 mod shape;
 
-use names::by_names;
 pub use marionette_skeleton::sides::split_name;
+use names::by_names;
 use shape::by_shape;
 
 use super::rig::Rig;

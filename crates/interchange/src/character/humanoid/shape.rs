@@ -2,9 +2,9 @@
 //! hips with two leg chains going down, a spine going up to the joint where two arms and the
 //! neck branch off, the head above it.
 
-use marionette_skeleton::sides::split_name;
 use super::{HumanBone, Limb, Side};
 use crate::character::rig::Rig;
+use marionette_skeleton::sides::split_name;
 
 /// Whether `a` is `b` or above it.
 fn above(rig: &Rig, a: usize, b: usize) -> bool {
