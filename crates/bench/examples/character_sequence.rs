@@ -43,18 +43,9 @@ fn main() -> Result<(), String> {
         Pose { q }
     };
     let keys = vec![
-        Key {
-            frame: 0,
-            pose: start.clone(),
-        },
-        Key {
-            frame: 12,
-            pose: moved(1.0),
-        },
-        Key {
-            frame: 24,
-            pose: moved(-1.0),
-        },
+        Key::new(0, start.clone()),
+        Key::new(12, moved(1.0)),
+        Key::new(24, moved(-1.0)),
     ];
     doc.sequences.push(Sequence {
         name: "moving".into(),

@@ -54,15 +54,17 @@ pub fn crouch_cycle(frames: i64) -> (Skeleton, Vec<Lock>, Sequence) {
     let keys = (0..=last)
         .step_by(KEY_EVERY as usize)
         .chain((last % KEY_EVERY != 0).then_some(last))
-        .map(|frame| Key {
-            frame,
-            pose: Pose {
-                q: if (frame / KEY_EVERY) % 2 == 0 {
-                    standing.q.clone()
-                } else {
-                    crouched.clone()
+        .map(|frame| {
+            Key::new(
+                frame,
+                Pose {
+                    q: if (frame / KEY_EVERY) % 2 == 0 {
+                        standing.q.clone()
+                    } else {
+                        crouched.clone()
+                    },
                 },
-            },
+            )
         })
         .collect();
     let sequence = Sequence {

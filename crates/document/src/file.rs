@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::lock::Lock;
-use crate::sequence::{Key, RootInterpolation, RotationInterpolation, Sequence};
+use crate::sequence::{Key, KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence};
 
 /// The version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -49,6 +49,14 @@ fn is_zero(v: &i64) -> bool {
 struct KeyDef {
     frame: i64,
     pose: PoseFile,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    interpolation: Option<KeyInterpolation>,
+    #[serde(default, skip_serializing_if = "is_zero_f64")]
+    ease: f64,
+}
+
+fn is_zero_f64(v: &f64) -> bool {
+    *v == 0.0
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -338,6 +346,8 @@ impl DocumentFile {
                         .map(|k| KeyDef {
                             frame: k.frame,
                             pose: k.pose.to_file(s),
+                            interpolation: k.interpolation,
+                            ease: k.ease,
                         })
                         .collect(),
                 })
@@ -469,8 +479,9 @@ fn resolve(
         for k in &s.keys {
             match Pose::from_file(&skeleton, &k.pose) {
                 Ok(pose) => keys.push(Key {
-                    frame: k.frame,
-                    pose,
+                    interpolation: k.interpolation,
+                    ease: k.ease,
+                    ..Key::new(k.frame, pose)
                 }),
                 Err(ds) => bad.extend(
                     ds.into_iter()

@@ -27,6 +27,14 @@ pub enum KeyEditError {
         /// The sequence.
         sequence: String,
     },
+    /// An ease outside 0 … 1.
+    #[error("sequence \"{sequence}\": ease {ease} is not between 0 and 1")]
+    Ease {
+        /// The sequence.
+        sequence: String,
+        /// The ease asked for.
+        ease: String,
+    },
     /// A key would land where another key is.
     #[error("sequence \"{sequence}\": frame {frame} already has a key")]
     Occupied {
@@ -77,6 +85,26 @@ impl Sequence {
             .map(|i| &self.keys[i])
     }
 
+    /// Sets how the span after the key at `frame` goes (`None`: as the sequence says) and its
+    /// ease (0 … 1).
+    pub fn set_key_interpolation(
+        &mut self,
+        frame: i64,
+        interpolation: Option<crate::KeyInterpolation>,
+        ease: f64,
+    ) -> Result<(), KeyEditError> {
+        if !(ease.is_finite() && (0.0..=1.0).contains(&ease)) {
+            return Err(KeyEditError::Ease {
+                sequence: self.name.clone(),
+                ease: ease.to_string(),
+            });
+        }
+        let i = self.index_of(frame)?;
+        self.keys[i].interpolation = interpolation;
+        self.keys[i].ease = ease;
+        Ok(())
+    }
+
     /// Sets the key at `frame` to `pose` (replacing a key there).
     pub fn set_key(&mut self, frame: i64, pose: Pose) -> Result<(), KeyEditError> {
         let (first, last) = match (self.keys.first(), self.keys.last()) {
@@ -86,7 +114,7 @@ impl Sequence {
         self.check_limits(first, last)?;
         match self.keys.binary_search_by_key(&frame, |k| k.frame) {
             Ok(i) => self.keys[i].pose = pose,
-            Err(i) => self.keys.insert(i, Key { frame, pose }),
+            Err(i) => self.keys.insert(i, Key::new(frame, pose)),
         }
         Ok(())
     }
@@ -128,7 +156,7 @@ impl Sequence {
                 .filter(|k| (first..=last).contains(&k.frame))
                 .map(|k| Key {
                     frame: k.frame - first,
-                    pose: k.pose.clone(),
+                    ..k.clone()
                 })
                 .collect(),
         })
@@ -326,11 +354,13 @@ mod tests {
             hold_locks: true,
             keys: frames
                 .iter()
-                .map(|&f| Key {
-                    frame: f,
-                    pose: Pose {
-                        q: vec![f as f64, 0.0, 0.0],
-                    },
+                .map(|&f| {
+                    Key::new(
+                        f,
+                        Pose {
+                            q: vec![f as f64, 0.0, 0.0],
+                        },
+                    )
                 })
                 .collect(),
         }

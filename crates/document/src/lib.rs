@@ -18,4 +18,6 @@ pub use file::{
 pub use goal_set::{GoalSet, Owner};
 pub use key_edits::{Clip, KeyEditError};
 pub use lock::{Lock, LockError, LockKind, LockPart, Violation};
-pub use sequence::{Key, MAX_FRAME, MAX_SPAN, RootInterpolation, RotationInterpolation, Sequence};
+pub use sequence::{
+    Key, KeyInterpolation, MAX_FRAME, MAX_SPAN, RootInterpolation, RotationInterpolation, Sequence,
+};

@@ -35,13 +35,43 @@ pub enum RootInterpolation {
     },
 }
 
-/// One key: a whole pose (root translation included) at an integer frame.
+/// How the span from a key to the next goes, when the key says so (else the sequence's
+/// interpolation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KeyInterpolation {
+    /// The key's pose held until the next key.
+    Step,
+    /// Rotations along the shorter arc, the root in a straight line.
+    Linear,
+    /// Rotations by squad, the root by a Catmull-Rom spline.
+    Smooth,
+}
+
+/// One key: a whole pose (root translation included) at an integer frame, and how the span to
+/// the next key goes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Key {
     /// The frame.
     pub frame: i64,
     /// The pose.
     pub pose: Pose,
+    /// The span to the next key: this instead of the sequence's interpolation.
+    pub interpolation: Option<KeyInterpolation>,
+    /// Ease in and out over the span to the next key, 0 (none) … 1 (the span's time follows
+    /// 3u² − 2u³ instead of u).
+    pub ease: f64,
+}
+
+impl Key {
+    /// A key at `frame` holding `pose`, its span as the sequence says.
+    pub fn new(frame: i64, pose: Pose) -> Key {
+        Key {
+            frame,
+            pose,
+            interpolation: None,
+            ease: 0.0,
+        }
+    }
 }
 
 /// The most frames a sequence may span from its first key to its last (about 11½ hours at
@@ -80,6 +110,16 @@ impl Sequence {
         }
         if self.keys.is_empty() {
             out.push("it has no keys (at least one is needed)".into());
+        }
+        if let Some(k) = self
+            .keys
+            .iter()
+            .find(|k| !(k.ease.is_finite() && (0.0..=1.0).contains(&k.ease)))
+        {
+            out.push(format!(
+                "key at frame {}: ease {} is not between 0 and 1",
+                k.frame, k.ease
+            ));
         }
         if let Some(k) = self.keys.iter().find(|k| k.frame.abs() > MAX_FRAME) {
             out.push(format!(

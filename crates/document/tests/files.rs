@@ -97,6 +97,71 @@ fn the_format_example_round_trips() {
     assert!(err.to_string().contains("blend -2"), "{err}");
 }
 
+#[test]
+fn key_interpolation_ease_and_the_pose_library_round_trip_and_bad_ones_are_named() {
+    let dir = tempfile::tempdir().expect("dir");
+    let text = example(&skeletons().join("humanoid.ron"))
+        .replace(
+            "Key(frame: 0, pose: Pose(root: (0.0, 0.0, 0.0), joints: {}))",
+            "Key(frame: 0, pose: Pose(root: (0.0, 0.0, 0.0), joints: {}), interpolation: \
+             Some(Step))",
+        )
+        .replace(
+            "    ],\n)",
+            "    ],\n    library: [LibraryPose(name: \"bent\", pose: Pose(root: (0.0, 0.0, 0.0), \
+             joints: {\"left knee\": [30.0]}))],\n)",
+        );
+    let path = write(dir.path(), "keys.ron", &text);
+    let doc = DocumentFile::load(&path).expect("loads");
+    let keys = &doc.sequences[0].keys;
+    assert_eq!(
+        keys[0].interpolation,
+        Some(marionette_document::KeyInterpolation::Step)
+    );
+    assert_eq!((keys[1].interpolation, keys[1].ease), (None, 0.0));
+    assert_eq!(doc.library.len(), 1);
+    let mut eased = doc.clone();
+    eased.sequences[0].keys[1].ease = 0.25;
+    eased.sequences[0].keys[1].interpolation = Some(marionette_document::KeyInterpolation::Smooth);
+    eased.save(&path).expect("saves");
+    let saved = std::fs::read_to_string(&path).expect("read");
+    assert!(saved.contains("interpolation: Some(Smooth)") && saved.contains("ease: 0.25"));
+    let back = DocumentFile::load(&path).expect("reloads");
+    assert_eq!(back.sequences, eased.sequences);
+    assert_eq!(back.library, eased.library);
+    // Out of range, unknown, twice: refused, named.
+    let m = refused(
+        dir.path(),
+        "ease.ron",
+        &saved.replace("ease: 0.25", "ease: 1.5"),
+    );
+    assert!(
+        m.contains("key at frame 24") && m.contains("ease 1.5"),
+        "{m}"
+    );
+    let m = refused(
+        dir.path(),
+        "kind.ron",
+        &saved.replace("Some(Smooth)", "Some(Bouncy)"),
+    );
+    assert!(m.contains("Bouncy"), "{m}");
+    let twice = saved.replace(
+        "library: [",
+        "library: [LibraryPose(name: \"bent\", pose: Pose(root: (0.0, 0.0, 0.0), joints: {})), ",
+    );
+    let m = refused(dir.path(), "twice.ron", &twice);
+    assert!(
+        m.contains("library pose \"bent\"") && m.contains("more than once"),
+        "{m}"
+    );
+    let joint = text.replace("\"left knee\": [30.0]", "\"left kneecap\": [30.0]");
+    let m = refused(dir.path(), "joint.ron", &joint);
+    assert!(
+        m.contains("library pose \"bent\"") && m.contains("left kneecap"),
+        "{m}"
+    );
+}
+
 fn refused(dir: &Path, name: &str, text: &str) -> String {
     let path = write(dir, name, text);
     let err: DocumentError = DocumentFile::load(&path).expect_err(name);

@@ -11,7 +11,7 @@
 //! the [`Solving`] an edit is applied with (not recorded).
 
 use marionette_document::{
-    Clip, LockKind, LockPart, RootInterpolation, RotationInterpolation, Sequence,
+    Clip, KeyInterpolation, LockKind, LockPart, RootInterpolation, RotationInterpolation, Sequence,
 };
 use marionette_ik::analytic::limb::Limb;
 use marionette_skeleton::{DofId, JointId, SiteId};
@@ -213,6 +213,15 @@ pub enum Edit {
     /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
     /// replaced).
     FindFootContacts,
+    /// How the span after the shown sequence's key at `frame` goes.
+    SetKeyInterpolation {
+        /// The key's frame.
+        frame: i64,
+        /// Its own interpolation (`None`: the sequence's).
+        interpolation: Option<KeyInterpolation>,
+        /// Ease in and out (0 … 1).
+        ease: f64,
+    },
     /// Pose ▸ Mirror pose: the whole figure mirrored across its plane of symmetry.
     MirrorPose,
     /// Pose ▸ Mirror selected limb to the other side: this joint and the joints below it.
@@ -358,6 +367,11 @@ impl Document {
                 })?;
             }
             Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
+            Edit::SetKeyInterpolation {
+                frame,
+                interpolation,
+                ease,
+            } => self.set_key_interpolation(frame, interpolation, ease)?,
             Edit::MirrorPose => return Ok(Applied::Said(self.mirror_pose())),
             Edit::MirrorLimb(joint) => return Ok(Applied::Said(self.mirror_limb(joint)?)),
             Edit::CopyPose(joints) => return Ok(Applied::Said(self.copy_pose(&joints))),

@@ -74,16 +74,7 @@ mod tests {
             rotation: RotationInterpolation::Slerp,
             root: RootInterpolation::Linear,
             hold_locks: true,
-            keys: vec![
-                Key {
-                    frame: 0,
-                    pose: Pose::rest(&s),
-                },
-                Key {
-                    frame: 48,
-                    pose: ahead,
-                },
-            ],
+            keys: vec![Key::new(0, Pose::rest(&s)), Key::new(48, ahead)],
         };
         let mut solving = Solving::default();
         // Nothing shown: refused, nothing changed.

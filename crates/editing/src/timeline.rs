@@ -116,7 +116,7 @@ impl Document {
                 rotation: RotationInterpolation::Slerp,
                 root: RootInterpolation::Linear,
                 hold_locks: true,
-                keys: vec![Key { frame, pose }],
+                keys: vec![Key::new(frame, pose)],
             });
             self.sequence = Some(self.sequences.len() - 1);
             self.record_sequences(format!("Set key at frame {frame}"), before);
@@ -139,6 +139,25 @@ impl Document {
     pub fn move_key(&mut self, from: i64, to: i64) -> Result<(), EditError> {
         self.edit_sequence(format!("Move key {from} to {to}"), true, |s| {
             s.move_key(from, to).map_err(EditError::from)
+        })
+    }
+
+    /// How the span after the shown sequence's key at `frame` goes (`None`: as the sequence
+    /// says), and its ease.
+    pub fn set_key_interpolation(
+        &mut self,
+        frame: i64,
+        interpolation: Option<marionette_document::KeyInterpolation>,
+        ease: f64,
+    ) -> Result<(), EditError> {
+        let what = match interpolation {
+            Some(kind) => format!("{kind:?}"),
+            None => "the sequence's".into(),
+        };
+        let label = format!("Key {frame}: {what} interpolation, ease {ease:.2}");
+        self.edit_sequence(label, true, |s| {
+            s.set_key_interpolation(frame, interpolation, ease)
+                .map_err(EditError::from)
         })
     }
 
@@ -227,12 +246,12 @@ impl Document {
             rotation: RotationInterpolation::Slerp,
             root: RootInterpolation::Linear,
             hold_locks: true,
-            keys: vec![Key {
-                frame: 0,
-                pose: Pose {
+            keys: vec![Key::new(
+                0,
+                Pose {
                     q: self.pose.clone(),
                 },
-            }],
+            )],
         });
         self.record_sequences(format!("New sequence {name}"), before);
         let index = self.sequences.len() - 1;

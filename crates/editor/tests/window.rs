@@ -836,3 +836,68 @@ fn mirror_paste_flipped_and_the_pose_library_from_a_replay() {
     let png = std::fs::read(dir.join("library.png")).expect("the screenshot");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 }
+
+#[test]
+fn a_step_key_set_from_a_replay_holds_its_pose_in_the_bake_and_the_export() {
+    // Three keys (the left hand raised for the middle one), the first made a Step key and the
+    // middle one eased: saved, and exported as JSON frames.
+    let skeleton = builtin::humanoid();
+    let dir = scratch_dir("key-interpolation");
+    let script = "Replay([Wait(10), SetView(\"front\"), Wait(5), SetKey, SetFrame(12), \
+         DragSite(site: \"left fingertips\", to: (0.55, 1.45, 0.05), frames: 20), Wait(3), \
+         SetKey, SetFrame(24), MirrorPose, Wait(2), SetKey, \
+         SetKeyInterpolation(frame: 0, interpolation: Step), \
+         SetKeyInterpolation(frame: 12, interpolation: Smooth, ease: 0.5), Wait(3), \
+         SetFrame(6), Wait(3), Screenshot(\"keys.png\"), SaveDocument(\"keys.marionette.ron\"), \
+         Key(\"ctrl+z\"), Wait(2), SaveDocument(\"undone.marionette.ron\"), \
+         Key(\"ctrl+shift+z\"), Wait(2), Export(\"keys.json\"), Exit])";
+    let output = run_editor(&dir, script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let doc = marionette_document::DocumentFile::load(dir.join("keys.marionette.ron"))
+        .expect("the document");
+    let keys = &doc.sequences[0].keys;
+    assert_eq!(keys.len(), 3);
+    assert_eq!(
+        keys[0].interpolation,
+        Some(marionette_document::KeyInterpolation::Step)
+    );
+    assert_eq!(
+        (keys[1].interpolation, keys[1].ease),
+        (Some(marionette_document::KeyInterpolation::Smooth), 0.5)
+    );
+    let undone = marionette_document::DocumentFile::load(dir.join("undone.marionette.ron"))
+        .expect("the document");
+    assert_eq!(undone.sequences[0].keys[1].ease, 0.0, "one undo step each");
+    assert_eq!(
+        undone.sequences[0].keys[0].interpolation,
+        keys[0].interpolation
+    );
+    // The bake holds the first key's pose on frames 0–11.
+    let baker = marionette_motion::Baker::new(
+        &skeleton,
+        &doc.sequences[0],
+        &doc.locks,
+        marionette_motion::BakeSettings::default(),
+    );
+    let mut fk = Fk::new(&skeleton);
+    for frame in 0..12 {
+        assert_eq!(
+            baker.frame(frame, &mut fk).q,
+            keys[0].pose.q,
+            "frame {frame}"
+        );
+    }
+    // The export: its frames 0–11 are one pose (the JSON writes each frame's values).
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("keys.json")).expect("exported"))
+            .expect("JSON");
+    let frames = json["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), 25);
+    for frame in &frames[1..12] {
+        assert_eq!(frame["pose"], frames[0]["pose"]);
+    }
+    assert_ne!(frames[12]["pose"], frames[0]["pose"]);
+    let png = std::fs::read(dir.join("keys.png")).expect("the screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}

@@ -11,8 +11,13 @@
 //! `Slerp`, exactly qₐ + u (q_b − qₐ) (the shorter way round for an unlimited hinge), and for
 //! `Squad` along the same quadrangle in angle. Slides are linear. The root translation follows
 //! its [`RootCurve`]. Before the first key and after the last, the pose is that key's.
+//!
+//! A key may set the span after it apart: `Step` holds its pose until the next key, `Linear`
+//! is slerp with a straight root, `Smooth` squad with a Catmull-Rom root, whatever the
+//! sequence says; and its `ease` bends the span's time u towards 3u² − 2u³ (slow out of the
+//! key, slow into the next).
 
-use marionette_document::{RotationInterpolation, Sequence};
+use marionette_document::{KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence};
 use marionette_skeleton::joint_rotation::{HingeLayout, JointRotations};
 use marionette_skeleton::{DofKind, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
@@ -41,6 +46,16 @@ pub struct Interpolator {
     singles: Vec<(usize, Vec<f64>, Vec<f64>)>,
     /// State indices of unlimited hinges (their reference goes the shorter way round).
     unlimited: Vec<bool>,
+    /// Per key, how the span after it goes (its own interpolation, else the sequence's) and
+    /// its ease.
+    spans: Vec<(Option<KeyInterpolation>, f64)>,
+    /// The root's Catmull-Rom curve, for the spans of `Smooth` keys (when there are any).
+    smooth_root: Option<RootCurve>,
+}
+
+/// A span's time `u` eased in and out by `ease` (0: as it is, 1: 3u² − 2u³).
+fn eased(u: f64, ease: f64) -> f64 {
+    u + ease * (u * u * (3.0 - 2.0 * u) - u)
 }
 
 impl Interpolator {
@@ -49,13 +64,20 @@ impl Interpolator {
         let frames: Vec<i64> = sequence.keys.iter().map(|k| k.frame).collect();
         let poses: Vec<Vec<f64>> = sequence.keys.iter().map(|k| k.pose.q.clone()).collect();
         let rotations = JointRotations::new(skeleton);
-        let root = RootCurve::new(
-            sequence.root,
-            poses
-                .iter()
-                .map(|q| Vector3::new(q[0], q[1], q[2]))
-                .collect(),
-        );
+        let points: Vec<Vector3<f64>> = poses
+            .iter()
+            .map(|q| Vector3::new(q[0], q[1], q[2]))
+            .collect();
+        let spans: Vec<(Option<KeyInterpolation>, f64)> = sequence
+            .keys
+            .iter()
+            .map(|k| (k.interpolation, k.ease))
+            .collect();
+        let smooth_root = spans
+            .iter()
+            .any(|s| s.0 == Some(KeyInterpolation::Smooth))
+            .then(|| RootCurve::new(RootInterpolation::CatmullRom, points.clone()));
+        let root = RootCurve::new(sequence.root, points);
         let mut tracks = Vec::new();
         let mut singles = Vec::new();
         for j in skeleton.joint_ids() {
@@ -99,6 +121,8 @@ impl Interpolator {
             tracks,
             singles,
             unlimited,
+            spans,
+            smooth_root,
         }
     }
 
@@ -123,8 +147,13 @@ impl Interpolator {
             return;
         }
         let i = self.frames.partition_point(|&f| f <= frame) - 1;
+        let (kind, ease) = self.spans[i];
+        if kind == Some(KeyInterpolation::Step) {
+            q.clone_from(&self.poses[i]);
+            return;
+        }
         let (fa, fb) = (self.frames[i], self.frames[i + 1]);
-        let u = (frame - fa) as f64 / (fb - fa) as f64;
+        let u = eased((frame - fa) as f64 / (fb - fa) as f64, ease);
         let (a, b) = (&self.poses[i], &self.poses[i + 1]);
         q.resize(a.len(), 0.0);
         // The reference: each value on its own, linearly (the shorter way for unlimited hinges).
@@ -136,9 +165,23 @@ impl Interpolator {
             };
             *out = a[k] + u * delta;
         }
-        let root = self.root.at(i, u);
+        let root = match (kind, &self.smooth_root) {
+            (Some(KeyInterpolation::Linear), _) => {
+                let (ra, rb) = (
+                    Vector3::new(a[0], a[1], a[2]),
+                    Vector3::new(b[0], b[1], b[2]),
+                );
+                ra + (rb - ra) * u
+            }
+            (Some(KeyInterpolation::Smooth), Some(curve)) => curve.at(i, u),
+            _ => self.root.at(i, u),
+        };
         q[..ROOT_STATE_LEN].copy_from_slice(root.as_slice());
-        let squad = self.rotation == RotationInterpolation::Squad;
+        let squad = match kind {
+            Some(KeyInterpolation::Linear) => false,
+            Some(KeyInterpolation::Smooth) => true,
+            _ => self.rotation == RotationInterpolation::Squad,
+        };
         for (s, values, inner) in &self.singles {
             let line = values[i] + u * (values[i + 1] - values[i]);
             let value = if squad {

@@ -20,8 +20,8 @@
 //!     root: RootInterpolation::Linear,
 //!     hold_locks: true,
 //!     keys: vec![
-//!         Key { frame: 0, pose: Pose::rest(&skeleton) },
-//!         Key { frame: 10, pose: bent },
+//!         Key::new(0, Pose::rest(&skeleton)),
+//!         Key::new(10, bent),
 //!     ],
 //! };
 //! let baker = Baker::new(&skeleton, &sequence, &[], BakeSettings::default());

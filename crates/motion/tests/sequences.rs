@@ -2,7 +2,8 @@
 //! locks hold on every frame, and bakes that do not depend on the number of threads.
 
 use marionette_document::{
-    GoalSet, Key, Lock, LockKind, LockPart, RootInterpolation, RotationInterpolation, Sequence,
+    GoalSet, Key, KeyInterpolation, Lock, LockKind, LockPart, RootInterpolation,
+    RotationInterpolation, Sequence,
 };
 use marionette_ik::{Settings, SolverKind, solve};
 use marionette_motion::frames_file::frames_text;
@@ -77,10 +78,7 @@ fn walk() -> (Skeleton, Vec<Lock>, Sequence) {
                 },
             );
             assert!(report.converged, "key {frame}: {report:?}");
-            Key {
-                frame,
-                pose: Pose { q },
-            }
+            Key::new(frame, Pose { q })
         })
         .collect();
     let seq = sequence(
@@ -178,13 +176,7 @@ fn slerp_takes_the_shorter_arc() {
     let mut b = Pose::rest(&s);
     b.q[yaw] = (-169f64).to_radians();
     let seq = sequence(
-        vec![
-            Key {
-                frame: 0,
-                pose: a.clone(),
-            },
-            Key { frame: 7, pose: b },
-        ],
+        vec![Key::new(0, a.clone()), Key::new(7, b)],
         RotationInterpolation::Slerp,
         RootInterpolation::Linear,
     );
@@ -220,7 +212,7 @@ proptest! {
             let mut pose = builtin::standing(&s);
             pose.q[knee] = at(u);
             pose.q[0] = u; // the root moves too
-            Key { frame, pose }
+            Key::new(frame, pose)
         }).collect();
         let rotation = if squad { RotationInterpolation::Squad } else { RotationInterpolation::Slerp };
         let seq = sequence(keys.clone(), rotation, RootInterpolation::KochanekBartels { tension: 0.2, continuity: 0.1, bias: -0.3 });
@@ -253,16 +245,7 @@ fn heel_jump(blend: i64) -> (f64, Vec<marionette_motion::BakedFrame>) {
     let mut ahead = standing.clone();
     ahead.q[2] += 0.2;
     let seq = sequence(
-        vec![
-            Key {
-                frame: 0,
-                pose: standing.clone(),
-            },
-            Key {
-                frame: 24,
-                pose: ahead,
-            },
-        ],
+        vec![Key::new(0, standing.clone()), Key::new(24, ahead)],
         RotationInterpolation::Slerp,
         RootInterpolation::Linear,
     );
@@ -308,4 +291,93 @@ fn a_lock_with_a_blend_eases_in_and_out_instead_of_jumping() {
             assert!(e < 1e-4, "frame {}: {e}", b.frame);
         }
     }
+}
+
+/// Three keys of the humanoid: standing, the right arm raised and the knees bent, standing
+/// again a little forward.
+fn three_keys() -> (Skeleton, Vec<Key>) {
+    let s = builtin::humanoid();
+    let standing = builtin::standing(&s);
+    let mut raised = standing.clone();
+    raised.q[state(&s, "right shoulder", 0)] = 1.2;
+    raised.q[state(&s, "right shoulder", 1)] = 0.4;
+    raised.q[state(&s, "right knee", 0)] = 0.9;
+    raised.q[0] += 0.3;
+    let mut last = standing.clone();
+    last.q[2] += 0.5;
+    let keys = vec![
+        Key::new(0, standing),
+        Key::new(12, raised),
+        Key::new(30, last),
+    ];
+    (s, keys)
+}
+
+#[test]
+fn a_step_key_holds_its_pose_exactly_until_the_next_key() {
+    let (s, mut keys) = three_keys();
+    keys[0].interpolation = Some(KeyInterpolation::Step);
+    for rotation in [RotationInterpolation::Slerp, RotationInterpolation::Squad] {
+        let seq = sequence(keys.clone(), rotation, RootInterpolation::CatmullRom);
+        let baker = Baker::new(&s, &seq, &[], BakeSettings::default());
+        for frame in 0..12 {
+            assert_eq!(baker.interpolated(frame), keys[0].pose.q, "frame {frame}");
+        }
+        assert_eq!(baker.interpolated(12), keys[1].pose.q);
+        // The next span is the sequence's again: it moves.
+        assert_ne!(baker.interpolated(13), keys[1].pose.q);
+        // Baked (no locks): the same frames.
+        let baked = baker.bake(&|| {});
+        for frame in baked.iter().take(12) {
+            assert_eq!(frame.q, keys[0].pose.q);
+        }
+    }
+}
+
+#[test]
+fn a_linear_or_smooth_key_overrides_its_span_and_ease_slows_the_ends() {
+    let (s, keys) = three_keys();
+    let at = |keys: &[Key], rotation, root, frame| {
+        let seq = sequence(keys.to_vec(), rotation, root);
+        Baker::new(&s, &seq, &[], BakeSettings::default()).interpolated(frame)
+    };
+    let (slerp, squad) = (RotationInterpolation::Slerp, RotationInterpolation::Squad);
+    let (linear, catmull) = (RootInterpolation::Linear, RootInterpolation::CatmullRom);
+    // A Linear key in a squad sequence: its span as a slerp sequence's, the next as squad's.
+    let mut overridden = keys.clone();
+    overridden[1].interpolation = Some(KeyInterpolation::Linear);
+    for frame in 13..30 {
+        assert_eq!(
+            at(&overridden, squad, catmull, frame),
+            at(&keys, slerp, linear, frame)
+        );
+    }
+    for frame in 1..12 {
+        assert_eq!(
+            at(&overridden, squad, catmull, frame),
+            at(&keys, squad, catmull, frame)
+        );
+    }
+    // A Smooth key in a slerp sequence: as a squad / Catmull-Rom sequence on its span.
+    let mut smooth = keys.clone();
+    smooth[0].interpolation = Some(KeyInterpolation::Smooth);
+    for frame in 1..12 {
+        assert_eq!(
+            at(&smooth, slerp, linear, frame),
+            at(&keys, squad, catmull, frame)
+        );
+    }
+    // Ease: the middle of the span where it was, the frames near the keys nearer the keys.
+    let mut eased = keys.clone();
+    eased[1].ease = 1.0;
+    let knee = state(&s, "right knee", 0);
+    let (plain, slow) = (at(&keys, slerp, linear, 13), at(&eased, slerp, linear, 13));
+    let from = keys[1].pose.q[knee];
+    assert!((slow[knee] - from).abs() < (plain[knee] - from).abs() / 5.0);
+    let middle = 21;
+    let (plain, slow) = (
+        at(&keys, slerp, linear, middle),
+        at(&eased, slerp, linear, middle),
+    );
+    assert!((plain[knee] - slow[knee]).abs() < 0.02);
 }

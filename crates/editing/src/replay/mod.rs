@@ -37,7 +37,7 @@ mod raw;
 mod step;
 
 pub use keys::{KeyChord, KeyName};
-pub use step::{ReplayLockKind, Step};
+pub use step::{ReplayInterpolation, ReplayLockKind, Step};
 
 use raw::{ReplayFile, check_step};
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use marionette_ik::SolverKind;
 use serde::Deserialize;
 
-use super::step::{ReplayLockKind, Step};
+use super::step::{ReplayInterpolation, ReplayLockKind, Step};
 
 /// The file's text as written, before names are checked.
 #[derive(Debug, Deserialize)]
@@ -64,6 +64,12 @@ pub(super) enum RawStep {
         bone: String,
         capture: String,
         target: String,
+    },
+    SetKeyInterpolation {
+        frame: i64,
+        interpolation: ReplayInterpolation,
+        #[serde(default)]
+        ease: f64,
     },
     SelectJoint(String),
     AddToSelection(String),
@@ -163,6 +169,22 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
         },
         RawStep::UnmapBone(bone) => Step::UnmapBone(human_bone(bone, "UnmapBone")?),
         RawStep::ConfirmRetarget => Step::ConfirmRetarget,
+        RawStep::SetKeyInterpolation {
+            frame,
+            interpolation,
+            ease,
+        } => {
+            if !(ease.is_finite() && (0.0..=1.0).contains(&ease)) {
+                return Err(format!(
+                    "SetKeyInterpolation: ease {ease} is not between 0 and 1"
+                ));
+            }
+            Step::SetKeyInterpolation {
+                frame,
+                interpolation: interpolation.key(),
+                ease,
+            }
+        }
         RawStep::SelectJoint(joint) => Step::SelectJoint(non_empty(joint, "SelectJoint")?),
         RawStep::AddToSelection(joint) => Step::AddToSelection(non_empty(joint, "AddToSelection")?),
         RawStep::MirrorPose => Step::MirrorPose,

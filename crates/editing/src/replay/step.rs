@@ -100,6 +100,16 @@ pub enum Step {
     /// with the map found ([`Step::MapBone`], [`Step::UnmapBone`] change it,
     /// [`Step::ConfirmRetarget`] runs it).
     RetargetCapture(std::path::PathBuf),
+    /// How the span after the shown sequence's key at `frame` goes (a right-click on its
+    /// marker on the ruler).
+    SetKeyInterpolation {
+        /// The key's frame.
+        frame: i64,
+        /// Its own interpolation (`None`: the sequence's).
+        interpolation: Option<marionette_document::KeyInterpolation>,
+        /// Ease in and out (0 … 1).
+        ease: f64,
+    },
     /// Select this joint alone, as a click on its name in the outliner does.
     SelectJoint(String),
     /// Add this joint to the selection (or take it out), as Shift+click does.
@@ -144,6 +154,32 @@ pub enum Step {
     Export(PathBuf),
     /// Close the editor.
     Exit,
+}
+
+/// A key's interpolation as a replay writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum ReplayInterpolation {
+    /// Hold the key's pose until the next key.
+    Step,
+    /// Slerp, the root in a line.
+    Linear,
+    /// Squad, the root by Catmull-Rom.
+    Smooth,
+    /// As the sequence says.
+    Sequence,
+}
+
+impl ReplayInterpolation {
+    /// The key's own interpolation, if any.
+    pub fn key(self) -> Option<marionette_document::KeyInterpolation> {
+        use marionette_document::KeyInterpolation;
+        match self {
+            ReplayInterpolation::Step => Some(KeyInterpolation::Step),
+            ReplayInterpolation::Linear => Some(KeyInterpolation::Linear),
+            ReplayInterpolation::Smooth => Some(KeyInterpolation::Smooth),
+            ReplayInterpolation::Sequence => None,
+        }
+    }
 }
 
 /// What a replay's lock step holds.

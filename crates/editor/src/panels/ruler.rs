@@ -58,12 +58,13 @@ fn visible_frames(document: &Document, range: &FrameRange) -> (i64, i64) {
 /// The ruler: frame numbers, the key markers, a lane per lock, the violation strip and the
 /// current frame; click or drag to scrub, Shift+drag to select frames, drag a key marker or a
 /// lock's range end to move it, right-click a lane to switch its lock between every frame and
-/// the selected range.
+/// the selected range, right-click a key for its interpolation and ease.
 pub fn ruler(
     ui: &mut egui::Ui,
     view: &RulerView,
     range: &mut FrameRange,
     grab: &mut Option<Grab>,
+    menu: &mut Option<super::key_menu::KeyMenu>,
     out: &mut PanelOutput,
 ) {
     let doc = view.document;
@@ -131,25 +132,27 @@ pub fn ruler(
         );
     };
     name(keys_top + KEYS_H * 0.5, "keys", weak);
-    // Key markers (the dragged one where it is being dragged to).
-    let keys = key_frames(doc);
-    for &k in &keys {
+    // Key markers (the dragged one where it is being dragged to), a Step key's hold drawn to
+    // the next key.
+    let keys: &[marionette_document::Key] = doc
+        .current_sequence()
+        .and_then(|i| doc.sequences().get(i))
+        .map_or(&[], |s| &s.keys);
+    for (i, key) in keys.iter().enumerate() {
         let shown_at = match *grab {
-            Some(Grab::Key(from, to)) if from == k => to,
-            _ => k,
+            Some(Grab::Key(from, to)) if from == key.frame => to,
+            _ => key.frame,
         };
         let c = egui::pos2(x_of(shown_at), keys_top + KEYS_H * 0.5);
-        let r = 5.0;
-        painter.add(egui::Shape::convex_polygon(
-            vec![
-                c + egui::vec2(0.0, -r),
-                c + egui::vec2(r, 0.0),
-                c + egui::vec2(0.0, r),
-                c + egui::vec2(-r, 0.0),
-            ],
-            theme::KEY,
-            egui::Stroke::new(1.0, egui::Color32::BLACK),
-        ));
+        if let (Some(marionette_document::KeyInterpolation::Step), Some(next)) =
+            (key.interpolation, keys.get(i + 1))
+        {
+            painter.line_segment(
+                [c, egui::pos2(x_of(next.frame), c.y)],
+                egui::Stroke::new(2.0, theme::KEY.gamma_multiply(0.5)),
+            );
+        }
+        super::key_menu::marker(&painter, c, key);
     }
     // Lock lanes.
     for (i, lock) in locks.iter().enumerate() {
@@ -210,6 +213,18 @@ pub fn ruler(
         left,
     };
     interact(&response, doc, &layout, range, grab, out);
+    // A right-click on a key marker opens its menu.
+    if response.secondary_clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+        && pos.y >= keys_top
+        && pos.y < lanes_top
+        && let Some(key) = keys.iter().find(|k| (x_of(k.frame) - pos.x).abs() <= 6.0)
+    {
+        *menu = Some(super::key_menu::KeyMenu {
+            frame: key.frame,
+            at: pos + egui::vec2(4.0, 4.0),
+        });
+    }
 }
 
 /// Where the ruler's parts are, for the pointer.

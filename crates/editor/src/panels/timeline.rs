@@ -21,6 +21,7 @@ use crate::timeline::{FrameClipboard, FrameRange, Playback, key_frames};
 #[derive(Resource, Debug, Clone, Default, PartialEq)]
 pub struct TimelineUi {
     grab: Option<Grab>,
+    key_menu: Option<super::key_menu::KeyMenu>,
     renaming: Option<(usize, String)>,
     retime: i64,
     insert: i64,
@@ -77,7 +78,15 @@ pub fn timeline_panel(
                 .id_salt("ruler")
                 .auto_shrink([false, true])
                 .show(ui, |ui| {
-                    ruler(ui, &ruler_view, state.range, &mut state.ui.grab, out);
+                    ruler(
+                        ui,
+                        &ruler_view,
+                        state.range,
+                        &mut state.ui.grab,
+                        &mut state.ui.key_menu,
+                        out,
+                    );
+                    super::key_menu::key_menu(ui.ctx(), view.document, &mut state.ui.key_menu, out);
                 });
         });
     });

@@ -239,6 +239,20 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             target,
         } => change_map(world, &bone, Some((&capture, &target))),
         Step::UnmapBone(bone) => change_map(world, &bone, None),
+        Step::SetKeyInterpolation {
+            frame,
+            interpolation,
+            ease,
+        } => edit(
+            world,
+            Edit::SetKeyInterpolation {
+                frame,
+                interpolation,
+                ease,
+            },
+            2,
+            format!("set the interpolation of the key at frame {frame}"),
+        ),
         Step::SelectJoint(name) => select(world, &name, false),
         Step::AddToSelection(name) => select(world, &name, true),
         Step::MirrorPose => edit(world, Edit::MirrorPose, 2, "mirror the pose".into()),

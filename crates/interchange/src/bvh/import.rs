@@ -79,11 +79,13 @@ pub fn import(bvh: &Bvh, scale: f64, every: usize, name: &str) -> Result<Importe
     let last = bvh.frames.len() - 1;
     let keys = (0..=last)
         .filter(|f| f % every == 0 || *f == last)
-        .map(|f| Key {
-            frame: f as i64,
-            pose: Pose {
-                q: state(bvh, &bvh.frames[f], scale, &skeleton),
-            },
+        .map(|f| {
+            Key::new(
+                f as i64,
+                Pose {
+                    q: state(bvh, &bvh.frames[f], scale, &skeleton),
+                },
+            )
         })
         .collect();
     let sequence = Sequence {

@@ -456,10 +456,10 @@ pub fn retarget(
                 q[i] = target_rest[i] + v;
             }
         }
-        keys.push(Key {
-            frame: f as i64,
-            pose: marionette_skeleton::Pose { q: q.clone() },
-        });
+        keys.push(Key::new(
+            f as i64,
+            marionette_skeleton::Pose { q: q.clone() },
+        ));
     }
     ground_the_feet(target, target_rest, &map, &mut keys);
     limited.retain(|l| l.1 > 0);
