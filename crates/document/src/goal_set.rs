@@ -91,6 +91,15 @@ impl GoalSet {
         self.owners.push(Owner::Edit);
     }
 
+    /// The same goals with the state columns `fixed` taken out of every chain: those values
+    /// stay as they are (a joint turned by hand, the others solve around it).
+    pub fn fixing(mut self, fixed: &[usize]) -> GoalSet {
+        for chain in &mut self.chains {
+            *chain = chain.without_columns(fixed);
+        }
+        self
+    }
+
     /// The goals, in set order (locks first, in document order, then the edit's).
     pub fn goals(&self) -> &[Goal] {
         &self.goals

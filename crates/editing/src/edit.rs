@@ -213,6 +213,22 @@ pub enum Edit {
     /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
     /// replaced).
     FindFootContacts,
+    /// Turn (or slide) one DOF by its handle, the locks solved again around it.
+    TurnDof {
+        /// The DOF.
+        dof: DofId,
+        /// Its new value (clamped to its limits).
+        value: f64,
+        /// A step of its own, or the handle drag's extended.
+        undo: UndoStep,
+    },
+    /// Move the root by its arrows, the locks solved again around it.
+    MoveRoot {
+        /// How far (m, world).
+        delta: Vector3<f64>,
+        /// A step of its own, or the handle drag's extended.
+        undo: UndoStep,
+    },
     /// How the span after the shown sequence's key at `frame` goes.
     SetKeyInterpolation {
         /// The key's frame.
@@ -367,6 +383,8 @@ impl Document {
                 })?;
             }
             Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
+            Edit::TurnDof { dof, value, undo } => self.turn_dof(dof, value, runner, undo)?,
+            Edit::MoveRoot { delta, undo } => self.move_root(&delta, runner, undo)?,
             Edit::SetKeyInterpolation {
                 frame,
                 interpolation,

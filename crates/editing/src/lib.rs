@@ -22,6 +22,7 @@ pub mod outliner;
 pub mod pose_tools;
 pub mod replay;
 pub mod retarget_capture;
+pub mod rotate_handles;
 pub mod solve;
 pub mod swivel;
 pub mod swivel_gizmo;

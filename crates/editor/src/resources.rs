@@ -182,6 +182,25 @@ pub struct MarkerGrip {
     pub moved: bool,
 }
 
+/// A rotate handle gripped: a hinge's ring, a slide's or the root's arrow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HandleGrip {
+    /// The joint whose handle it is.
+    pub joint: marionette_skeleton::JointId,
+    /// The handle as it was when gripped (what the cursor is read against for the whole drag:
+    /// the joint's parents may move as locks are solved again, the handle does not follow).
+    pub handle: marionette_editing::rotate_handles::Handle,
+    /// What it turns or moves.
+    pub kind: marionette_editing::rotate_handles::HandleKind,
+    /// The handle's reading under the cursor last frame (an angle, or a distance along the
+    /// arrow).
+    pub last: f64,
+    /// The value the drag has taken the DOF to, before snapping (for an arrow, unused).
+    pub value: f64,
+    /// Whether it has moved yet (later moves extend the same undo step).
+    pub moved: bool,
+}
+
 /// What the drag in progress holds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum DragGrip {
@@ -189,6 +208,8 @@ pub enum DragGrip {
     Figure,
     /// A lock's marker.
     LockMarker(MarkerGrip),
+    /// A rotate handle of the selected joint.
+    Handle(HandleGrip),
 }
 
 /// The one drag in progress: what it holds and the view it began in (the cursor's ray goes
@@ -232,6 +253,21 @@ impl ActiveDrag {
         match self.grip() {
             Some(DragGrip::LockMarker(m)) => Some(m),
             _ => None,
+        }
+    }
+
+    /// The rotate handle gripped, if the drag holds one.
+    pub fn handle(&self) -> Option<HandleGrip> {
+        match self.grip() {
+            Some(DragGrip::Handle(h)) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// Changes the handle gripped (a drag of it moved).
+    pub fn set_handle(&mut self, handle: HandleGrip) {
+        if let Some((grip, _)) = &mut self.current {
+            *grip = DragGrip::Handle(handle);
         }
     }
 

@@ -901,3 +901,59 @@ fn a_step_key_set_from_a_replay_holds_its_pose_in_the_bake_and_the_export() {
     let png = std::fs::read(dir.join("keys.png")).expect("the screenshot");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 }
+
+#[test]
+fn a_joint_turned_by_its_ring_in_a_replay_turns_by_that_angle_in_one_undo_step() {
+    // The side view shows the elbow's ring face on: turned by 40° through the handle (the
+    // mouse pressed on the ring and moved round it), then another 25°, and one undone.
+    let skeleton = builtin::humanoid();
+    let dir = scratch_dir("rotate");
+    let script = "Replay([Wait(10), SetView(\"side\"), Wait(5), \
+         RotateJoint(joint: \"right elbow\", dof: 0, degrees: 40.0), Wait(3), \
+         SavePose(\"turned.ron\"), Screenshot(\"rings.png\"), \
+         RotateJoint(joint: \"right elbow\", dof: 0, degrees: 25.0), Wait(3), \
+         SavePose(\"again.ron\"), Key(\"ctrl+z\"), Wait(3), SavePose(\"undone.ron\"), \
+         CheckSelection(\"right elbow\"), Exit])";
+    let output = run_editor(&dir, script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let elbow = {
+        let j = skeleton.joint_by_name("right elbow").expect("joint");
+        marionette_skeleton::ROOT_STATE_LEN + skeleton.joint(j).dofs.start
+    };
+    let start = builtin::standing(&skeleton).q[elbow];
+    let load = |name: &str| {
+        Pose::load(&skeleton, dir.join(name))
+            .expect("a saved pose")
+            .q
+    };
+    let (turned, again, undone) = (load("turned.ron"), load("again.ron"), load("undone.ron"));
+    let degrees = |q: &[f64]| (q[elbow] - start).to_degrees();
+    println!(
+        "turned {:.2}°, again {:.2}°, undone {:.2}°",
+        degrees(&turned),
+        degrees(&again),
+        degrees(&undone)
+    );
+    // The cursor moves in whole pixels and the ring is about 30 pixels across in this view:
+    // a pixel is about 2° of it.
+    assert!(
+        (degrees(&turned) - 40.0).abs() < 2.5,
+        "{}",
+        degrees(&turned)
+    );
+    assert!((degrees(&again) - 65.0).abs() < 2.5, "{}", degrees(&again));
+    assert_eq!(undone, turned, "each turn one undo step");
+    // Nothing else moved (no locks).
+    for (k, (a, b)) in turned
+        .iter()
+        .zip(&builtin::standing(&skeleton).q)
+        .enumerate()
+    {
+        if k != elbow {
+            assert_eq!(a, b, "state {k}");
+        }
+    }
+    let png = std::fs::read(dir.join("rings.png")).expect("the screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}

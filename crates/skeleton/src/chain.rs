@@ -106,6 +106,18 @@ impl Chain {
         })
     }
 
+    /// This chain without the given state columns (a DOF held where it is).
+    pub fn without_columns(&self, fixed: &[usize]) -> Chain {
+        Chain {
+            columns: self
+                .columns
+                .iter()
+                .copied()
+                .filter(|c| !fixed.contains(c))
+                .collect(),
+        }
+    }
+
     /// This chain without the DOFs of the given joints.
     pub fn without_joints(&self, skeleton: &Skeleton, frozen: &[JointId]) -> Chain {
         let drop = Chain::from_joints(skeleton, frozen.iter().copied());

@@ -71,6 +71,11 @@ pub(super) enum RawStep {
         #[serde(default)]
         ease: f64,
     },
+    RotateJoint {
+        joint: String,
+        dof: usize,
+        degrees: f64,
+    },
     SelectJoint(String),
     AddToSelection(String),
     MirrorPose,
@@ -183,6 +188,22 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
                 frame,
                 interpolation: interpolation.key(),
                 ease,
+            }
+        }
+        RawStep::RotateJoint {
+            joint,
+            dof,
+            degrees,
+        } => {
+            if !(degrees.is_finite() && degrees.abs() <= 720.0) {
+                return Err(format!(
+                    "RotateJoint: {degrees} degrees is not a number within ±720"
+                ));
+            }
+            Step::RotateJoint {
+                joint: non_empty(joint, "RotateJoint")?,
+                dof,
+                degrees,
             }
         }
         RawStep::SelectJoint(joint) => Step::SelectJoint(non_empty(joint, "SelectJoint")?),

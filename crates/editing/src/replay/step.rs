@@ -110,6 +110,16 @@ pub enum Step {
         /// Ease in and out (0 … 1).
         ease: f64,
     },
+    /// Turn a joint's hinge by its rotate handle: the ring pressed in the large view and the
+    /// mouse moved round it by `degrees`.
+    RotateJoint {
+        /// The joint.
+        joint: String,
+        /// Its DOF, counted from 0 (a hinge).
+        dof: usize,
+        /// How far (degrees; positive turns the hinge's value up).
+        degrees: f64,
+    },
     /// Select this joint alone, as a click on its name in the outliner does.
     SelectJoint(String),
     /// Add this joint to the selection (or take it out), as Shift+click does.

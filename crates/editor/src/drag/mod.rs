@@ -10,6 +10,7 @@
 //! follow the drag with their own solvers ([`ghosts`]).
 
 pub mod ghosts;
+pub mod handle_grip;
 pub mod lock_grip;
 
 use bevy::prelude::*;
@@ -35,7 +36,9 @@ impl Plugin for DragPlugin {
                 Update,
                 (
                     lock_grip::grip_marker,
+                    handle_grip::grip_handle,
                     lock_grip::move_marker,
+                    handle_grip::move_handle,
                     press_to_drag,
                     release_drag,
                 )

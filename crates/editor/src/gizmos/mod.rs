@@ -1,6 +1,6 @@
 //! What is drawn over the figure with gizmos (drawing only; what they show is measured
-//! elsewhere): the ground grid, the selected joint's axes and the arcs of its limited hinges (on
-//! request), the dragged point and its goal, and for a selected arm or leg the swivel gizmo: the
+//! elsewhere): the ground grid, the selected joint's axes and rotate handles with the arcs of its
+//! limited hinges (on request), the dragged point and its goal, and for a selected arm or leg the swivel gizmo: the
 //! circle the elbow can turn on with the arcs that keep every joint within its limits (Tolani
 //! §3.2.4) and the elbow where it is ([`crate::derived::SelectedLimb`]). With a sequence shown,
 //! the onion skins: the figure at the previous key (blue) and the next (orange), translucent.
@@ -9,9 +9,9 @@
 pub mod locks;
 
 use bevy::prelude::*;
+use marionette_editing::rotate_handles::{HandleKind, across};
 use marionette_editing::swivel_gizmo::swivel_gizmo;
 use marionette_ik::GoalKind;
-use marionette_skeleton::DofKind;
 use nalgebra::{Rotation3, Unit, Vector3};
 
 use crate::convert::vec3;
@@ -161,13 +161,16 @@ fn draw_ground(mut gizmos: Gizmos, ground: Query<&GlobalTransform, With<Ground>>
         .outer_edges();
 }
 
-/// The selected joint's DOF axes (X red, Y green, Z blue by the axis' main direction) and, for
-/// limited hinges, the arc of the range with a tick at the current angle.
+/// The selected joint's DOF axes (X red, Y green, Z blue by the axis' main direction) and its
+/// rotate handles: a ring per hinge in the plane it turns in, the arc of a limited hinge's range
+/// drawn bright on it with a tick at the current angle; an arrow per slide and, on the root,
+/// per world axis. The gripped handle is drawn yellow.
 fn draw_joint_axes(
     mut gizmos: Gizmos<OnTop>,
     document: Res<OpenDocument>,
     display: Res<Display>,
     selection: Res<Selection>,
+    active: Res<crate::resources::ActiveDrag>,
 ) {
     let Some(joint) = selection.joint(&document).filter(|_| display.joint_axes) else {
         return;
@@ -176,31 +179,46 @@ fn draw_joint_axes(
     let fk = document.fk();
     let q = document.pose();
     for dof in skeleton.joint_dofs(joint) {
-        let d = skeleton.dof(dof);
         let axis = fk.dof_axis(dof);
         let pivot = fk.dof_pivot(dof);
-        let colour = axis_colour(&axis);
-        gizmos.arrow(vec3(&pivot), vec3(&(pivot + axis * 0.14)), colour);
-        if d.kind != DofKind::Hinge || d.unlimited {
+        gizmos.arrow(
+            vec3(&pivot),
+            vec3(&(pivot + axis * 0.06)),
+            axis_colour(&axis),
+        );
+    }
+    let gripped = active.handle().map(|h| h.kind);
+    for handle in document.handles(joint) {
+        let colour = if gripped == Some(handle.kind) {
+            Color::srgb(1.0, 0.9, 0.2)
+        } else {
+            axis_colour(&handle.axis)
+        };
+        let HandleKind::Hinge(dof) = handle.kind else {
+            let end = handle.centre + handle.axis * handle.size;
+            gizmos.arrow(vec3(&handle.centre), vec3(&end), colour);
+            continue;
+        };
+        let ring: Vec<Vec3> = handle.outline(64).iter().map(vec3).collect();
+        gizmos.linestrip(ring, colour.with_alpha(0.45));
+        let d = skeleton.dof(dof);
+        let value = q[dof.state_index()];
+        let unit = Unit::new_normalize(handle.axis);
+        let start = across(&handle.axis) * handle.size;
+        let at = |angle: f64| {
+            vec3(&(handle.centre + Rotation3::from_axis_angle(&unit, angle - value) * start))
+        };
+        gizmos.line(vec3(&handle.centre), at(value), Color::WHITE);
+        if d.unlimited {
             continue;
         }
-        let Some(perpendicular) = perpendicular_to(&axis) else {
-            continue;
-        };
-        let value = q[dof.state_index()];
-        let unit = Unit::new_normalize(axis);
-        let at = |angle: f64| {
-            let rotated = Rotation3::from_axis_angle(&unit, angle - value) * perpendicular;
-            vec3(&(pivot + rotated * 0.09))
-        };
         let steps = 32;
         let arc: Vec<Vec3> = (0..=steps)
             .map(|k| at(d.min + (d.max - d.min) * f64::from(k) / f64::from(steps)))
             .collect();
-        gizmos.linestrip(arc, colour.with_alpha(0.8));
-        gizmos.line(vec3(&pivot), at(value), Color::WHITE);
-        gizmos.line(vec3(&pivot), at(d.min), colour.with_alpha(0.5));
-        gizmos.line(vec3(&pivot), at(d.max), colour.with_alpha(0.5));
+        gizmos.linestrip(arc, colour);
+        gizmos.line(vec3(&handle.centre), at(d.min), colour.with_alpha(0.5));
+        gizmos.line(vec3(&handle.centre), at(d.max), colour.with_alpha(0.5));
     }
 }
 
@@ -213,16 +231,6 @@ fn axis_colour(axis: &Vector3<f64>) -> Color {
     } else {
         Color::srgb(0.35, 0.55, 1.0)
     }
-}
-
-/// A unit vector perpendicular to `axis`.
-fn perpendicular_to(axis: &Vector3<f64>) -> Option<Vector3<f64>> {
-    let helper = if axis.y.abs() < 0.9 {
-        Vector3::y()
-    } else {
-        Vector3::x()
-    };
-    axis.cross(&helper).try_normalize(1e-12)
 }
 
 /// The dragged point and its goal on the cursor ray.

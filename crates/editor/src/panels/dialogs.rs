@@ -31,6 +31,43 @@ pub fn export_progress(ui: &mut egui::Ui, running: &RunningExport) {
     ui.ctx().request_repaint();
 }
 
+/// While a rotate handle is dragged: the value it has turned or moved to, beside the cursor.
+pub fn handle_value(
+    ctx: &egui::Context,
+    document: &marionette_editing::Document,
+    grip: &crate::resources::HandleGrip,
+) {
+    use marionette_editing::rotate_handles::HandleKind;
+    let Some(pointer) = ctx.pointer_latest_pos() else {
+        return;
+    };
+    let skeleton = document.skeleton();
+    let joint = &skeleton.joint(grip.joint).name;
+    let q = document.pose();
+    let text = match grip.kind {
+        HandleKind::Hinge(dof) => format!(
+            "{joint} DOF {}: {:.1}°",
+            skeleton.dof(dof).index_in_joint + 1,
+            q[dof.state_index()].to_degrees()
+        ),
+        HandleKind::Slide(dof) => format!(
+            "{joint} DOF {}: {:.1} mm",
+            skeleton.dof(dof).index_in_joint + 1,
+            q[dof.state_index()] * 1000.0
+        ),
+        HandleKind::Root(i) => format!("{joint} {}: {:.3} m", ["x", "y", "z"][i], q[i]),
+    };
+    egui::Area::new(egui::Id::new("handle value"))
+        .order(egui::Order::Tooltip)
+        .fixed_pos(pointer + egui::vec2(16.0, 12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(text);
+            });
+        });
+}
+
 /// Quitting with unsaved edits: save them, discard them, or stay.
 pub fn quit_question(ui: &mut egui::Ui, prompts: &mut Prompts, out: &mut PanelOutput) {
     if !prompts.quit {

@@ -198,6 +198,7 @@ pub struct PanelInputs<'w> {
     clipboard: Res<'w, FrameClipboard>,
     export: Option<Res<'w, RunningExport>>,
     motion: Res<'w, motion::MotionTracks>,
+    active: Res<'w, crate::resources::ActiveDrag>,
 }
 
 /// The view state the panels set (written back only when it changed).
@@ -356,6 +357,9 @@ fn editor_ui(
             let mut pending = state.retarget.clone();
             retarget_map::retarget_map_window(ui.ctx(), &mut pending, &mut out);
             state.retarget.set_if_neq(pending);
+        }
+        if let Some(grip) = inputs.active.handle() {
+            dialogs::handle_value(ui.ctx(), document, &grip);
         }
         dialogs::quit_question(ui, &mut prompts, &mut out);
         dialogs::recovery_question(ui, &prompts, &mut out);

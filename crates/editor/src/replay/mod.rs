@@ -6,6 +6,7 @@
 //! exit.
 
 pub mod input;
+mod rotate;
 mod steps;
 
 use std::path::PathBuf;
@@ -80,6 +81,8 @@ pub(crate) enum Grip {
     Site(String),
     /// A joint's origin.
     Joint(String),
+    /// A joint's rotate handle: the ring of its hinge number n (from 0).
+    Handle(String, usize),
 }
 
 impl std::fmt::Display for Grip {
@@ -87,6 +90,7 @@ impl std::fmt::Display for Grip {
         match self {
             Grip::Site(name) => write!(f, "site \"{name}\""),
             Grip::Joint(name) => write!(f, "joint \"{name}\""),
+            Grip::Handle(name, dof) => write!(f, "the ring of joint \"{name}\" DOF {dof}"),
         }
     }
 }
@@ -103,6 +107,8 @@ pub(crate) struct SiteDrag {
     pub(crate) frames: u32,
     pub(crate) frame: u32,
     pub(crate) stage: DragStage,
+    /// Window pixels to pass through, one a frame (empty: the straight line `from`–`to`).
+    pub(crate) path: Vec<Vec2>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use crate::views::{Layout, ViewCamera};
 
 /// Frames the cursor rests on a handle before pressing (picking updates its hover state from
 /// the cursor's position first).
-const SETTLE_FRAMES: u32 = 2;
+pub(super) const SETTLE_FRAMES: u32 = 2;
 /// Frames a drag holds still at its end before releasing, so the solver finishes the last move.
 const HOLD_FRAMES: u32 = 10;
 
@@ -253,6 +253,11 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             2,
             format!("set the interpolation of the key at frame {frame}"),
         ),
+        Step::RotateJoint {
+            joint,
+            dof,
+            degrees,
+        } => super::rotate::start_rotate(world, window, &joint, dof, degrees),
         Step::SelectJoint(name) => select(world, &name, false),
         Step::AddToSelection(name) => select(world, &name, true),
         Step::MirrorPose => edit(world, Edit::MirrorPose, 2, "mirror the pose".into()),
@@ -430,7 +435,7 @@ fn bone_middle(world: &World, name: &str) -> Option<Vec3> {
 }
 
 /// The large view's active camera.
-fn large_view_camera(world: &mut World) -> Option<(Entity, Camera, GlobalTransform)> {
+pub(super) fn large_view_camera(world: &mut World) -> Option<(Entity, Camera, GlobalTransform)> {
     let large = world.resource::<Layout>().large;
     let mut cameras = world.query::<(Entity, &ViewCamera, &Camera, &GlobalTransform)>();
     cameras
@@ -451,7 +456,9 @@ fn grip_position(world: &World, grip: &Grip) -> Option<Vec3> {
     let (skeleton, fk) = (document.skeleton(), document.fk());
     let at = match grip {
         Grip::Site(name) => fk.site_position(skeleton.site_by_name(name)?),
-        Grip::Joint(name) => fk.joint_position(skeleton.joint_by_name(name)?),
+        Grip::Joint(name) | Grip::Handle(name, _) => {
+            fk.joint_position(skeleton.joint_by_name(name)?)
+        }
     };
     Some(crate::convert::vec3(&at))
 }
@@ -504,6 +511,7 @@ fn start_drag(world: &mut World, window: Entity, grip: Grip, to: [f64; 3], frame
         frames: frames.max(1),
         frame: 0,
         stage: DragStage::Settle(SETTLE_FRAMES),
+        path: Vec::new(),
     });
     true
 }
@@ -521,7 +529,14 @@ pub(super) fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) 
             drag.stage = DragStage::Press;
         }
         DragStage::Press => {
-            if world.resource::<OpenDocument>().drag().is_none() {
+            let gripped = match &drag.grip {
+                Grip::Handle(..) => world
+                    .resource::<crate::resources::ActiveDrag>()
+                    .handle()
+                    .is_some(),
+                _ => world.resource::<OpenDocument>().drag().is_some(),
+            };
+            if !gripped {
                 mouse(world, window, ButtonState::Released);
                 fail(
                     world,
@@ -550,7 +565,11 @@ pub(super) fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) 
 fn drag_move(world: &mut World, window: Entity, drag: &mut SiteDrag) {
     drag.frame += 1;
     let t = drag.frame as f32 / drag.frames as f32;
-    move_cursor(world, window, drag.from.lerp(drag.to, t.min(1.0)));
+    let at = match drag.path.get(drag.frame as usize) {
+        Some(&p) => p,
+        None => drag.from.lerp(drag.to, t.min(1.0)),
+    };
+    move_cursor(world, window, at);
     if drag.frame >= drag.frames {
         drag.stage = DragStage::Hold(HOLD_FRAMES);
     }
