@@ -957,3 +957,38 @@ fn a_joint_turned_by_its_ring_in_a_replay_turns_by_that_angle_in_one_undo_step()
     let png = std::fs::read(dir.join("rings.png")).expect("the screenshot");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 }
+
+#[test]
+fn hidden_panels_give_the_views_their_room_and_stay_hidden_at_the_next_start() {
+    let dir = scratch_dir("panels");
+    let first = "Replay([Wait(30), Screenshot(\"before.png\"), \
+         SetPanel(panel: \"timeline\", shown: false), SetPanel(panel: \"locks\", shown: false), \
+         Wait(5), Exit])";
+    let output = run_editor(&dir, first);
+    assert!(
+        output.status.success(),
+        "the editor failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let kept = std::fs::read_to_string(dir.join("data/marionette/panels.ron")).expect("kept");
+    assert!(kept.contains("shown: false"), "{kept}");
+    // The next start (same data folder): the panels are still hidden, the view reaches down.
+    let second = "Replay([Wait(30), Screenshot(\"after.png\"), Exit])";
+    let output = run_editor(&dir, second);
+    assert!(
+        output.status.success(),
+        "the editor failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (before, after) = (
+        pixel(&dir.join("before.png"), 640, 700),
+        pixel(&dir.join("after.png"), 640, 700),
+    );
+    println!("at (640, 700): before {before:?}, after {after:?}");
+    assert_ne!(
+        before, after,
+        "the Locks panel there before, the view after"
+    );
+    let again = std::fs::read_to_string(dir.join("data/marionette/panels.ron")).expect("kept");
+    assert_eq!(again, kept);
+}

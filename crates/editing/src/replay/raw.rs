@@ -76,6 +76,10 @@ pub(super) enum RawStep {
         dof: usize,
         degrees: f64,
     },
+    SetPanel {
+        panel: String,
+        shown: bool,
+    },
     SelectJoint(String),
     AddToSelection(String),
     MirrorPose,
@@ -205,6 +209,14 @@ pub(super) fn check_step(raw: RawStep) -> Result<Step, String> {
                 dof,
                 degrees,
             }
+        }
+        RawStep::SetPanel { panel, shown } => {
+            if !["outliner", "ik", "timeline", "locks"].contains(&panel.as_str()) {
+                return Err(format!(
+                    "SetPanel: \"{panel}\" is none of outliner, ik, timeline, locks"
+                ));
+            }
+            Step::SetPanel { panel, shown }
         }
         RawStep::SelectJoint(joint) => Step::SelectJoint(non_empty(joint, "SelectJoint")?),
         RawStep::AddToSelection(joint) => Step::AddToSelection(non_empty(joint, "AddToSelection")?),

@@ -120,6 +120,14 @@ pub enum Step {
         /// How far (degrees; positive turns the hinge's value up).
         degrees: f64,
     },
+    /// Show or hide a panel (`outliner`, `ik`, `timeline` or `locks`), as its corner button
+    /// and View ▸ Panels do.
+    SetPanel {
+        /// The panel.
+        panel: String,
+        /// Shown, or hidden to a thin strip.
+        shown: bool,
+    },
     /// Select this joint alone, as a click on its name in the outliner does.
     SelectJoint(String),
     /// Add this joint to the selection (or take it out), as Shift+click does.

@@ -11,16 +11,19 @@ use bevy::prelude::*;
 use marionette_editing::rotate_handles::{HandleKind, figure_size, snapped, turned};
 use marionette_editing::{Edit, UndoStep};
 
-use crate::messages::EditRequest;
+use crate::messages::{EditRequest, PickRequest, PickTarget};
 use crate::resources::{ActiveDrag, CursorCamera, CursorRay, DragGrip, HandleGrip, OpenDocument};
 use crate::selection::Selection;
 
 /// How near the cursor ray must pass a handle to grip it, as a fraction of the figure's size.
 pub const HANDLE_REACH: f64 = 0.012;
 
-/// A press near a handle of the selected joint grips it (before a press can begin a drag).
+/// A press near a handle of the selected joint grips it (before a press can begin a drag),
+/// unless it lands on a site's handle (a hand or a heel, which the rings of its joint pass
+/// near): those are dragged as ever.
 #[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 pub fn grip_handle(
+    mut presses: MessageReader<PickRequest>,
     mouse: Res<ButtonInput<MouseButton>>,
     cursor: Res<CursorRay>,
     camera: Res<CursorCamera>,
@@ -30,7 +33,11 @@ pub fn grip_handle(
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     keys: Res<ButtonInput<KeyCode>>,
 ) {
+    let on_site = presses
+        .read()
+        .any(|p| matches!(p.target, PickTarget::Site(_)));
     if !mouse.just_pressed(MouseButton::Left)
+        || on_site
         || document.drag().is_some()
         || active.grip().is_some()
         || keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight])

@@ -29,6 +29,7 @@ impl Plugin for DragPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<PickRequest>()
             .init_resource::<CursorRay>()
+            .init_resource::<crate::resources::CursorCamera>()
             .init_resource::<SolveStatus>()
             .init_resource::<ActiveDrag>()
             .init_resource::<Ghosts>()

@@ -27,6 +27,7 @@ pub fn menu_bar(
     document: &Document,
     layout: &mut Layout,
     display: &mut Display,
+    panels: &mut super::panel_memory::PanelLayout,
     out: &mut PanelOutput,
 ) {
     egui::MenuBar::new().ui(ui, |ui| {
@@ -96,6 +97,12 @@ pub fn menu_bar(
         });
         ui.menu_button("View", |ui| {
             ui.checkbox(&mut layout.four, "Four views");
+            ui.separator();
+            ui.label("Panels");
+            ui.checkbox(&mut panels.outliner.shown, "Outliner");
+            ui.checkbox(&mut panels.ik.shown, "Inverse kinematics");
+            ui.checkbox(&mut panels.timeline.shown, "Timeline");
+            ui.checkbox(&mut panels.locks.shown, "Locks");
             ui.separator();
             ui.label("Large view");
             for view in View::ALL {

@@ -18,6 +18,7 @@ pub mod locks;
 pub mod menu;
 pub mod motion;
 pub mod outliner;
+pub mod panel_memory;
 pub mod pose_library;
 pub mod retarget_map;
 pub mod ruler;
@@ -74,7 +75,8 @@ impl Plugin for PanelsPlugin {
         )
         .init_resource::<timeline::TimelineUi>()
         .init_resource::<retarget_map::PendingRetarget>()
-        .init_resource::<pose_library::PoseLibraryUi>();
+        .init_resource::<pose_library::PoseLibraryUi>()
+        .add_plugins(panel_memory::PanelMemoryPlugin);
     }
 }
 
@@ -217,6 +219,7 @@ pub struct PanelState<'w> {
     motion_site: ResMut<'w, motion::MotionSite>,
     retarget: ResMut<'w, retarget_map::PendingRetarget>,
     library: ResMut<'w, pose_library::PoseLibraryUi>,
+    panels: ResMut<'w, panel_memory::PanelLayout>,
 }
 
 /// The panels, drawn in one egui pass; what they ask for sent after it.
@@ -242,6 +245,7 @@ fn editor_ui(
     let mut selection = state.selection.clone();
     let (mut playback, mut range) = (state.playback.clone(), *state.range);
     let mut timeline_ui = state.timeline.clone();
+    let mut panels = *state.panels;
     let mut hover = state.lock_hover.0;
     let mut dismiss_errors = false;
     let mut free = None;
@@ -249,7 +253,14 @@ fn editor_ui(
     quiet_unchanged_modifiers(&mut raw, &mut modifiers);
     let full = ctx.run_ui(raw, |ui| {
         egui::Panel::top("menu bar").show(ui, |ui| {
-            menu::menu_bar(ui, document, &mut layout, &mut display, &mut out);
+            menu::menu_bar(
+                ui,
+                document,
+                &mut layout,
+                &mut display,
+                &mut panels,
+                &mut out,
+            );
         });
         egui::Panel::bottom("status bar").show(ui, |ui| {
             status::status_bar(
@@ -265,64 +276,98 @@ fn editor_ui(
         });
         let tolerance = inputs.solving.runner.settings().tolerance;
         // At least its default height from the start, so adding the first lock does not move
-        // the views under the cursor.
-        egui::Panel::bottom("locks")
-            .resizable(true)
-            .default_size(170.0)
-            .size_range(170.0..=480.0)
-            .show(ui, |ui| {
-                let view = locks::LocksView {
-                    document,
-                    status: &inputs.lock_status,
-                    selection: &selection,
-                    tolerance,
-                };
-                hover = locks::locks_panel(ui, &view, &mut out);
+        // the views under the cursor. Each panel can be hidden and resized; both remembered.
+        if panels.locks.shown {
+            let shown = egui::Panel::bottom("locks")
+                .resizable(true)
+                .default_size(panels.locks.size)
+                .size_range(panel_memory::LOCKS_SIZES)
+                .show(ui, |ui| {
+                    panel_memory::hide_button(ui, &mut panels.locks, "Locks panel");
+                    let view = locks::LocksView {
+                        document,
+                        status: &inputs.lock_status,
+                        selection: &selection,
+                        tolerance,
+                    };
+                    hover = locks::locks_panel(ui, &view, &mut out);
+                });
+            panels.locks.size = shown.response.rect.height().round();
+        } else {
+            egui::Panel::bottom("locks hidden").show(ui, |ui| {
+                panel_memory::show_button(ui, &mut panels.locks, "Show Locks");
             });
-        egui::Panel::bottom("timeline")
-            .resizable(true)
-            .default_size(150.0)
-            .size_range(120.0..=420.0)
-            .show(ui, |ui| {
-                let view = timeline::TimelineView {
-                    document,
-                    strip: &inputs.strip,
-                    clipboard: &inputs.clipboard,
-                    tolerance,
-                };
-                let mut state = timeline::TimelineState {
-                    playback: &mut playback,
-                    range: &mut range,
-                    onion_skins: &mut display.onion_skins,
-                    ui: &mut timeline_ui,
-                };
-                timeline::timeline_panel(ui, &view, &mut state, &mut out);
+        }
+        if panels.timeline.shown {
+            let shown = egui::Panel::bottom("timeline")
+                .resizable(true)
+                .default_size(panels.timeline.size)
+                .size_range(panel_memory::TIMELINE_SIZES)
+                .show(ui, |ui| {
+                    panel_memory::hide_button(ui, &mut panels.timeline, "timeline");
+                    let view = timeline::TimelineView {
+                        document,
+                        strip: &inputs.strip,
+                        clipboard: &inputs.clipboard,
+                        tolerance,
+                    };
+                    let mut state = timeline::TimelineState {
+                        playback: &mut playback,
+                        range: &mut range,
+                        onion_skins: &mut display.onion_skins,
+                        ui: &mut timeline_ui,
+                    };
+                    timeline::timeline_panel(ui, &view, &mut state, &mut out);
+                });
+            panels.timeline.size = shown.response.rect.height().round();
+        } else {
+            egui::Panel::bottom("timeline hidden").show(ui, |ui| {
+                panel_memory::show_button(ui, &mut panels.timeline, "Show timeline");
             });
-        egui::Panel::left("outliner")
-            .resizable(true)
-            .default_size(300.0)
-            .show(ui, |ui| {
-                outliner::outliner_panel(
-                    ui,
-                    document,
-                    &inputs.character.0,
-                    &mut selection,
-                    &mut out,
-                );
+        }
+        if panels.outliner.shown {
+            let shown = egui::Panel::left("outliner")
+                .resizable(true)
+                .default_size(panels.outliner.size)
+                .size_range(panel_memory::SIDE_SIZES)
+                .show(ui, |ui| {
+                    panel_memory::hide_button(ui, &mut panels.outliner, "outliner");
+                    outliner::outliner_panel(
+                        ui,
+                        document,
+                        &inputs.character.0,
+                        &mut selection,
+                        &mut out,
+                    );
+                });
+            panels.outliner.size = shown.response.rect.width().round();
+        } else {
+            egui::Panel::left("outliner hidden").show(ui, |ui| {
+                panel_memory::show_button(ui, &mut panels.outliner, "»");
             });
-        egui::Panel::right("ik panel")
-            .resizable(true)
-            .default_size(310.0)
-            .show(ui, |ui| {
-                let view = ik::IkView {
-                    document,
-                    solving: &inputs.solving,
-                    limb: &inputs.limb,
-                    solve: &inputs.solve,
-                    ghosts: &inputs.ghosts,
-                };
-                ik::ik_panel(ui, &view, &mut out);
+        }
+        if panels.ik.shown {
+            let shown = egui::Panel::right("ik panel")
+                .resizable(true)
+                .default_size(panels.ik.size)
+                .size_range(panel_memory::SIDE_SIZES)
+                .show(ui, |ui| {
+                    panel_memory::hide_button(ui, &mut panels.ik, "IK panel");
+                    let view = ik::IkView {
+                        document,
+                        solving: &inputs.solving,
+                        limb: &inputs.limb,
+                        solve: &inputs.solve,
+                        ghosts: &inputs.ghosts,
+                    };
+                    ik::ik_panel(ui, &view, &mut out);
+                });
+            panels.ik.size = shown.response.rect.width().round();
+        } else {
+            egui::Panel::right("ik panel hidden").show(ui, |ui| {
+                panel_memory::show_button(ui, &mut panels.ik, "«");
             });
+        }
         free = Some(ui.available_rect_before_wrap());
         menu::view_labels(ui, &mut layout, state.area.0);
         dismiss_errors = dialogs::errors_window(ui, &state.notices);
@@ -373,6 +418,7 @@ fn editor_ui(
     state.playback.set_if_neq(playback);
     state.range.set_if_neq(range);
     state.timeline.set_if_neq(timeline_ui);
+    state.panels.set_if_neq(panels);
     state.lock_hover.set_if_neq(LockHover(hover));
     if dismiss_errors {
         state.notices.dismiss_errors();

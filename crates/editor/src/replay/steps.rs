@@ -258,6 +258,16 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             dof,
             degrees,
         } => super::rotate::start_rotate(world, window, &joint, dof, degrees),
+        Step::SetPanel { panel, shown } => {
+            let mut panels = world.resource_mut::<crate::panels::panel_memory::PanelLayout>();
+            match panel.as_str() {
+                "outliner" => panels.outliner.shown = shown,
+                "ik" => panels.ik.shown = shown,
+                "timeline" => panels.timeline.shown = shown,
+                _ => panels.locks.shown = shown,
+            }
+            true
+        }
         Step::SelectJoint(name) => select(world, &name, false),
         Step::AddToSelection(name) => select(world, &name, true),
         Step::MirrorPose => edit(world, Edit::MirrorPose, 2, "mirror the pose".into()),
