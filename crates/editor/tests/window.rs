@@ -992,3 +992,43 @@ fn hidden_panels_give_the_views_their_room_and_stay_hidden_at_the_next_start() {
     let again = std::fs::read_to_string(dir.join("data/marionette/panels.ron")).expect("kept");
     assert_eq!(again, kept);
 }
+
+#[test]
+fn an_imported_character_s_joint_turns_by_its_ring() {
+    // The rings come from the character's DOFs as from any skeleton's: the elbow of the
+    // RiggedFigure test character turned 20° through its ring in the side view (in the front
+    // and perspective views it is seen edge-on, which the step refuses).
+    let dir = scratch_dir("character-ring");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../interchange/tests/data/characters/RiggedFigure.gltf");
+    std::fs::copy(&source, dir.join("RiggedFigure.gltf")).expect("copy the character");
+    let script = "Replay([Wait(60), SetView(\"side\"), Wait(5), SaveDocument(\"before.ron\"), \
+         RotateJoint(joint: \"arm_joint_R_2\", dof: 0, degrees: 20.0), Wait(3), \
+         Screenshot(\"ring.png\"), SaveDocument(\"after.ron\"), Exit])";
+    std::fs::write(dir.join("script.ron"), script).expect("write script");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .arg("RiggedFigure.gltf")
+        .args(["--replay", "script.ron"])
+        .current_dir(&dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
+        .output()
+        .expect("run the editor");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let load = |name: &str| marionette_document::DocumentFile::load(dir.join(name)).expect(name);
+    let (before, after) = (load("before.ron"), load("after.ron"));
+    let s = &before.skeleton;
+    let j = s.joint_by_name("arm_joint_R_2").expect("the elbow");
+    let i = s.joint_dofs(j).next().expect("a hinge").state_index();
+    let turned = (after.pose.q[i] - before.pose.q[i]).to_degrees();
+    println!("arm_joint_R_2 turned {turned:.2}°");
+    assert!((turned - 20.0).abs() < 3.0, "{turned}");
+    for (k, (a, b)) in after.pose.q.iter().zip(&before.pose.q).enumerate() {
+        if k != i {
+            assert_eq!(a, b, "state {k}");
+        }
+    }
+}

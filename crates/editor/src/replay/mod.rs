@@ -109,6 +109,9 @@ pub(crate) struct SiteDrag {
     pub(crate) stage: DragStage,
     /// Window pixels to pass through, one a frame (empty: the straight line `from`–`to`).
     pub(crate) path: Vec<Vec2>,
+    /// A `RotateJoint` whose path is still to be made (the degrees): made a few frames after
+    /// the joint was selected, once the layout has settled.
+    pub(crate) pending: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

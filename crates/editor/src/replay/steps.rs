@@ -257,7 +257,7 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             joint,
             dof,
             degrees,
-        } => super::rotate::start_rotate(world, window, &joint, dof, degrees),
+        } => super::rotate::start_rotate(world, &joint, dof, degrees),
         Step::SetPanel { panel, shown } => {
             let mut panels = world.resource_mut::<crate::panels::panel_memory::PanelLayout>();
             match panel.as_str() {
@@ -522,6 +522,7 @@ fn start_drag(world: &mut World, window: Entity, grip: Grip, to: [f64; 3], frame
         frame: 0,
         stage: DragStage::Settle(SETTLE_FRAMES),
         path: Vec::new(),
+        pending: None,
     });
     true
 }
@@ -529,6 +530,25 @@ fn start_drag(world: &mut World, window: Entity, grip: Grip, to: [f64; 3], frame
 /// One frame of a scripted drag; the phase that follows (`None` when the replay failed and
 /// already moved on).
 pub(super) fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) -> Option<Phase> {
+    if let (Some(degrees), Grip::Handle(joint, dof), DragStage::Settle(n)) =
+        (drag.pending, &drag.grip, drag.stage)
+        && n <= SETTLE_FRAMES
+    {
+        match super::rotate::rotate_path(world, &joint.clone(), *dof, degrees, false) {
+            Ok(path) => {
+                move_cursor(world, window, path[0]);
+                drag.from = path[0];
+                drag.to = path[path.len() - 1];
+                drag.frames = (path.len() - 1) as u32;
+                drag.path = path;
+                drag.pending = None;
+            }
+            Err(text) => {
+                fail(world, text);
+                return None;
+            }
+        }
+    }
     match drag.stage {
         DragStage::Settle(n) if n > 1 => drag.stage = DragStage::Settle(n - 1),
         DragStage::Settle(_) => {
@@ -540,10 +560,20 @@ pub(super) fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) 
         }
         DragStage::Press => {
             let gripped = match &drag.grip {
-                Grip::Handle(..) => world
-                    .resource::<crate::resources::ActiveDrag>()
-                    .handle()
-                    .is_some(),
+                Grip::Handle(name, dof) => {
+                    let document = world.resource::<OpenDocument>();
+                    let skeleton = document.skeleton();
+                    let wanted = skeleton
+                        .joint_by_name(name)
+                        .and_then(|j| skeleton.joint_dofs(j).nth(*dof));
+                    world
+                        .resource::<crate::resources::ActiveDrag>()
+                        .handle()
+                        .is_some_and(|h| {
+                            Some(h.kind)
+                                == wanted.map(marionette_editing::rotate_handles::HandleKind::Hinge)
+                        })
+                }
                 _ => world.resource::<OpenDocument>().drag().is_some(),
             };
             if !gripped {
