@@ -12,24 +12,16 @@ use std::path::Path;
 
 use marionette_interchange::character::Character;
 use marionette_skeleton::symmetry::Symmetry;
-use marionette_skeleton::{Fk, Pose, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{Fk, ROOT_STATE_LEN, Skeleton};
 
-/// A pose within the limits from a seed (unlimited hinges within ±170°).
+/// A pose within the limits from a seed (unlimited hinges within ±180°), the root within 0.5 m.
 fn random_pose(s: &Skeleton, seed: u64) -> Vec<f64> {
     let mut rng = marionette_skeleton::testing::UnitRng::new(seed);
-    let mut q = Pose::rest(s).q;
-    for (k, dof) in s.dofs().iter().enumerate() {
-        let (lo, hi) = if dof.unlimited {
-            (-3.0, 3.0)
-        } else {
-            (dof.min, dof.max)
-        };
-        q[ROOT_STATE_LEN + k] = lo + (hi - lo) * rng.next_unit();
-    }
-    for v in &mut q[..ROOT_STATE_LEN] {
-        *v = rng.next_unit() - 0.5;
-    }
-    q
+    let draws: Vec<f64> = (0..s.dofs().len().max(1))
+        .map(|_| rng.next_unit())
+        .collect();
+    let root = [0.0; 3].map(|_: f64| rng.next_unit() - 0.5);
+    marionette_skeleton::testing::pose_from_unit(s, &draws, root).q
 }
 
 /// What mirroring `s` did over a few random poses: (largest site error, largest error when

@@ -291,26 +291,10 @@ mod tests {
 
     /// A pose within the limits, from a seed.
     pub(super) fn random_pose(s: &Skeleton, seed: u64) -> Vec<f64> {
-        let mut x = seed;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
-        let mut q = Pose::rest(s).q;
-        for (k, dof) in s.dofs().iter().enumerate() {
-            let (lo, hi) = if dof.unlimited {
-                (-3.0, 3.0)
-            } else {
-                (dof.min, dof.max)
-            };
-            q[ROOT_STATE_LEN + k] = lo + (hi - lo) * next();
-        }
-        for v in &mut q[..ROOT_STATE_LEN] {
-            *v = next() - 0.5;
-        }
-        q
+        let mut rng = crate::testing::UnitRng::new(seed);
+        let draws: Vec<f64> = (0..s.dofs().len()).map(|_| rng.next_unit()).collect();
+        let root = [0.0; 3].map(|_: f64| rng.next_unit() - 0.5);
+        crate::testing::pose_from_unit(s, &draws, root).q
     }
 
     #[test]

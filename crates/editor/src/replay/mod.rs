@@ -8,6 +8,7 @@
 pub mod input;
 mod rotate;
 mod steps;
+mod tool_steps;
 
 use std::path::PathBuf;
 use std::sync::Arc;

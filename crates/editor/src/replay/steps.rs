@@ -14,9 +14,7 @@ use crate::derived::LockStatus;
 use crate::messages::{
     EditRequest, FileAction, FileRequest, PickRequest, PickTarget, RecoveryAnswer, TimelineRequest,
 };
-use crate::panels::retarget_map::PendingRetarget;
-use crate::resources::{Display, Notices, OpenDocument, Prompts, SolveStatus, SolvingState};
-use crate::selection::Selection;
+use crate::resources::{Notices, OpenDocument, Prompts, SolveStatus, SolvingState};
 use crate::timeline::Playback;
 use crate::views::{Layout, ViewCamera};
 
@@ -39,7 +37,7 @@ fn confirm(world: &mut World, frames: u32, what: String) -> bool {
 }
 
 /// Sends an edit, then confirms it after `frames` frames.
-fn edit(world: &mut World, edit: Edit, frames: u32, what: String) -> bool {
+pub(super) fn edit(world: &mut World, edit: Edit, frames: u32, what: String) -> bool {
     let errors = world.resource::<Notices>().error_count();
     world.write_message(EditRequest(edit));
     world.resource_mut::<Replay>().phase = Phase::Confirm {
@@ -51,7 +49,12 @@ fn edit(world: &mut World, edit: Edit, frames: u32, what: String) -> bool {
 }
 
 /// Sends a file request on `path`, then confirms it.
-fn file(world: &mut World, action: FileAction, path: std::path::PathBuf, what: &str) -> bool {
+pub(super) fn file(
+    world: &mut World,
+    action: FileAction,
+    path: std::path::PathBuf,
+    what: &str,
+) -> bool {
     let what = format!("{what} {}", path.display());
     let errors = world.resource::<Notices>().error_count();
     world.write_message(FileRequest::on(action, path));
@@ -63,45 +66,12 @@ fn file(world: &mut World, action: FileAction, path: std::path::PathBuf, what: &
     true
 }
 
-/// Selects the joint `name` (alone, or `add`ed to the selection as Shift+click does).
-fn select(world: &mut World, name: &str, add: bool) -> bool {
-    let failed = world.resource_scope(|world, document: Mut<OpenDocument>| {
-        let joint = document.skeleton().joint_by_name(name)?;
-        let mut selection = world.resource_mut::<Selection>();
-        if add {
-            selection.extend(&document, joint);
-        } else {
-            selection.select(&document, Some(joint));
-        }
-        Some(())
-    });
-    if failed.is_none() {
-        fail(world, format!("no joint \"{name}\""));
-    }
-    true
-}
-
-/// The joints selected now.
-fn selected(world: &World) -> Vec<marionette_skeleton::JointId> {
-    world
-        .resource::<Selection>()
-        .joints(&world.resource::<OpenDocument>().0)
-}
-
-/// Changes a row of the open retarget map window, as its combo boxes do.
-fn change_map(world: &mut World, bone: &str, joints: Option<(&str, &str)>) -> bool {
-    let changed = match &mut world.resource_mut::<PendingRetarget>().0 {
-        Some(plan) => plan.choose(bone, joints),
-        None => Err("the retarget map window is not open".into()),
-    };
-    if let Err(e) = changed {
-        fail(world, format!("retarget map: {e}"));
-    }
-    true
-}
-
 /// Carries out one step; true when it used up this frame.
 pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
+    let step = match super::tool_steps::take_tool_step(world, step) {
+        Ok(used) => return used,
+        Err(step) => step,
+    };
     match step {
         Step::Wait(frames) => {
             world.resource_mut::<Replay>().phase = Phase::Waiting(frames.max(1));
@@ -220,134 +190,10 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
         ),
         Step::SetKey => edit(world, Edit::SetKey, 2, "set a key".into()),
         Step::DeleteKey => edit(world, Edit::DeleteKey, 2, "delete the key".into()),
-        Step::FindFootContacts => edit(
-            world,
-            Edit::FindFootContacts,
-            2,
-            "find the foot contacts".into(),
-        ),
         Step::Play { frames } => {
             world.resource_mut::<Playback>().fixed_step = true;
             world.write_message(TimelineRequest::Play(true));
             world.resource_mut::<Replay>().phase = Phase::Playing(frames);
-            true
-        }
-        Step::RetargetCapture(path) => file(world, FileAction::RetargetCapture, path, "retarget"),
-        Step::MapBone {
-            bone,
-            capture,
-            target,
-        } => change_map(world, &bone, Some((&capture, &target))),
-        Step::UnmapBone(bone) => change_map(world, &bone, None),
-        Step::SetKeyInterpolation {
-            frame,
-            interpolation,
-            ease,
-        } => edit(
-            world,
-            Edit::SetKeyInterpolation {
-                frame,
-                interpolation,
-                ease,
-            },
-            2,
-            format!("set the interpolation of the key at frame {frame}"),
-        ),
-        Step::RotateJoint {
-            joint,
-            dof,
-            degrees,
-        } => super::rotate::start_rotate(world, &joint, dof, degrees),
-        Step::SetPanel { panel, shown } => {
-            let mut panels = world.resource_mut::<crate::panels::panel_memory::PanelLayout>();
-            match panel.as_str() {
-                "outliner" => panels.outliner.shown = shown,
-                "ik" => panels.ik.shown = shown,
-                "timeline" => panels.timeline.shown = shown,
-                _ => panels.locks.shown = shown,
-            }
-            true
-        }
-        Step::SelectJoint(name) => select(world, &name, false),
-        Step::AddToSelection(name) => select(world, &name, true),
-        Step::MirrorPose => edit(world, Edit::MirrorPose, 2, "mirror the pose".into()),
-        Step::MirrorLimb => {
-            let joints = selected(world);
-            let Some(&joint) = joints.last() else {
-                fail(world, "MirrorLimb: no joint is selected".into());
-                return true;
-            };
-            edit(world, Edit::MirrorLimb(joint), 2, "mirror the limb".into())
-        }
-        Step::CopyPose => {
-            let joints = selected(world);
-            edit(world, Edit::CopyPose(joints), 2, "copy the pose".into())
-        }
-        Step::PastePose { flipped } => edit(
-            world,
-            Edit::PastePose { flipped },
-            2,
-            "paste the pose".into(),
-        ),
-        Step::SavePoseToLibrary(name) => {
-            world.resource_mut::<Display>().pose_library = true;
-            edit(
-                world,
-                Edit::SavePoseToLibrary(name.clone()),
-                2,
-                format!("save {name} to the pose library"),
-            )
-        }
-        Step::ApplyLibraryPose(name) => edit(
-            world,
-            Edit::ApplyLibraryPose {
-                name: name.clone(),
-                blend: 1.0,
-                joints: Vec::new(),
-            },
-            2,
-            format!("apply {name}"),
-        ),
-        Step::ConfirmRetarget => {
-            let Some(plan) = world.resource_mut::<PendingRetarget>().0.take() else {
-                fail(
-                    world,
-                    "ConfirmRetarget: the retarget map window is not open".into(),
-                );
-                return true;
-            };
-            let what = format!("retarget {}", plan.path.display());
-            edit(world, PendingRetarget::edit(&plan), 2, what)
-        }
-        Step::ShowSequence(name) => {
-            let index = world
-                .resource::<OpenDocument>()
-                .sequences()
-                .iter()
-                .position(|s| s.name == name);
-            let Some(index) = index else {
-                fail(world, format!("no sequence \"{name}\""));
-                return true;
-            };
-            edit(
-                world,
-                Edit::SelectSequence(Some(index)),
-                2,
-                format!("show sequence {name}"),
-            )
-        }
-        Step::MotionPlot(site) => {
-            let known = world
-                .resource::<OpenDocument>()
-                .skeleton()
-                .site_by_name(&site)
-                .is_some();
-            if !known {
-                fail(world, format!("no site \"{site}\""));
-                return true;
-            }
-            world.resource_mut::<Display>().motion_plot = true;
-            world.resource_mut::<crate::panels::motion::MotionSite>().0 = Some(site);
             true
         }
         Step::ClickBone(joint) => {
@@ -391,6 +237,25 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: Step) -> bool {
             };
             true
         }
+        // Taken by `take_tool_step` above.
+        Step::RetargetCapture(_)
+        | Step::MapBone { .. }
+        | Step::UnmapBone(_)
+        | Step::ConfirmRetarget
+        | Step::SetKeyInterpolation { .. }
+        | Step::RotateJoint { .. }
+        | Step::SetPanel { .. }
+        | Step::SelectJoint(_)
+        | Step::AddToSelection(_)
+        | Step::MirrorPose
+        | Step::MirrorLimb
+        | Step::CopyPose
+        | Step::PastePose { .. }
+        | Step::SavePoseToLibrary(_)
+        | Step::ApplyLibraryPose(_)
+        | Step::FindFootContacts
+        | Step::ShowSequence(_)
+        | Step::MotionPlot(_) => false,
         Step::Exit => {
             world.resource_mut::<Replay>().phase = Phase::Exiting;
             true
