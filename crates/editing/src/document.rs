@@ -113,6 +113,9 @@ pub struct Document {
     pub(crate) sequences: Vec<Sequence>,
     /// The pose library (kept in the document).
     pub(crate) library: Vec<marionette_document::LibraryPose>,
+    /// What the rotate handles are sized by ([`crate::rotate_handles::figure_size`]), made once:
+    /// the skeleton does not change.
+    pub(crate) handle_size: f64,
     /// The pose copied (Pose ▸ Copy pose) and the joints it was copied from; not saved.
     pub(crate) pose_clipboard: Option<crate::pose_tools::PoseClip>,
     /// The sequence the timeline shows, if any ([`crate::timeline`]).
@@ -138,6 +141,7 @@ impl Document {
         let stiffness = skeleton.joints().iter().map(|j| j.stiffness).collect();
         let mut fk = Fk::new(&skeleton);
         fk.update(&skeleton, &pose);
+        let handle_size = crate::rotate_handles::figure_size(&skeleton);
         Document {
             skeleton,
             source,
@@ -148,6 +152,7 @@ impl Document {
             sequences: Vec::new(),
             library: Vec::new(),
             pose_clipboard: None,
+            handle_size,
             sequence: None,
             frame: 0,
             history: History::default(),

@@ -155,7 +155,7 @@ impl Document {
     pub fn handles(&self, joint: JointId) -> Vec<Handle> {
         let skeleton = &self.skeleton;
         let fk = &self.fk;
-        let size = figure_size(skeleton);
+        let size = self.handle_size;
         let mut out = Vec::new();
         for (k, dof) in skeleton.joint_dofs(joint).enumerate() {
             let d = skeleton.dof(dof);
@@ -191,6 +191,11 @@ impl Document {
             }
         }
         out
+    }
+
+    /// The size the handles are made to (the figure's at rest, m).
+    pub fn handle_size(&self) -> f64 {
+        self.handle_size
     }
 
     /// The handle of `joint` that `ray` passes nearest, within `reach` (m).

@@ -37,6 +37,24 @@ fn run_editor(dir: &Path, script: &str) -> std::process::Output {
         .expect("run the editor")
 }
 
+/// The editor opened on a copy of the RiggedFigure test character in `dir`, playing `script`.
+fn run_on_rigged_figure(dir: &Path, script: &str) -> std::process::Output {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../interchange/tests/data/characters/RiggedFigure.gltf");
+    std::fs::copy(&source, dir.join("RiggedFigure.gltf")).expect("copy the character");
+    std::fs::write(dir.join("script.ron"), script).expect("write script");
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .arg("RiggedFigure.gltf")
+        .args(["--replay", "script.ron"])
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
+        .output()
+        .expect("run the editor")
+}
+
 /// The stickman with glTF hands from the test data (`tests/data/mesh_stickman.ron`, its meshes
 /// under `tests/data/assets`), in the editor under Xvfb, playing `script`.
 fn run_mesh_stickman(dir: &Path, script: &str) -> std::process::Output {
@@ -645,9 +663,6 @@ fn killing_the_editor_after_edits_offers_them_at_the_next_start() {
 #[test]
 fn a_character_is_dragged_picked_where_drawn_locked_keyed_played_and_exported() {
     let dir = scratch_dir("character");
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../interchange/tests/data/characters/RiggedFigure.gltf");
-    std::fs::copy(&source, dir.join("RiggedFigure.gltf")).expect("copy the character");
     let script = "Replay([\n    Wait(30), SetView(\"front\"), Wait(10),\n    \
         DragSite(site: \"right hand\", to: (-0.35, 1.25, 0.1), frames: 30),\n    \
         CheckResidual(1.0), Screenshot(\"reach.png\"),\n    \
@@ -657,17 +672,7 @@ fn a_character_is_dragged_picked_where_drawn_locked_keyed_played_and_exported() 
         CheckLocks(0.1), SetKey, Screenshot(\"crouch.png\"),\n    \
         SetFrame(12), CheckLocks(0.1), Play(frames: 30), CheckLocks(0.1),\n    \
         SaveDocument(\"figure.ron\"), Export(\"figure.glb\"), Exit,\n])\n";
-    std::fs::write(dir.join("script.ron"), script).expect("write script");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
-        .arg("RiggedFigure.gltf")
-        .args(["--replay", "script.ron"])
-        .current_dir(&dir)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
-        .output()
-        .expect("run the editor");
+    let output = run_on_rigged_figure(&dir, script);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
     assert!(
@@ -999,23 +1004,10 @@ fn an_imported_character_s_joint_turns_by_its_ring() {
     // RiggedFigure test character turned 20° through its ring in the side view (in the front
     // and perspective views it is seen edge-on, which the step refuses).
     let dir = scratch_dir("character-ring");
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../interchange/tests/data/characters/RiggedFigure.gltf");
-    std::fs::copy(&source, dir.join("RiggedFigure.gltf")).expect("copy the character");
     let script = "Replay([Wait(60), SetView(\"side\"), Wait(5), SaveDocument(\"before.ron\"), \
          RotateJoint(joint: \"arm_joint_R_2\", dof: 0, degrees: 20.0), Wait(3), \
          Screenshot(\"ring.png\"), SaveDocument(\"after.ron\"), Exit])";
-    std::fs::write(dir.join("script.ron"), script).expect("write script");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
-        .arg("RiggedFigure.gltf")
-        .args(["--replay", "script.ron"])
-        .current_dir(&dir)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
-        .output()
-        .expect("run the editor");
+    let output = run_on_rigged_figure(&dir, script);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
     let load = |name: &str| marionette_document::DocumentFile::load(dir.join(name)).expect(name);

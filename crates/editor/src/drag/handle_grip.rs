@@ -8,7 +8,7 @@
 //! extending it); releasing ends it. The handles are drawn by the gizmos.
 
 use bevy::prelude::*;
-use marionette_editing::rotate_handles::{HandleKind, figure_size, snapped, turned};
+use marionette_editing::rotate_handles::{HandleKind, snapped, turned};
 use marionette_editing::{Edit, UndoStep};
 
 use crate::messages::{EditRequest, PickRequest, PickTarget};
@@ -51,7 +51,7 @@ pub fn grip_handle(
     ) else {
         return;
     };
-    let reach = HANDLE_REACH * figure_size(document.skeleton());
+    let reach = HANDLE_REACH * document.handle_size();
     let Some(handle) = document.handle_under(joint, &ray, reach) else {
         return;
     };
