@@ -277,97 +277,78 @@ fn editor_ui(
         let tolerance = inputs.solving.runner.settings().tolerance;
         // At least its default height from the start, so adding the first lock does not move
         // the views under the cursor. Each panel can be hidden and resized; both remembered.
-        if panels.locks.shown {
-            let shown = egui::Panel::bottom("locks")
-                .resizable(true)
-                .default_size(panels.locks.size)
-                .size_range(panel_memory::LOCKS_SIZES)
-                .show(ui, |ui| {
-                    panel_memory::hide_button(ui, &mut panels.locks, "Locks panel");
-                    let view = locks::LocksView {
-                        document,
-                        status: &inputs.lock_status,
-                        selection: &selection,
-                        tolerance,
-                    };
-                    hover = locks::locks_panel(ui, &view, &mut out);
-                });
-            panels.locks.size = shown.response.rect.height().round();
-        } else {
-            egui::Panel::bottom("locks hidden").show(ui, |ui| {
-                panel_memory::show_button(ui, &mut panels.locks, "Show Locks");
-            });
-        }
-        if panels.timeline.shown {
-            let shown = egui::Panel::bottom("timeline")
-                .resizable(true)
-                .default_size(panels.timeline.size)
-                .size_range(panel_memory::TIMELINE_SIZES)
-                .show(ui, |ui| {
-                    panel_memory::hide_button(ui, &mut panels.timeline, "timeline");
-                    let view = timeline::TimelineView {
-                        document,
-                        strip: &inputs.strip,
-                        clipboard: &inputs.clipboard,
-                        tolerance,
-                    };
-                    let mut state = timeline::TimelineState {
-                        playback: &mut playback,
-                        range: &mut range,
-                        onion_skins: &mut display.onion_skins,
-                        ui: &mut timeline_ui,
-                    };
-                    timeline::timeline_panel(ui, &view, &mut state, &mut out);
-                });
-            panels.timeline.size = shown.response.rect.height().round();
-        } else {
-            egui::Panel::bottom("timeline hidden").show(ui, |ui| {
-                panel_memory::show_button(ui, &mut panels.timeline, "Show timeline");
-            });
-        }
-        if panels.outliner.shown {
-            let shown = egui::Panel::left("outliner")
-                .resizable(true)
-                .default_size(panels.outliner.size)
-                .size_range(panel_memory::SIDE_SIZES)
-                .show(ui, |ui| {
-                    panel_memory::hide_button(ui, &mut panels.outliner, "outliner");
-                    outliner::outliner_panel(
-                        ui,
-                        document,
-                        &inputs.character.0,
-                        &mut selection,
-                        &mut out,
-                    );
-                });
-            panels.outliner.size = shown.response.rect.width().round();
-        } else {
-            egui::Panel::left("outliner hidden").show(ui, |ui| {
-                panel_memory::show_button(ui, &mut panels.outliner, "»");
-            });
-        }
-        if panels.ik.shown {
-            let shown = egui::Panel::right("ik panel")
-                .resizable(true)
-                .default_size(panels.ik.size)
-                .size_range(panel_memory::SIDE_SIZES)
-                .show(ui, |ui| {
-                    panel_memory::hide_button(ui, &mut panels.ik, "IK panel");
-                    let view = ik::IkView {
-                        document,
-                        solving: &inputs.solving,
-                        limb: &inputs.limb,
-                        solve: &inputs.solve,
-                        ghosts: &inputs.ghosts,
-                    };
-                    ik::ik_panel(ui, &view, &mut out);
-                });
-            panels.ik.size = shown.response.rect.width().round();
-        } else {
-            egui::Panel::right("ik panel hidden").show(ui, |ui| {
-                panel_memory::show_button(ui, &mut panels.ik, "«");
-            });
-        }
+        use panel_memory::{Edge, remembered_panel};
+        remembered_panel(
+            ui,
+            (Edge::Bottom, "locks"),
+            &mut panels.locks,
+            panel_memory::LOCKS_SIZES,
+            ("Locks panel", "Show Locks"),
+            |ui| {
+                let view = locks::LocksView {
+                    document,
+                    status: &inputs.lock_status,
+                    selection: &selection,
+                    tolerance,
+                };
+                hover = locks::locks_panel(ui, &view, &mut out);
+            },
+        );
+        remembered_panel(
+            ui,
+            (Edge::Bottom, "timeline"),
+            &mut panels.timeline,
+            panel_memory::TIMELINE_SIZES,
+            ("timeline", "Show timeline"),
+            |ui| {
+                let view = timeline::TimelineView {
+                    document,
+                    strip: &inputs.strip,
+                    clipboard: &inputs.clipboard,
+                    tolerance,
+                };
+                let mut state = timeline::TimelineState {
+                    playback: &mut playback,
+                    range: &mut range,
+                    onion_skins: &mut display.onion_skins,
+                    ui: &mut timeline_ui,
+                };
+                timeline::timeline_panel(ui, &view, &mut state, &mut out);
+            },
+        );
+        remembered_panel(
+            ui,
+            (Edge::Left, "outliner"),
+            &mut panels.outliner,
+            panel_memory::SIDE_SIZES,
+            ("outliner", "»"),
+            |ui| {
+                outliner::outliner_panel(
+                    ui,
+                    document,
+                    &inputs.character.0,
+                    &mut selection,
+                    &mut out,
+                );
+            },
+        );
+        remembered_panel(
+            ui,
+            (Edge::Right, "ik panel"),
+            &mut panels.ik,
+            panel_memory::SIDE_SIZES,
+            ("IK panel", "«"),
+            |ui| {
+                let view = ik::IkView {
+                    document,
+                    solving: &inputs.solving,
+                    limb: &inputs.limb,
+                    solve: &inputs.solve,
+                    ghosts: &inputs.ghosts,
+                };
+                ik::ik_panel(ui, &view, &mut out);
+            },
+        );
         free = Some(ui.available_rect_before_wrap());
         menu::view_labels(ui, &mut layout, state.area.0);
         dismiss_errors = dialogs::errors_window(ui, &state.notices);

@@ -177,6 +177,54 @@ pub fn show_button(ui: &mut egui::Ui, room: &mut PanelRoom, label: &str) {
     }
 }
 
+/// Which edge a panel stands on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    /// Left.
+    Left,
+    /// Right.
+    Right,
+    /// Bottom.
+    Bottom,
+}
+
+/// A panel on `edge` (egui id `id`) with its room: shown, resizable within `sizes`, with the
+/// hide button in its corner and `contents`, its size read back into `room`; or, hidden, a
+/// strip with a button labelled `show` that brings it back. `what` names it in the tooltip.
+pub fn remembered_panel(
+    ui: &mut egui::Ui,
+    (edge, id): (Edge, &'static str),
+    room: &mut PanelRoom,
+    sizes: std::ops::RangeInclusive<f32>,
+    (what, show): (&str, &str),
+    contents: impl FnOnce(&mut egui::Ui),
+) {
+    let panel = |id: String| match edge {
+        Edge::Left => egui::Panel::left(id),
+        Edge::Right => egui::Panel::right(id),
+        Edge::Bottom => egui::Panel::bottom(id),
+    };
+    if !room.shown {
+        panel(format!("{id} hidden")).show(ui, |ui| show_button(ui, room, show));
+        return;
+    }
+    let shown = panel(id.to_owned())
+        .resizable(true)
+        .default_size(room.size)
+        .size_range(sizes)
+        .show(ui, |ui| {
+            hide_button(ui, room, what);
+            contents(ui);
+        });
+    let rect = shown.response.rect;
+    let size = if edge == Edge::Bottom {
+        rect.height()
+    } else {
+        rect.width()
+    };
+    room.size = size.round();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
