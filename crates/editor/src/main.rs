@@ -34,6 +34,11 @@ struct Args {
     /// Play this script (`Replay([...])`) through the window, then stay open unless it exits.
     #[arg(long, value_name = "SCRIPT.ron")]
     replay: Option<PathBuf>,
+    /// Log, once a second, the frame time and what each render pass costs on the GPU (or the
+    /// software renderer): time, primitives and shader invocations, as Bevy's render
+    /// diagnostics measure them.
+    #[arg(long)]
+    render_profile: bool,
 }
 
 fn main() -> ExitCode {
@@ -128,6 +133,13 @@ fn main() -> ExitCode {
         EditorCorePlugin,
         EditorWindowPlugins,
     ));
+    if args.render_profile {
+        app.add_plugins((
+            bevy::render::diagnostic::RenderDiagnosticsPlugin,
+            bevy::diagnostic::LogDiagnosticsPlugin::default(),
+            bevy::diagnostic::FrameTimeDiagnosticsPlugin::default(),
+        ));
+    }
     app.world_mut().resource_mut::<Paths>().assets = Some(assets.into());
     if let Some(replay) = replay {
         // Scripted input does not wake a reactive event loop: run continuously.

@@ -10,6 +10,7 @@ use super::PanelOutput;
 use crate::input::Command;
 use crate::messages::{FileAction, FileRequest, QuitRequest};
 use crate::resources::Display;
+use crate::views::target::ViewResolution;
 use crate::views::{Layout, viewports};
 
 /// A menu item running `command`, with its shortcut; true when clicked.
@@ -28,6 +29,7 @@ pub fn menu_bar(
     layout: &mut Layout,
     display: &mut Display,
     panels: &mut super::panel_memory::PanelLayout,
+    resolution: &mut ViewResolution,
     out: &mut PanelOutput,
 ) {
     egui::MenuBar::new().ui(ui, |ui| {
@@ -112,6 +114,11 @@ pub fn menu_bar(
             ui.checkbox(&mut display.joint_axes, "Joint axes and limits");
             ui.checkbox(&mut display.bones, "Bones")
                 .on_hover_text(Command::ToggleBones.shortcut_text());
+            ui.checkbox(&mut resolution.reduced, "Half-resolution 3D views")
+                .on_hover_text(
+                    "Draw the 3D views at half the window's resolution: a quarter of the \
+                     pixels, for a smooth editor on a software renderer (on by default there)",
+                );
             let focus = Command::FocusSelection;
             if command_item(ui, focus, focus.label(), true) {
                 out.commands.push(focus);

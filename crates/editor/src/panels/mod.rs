@@ -26,11 +26,9 @@ pub mod status;
 pub mod theme;
 pub mod timeline;
 
-use bevy::camera::CameraOutputMode;
 use bevy::camera::visibility::RenderLayers;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy::render::render_resource::BlendState;
 use bevy::window::RequestRedraw;
 use bevy_egui::{
     EguiContext, EguiContextSettings, EguiFullOutput, EguiGlobalSettings, EguiInput,
@@ -49,6 +47,7 @@ use crate::resources::{
 };
 use crate::selection::Selection;
 use crate::timeline::{FrameClipboard, FrameRange, Playback};
+use crate::views::target::{ViewResolution, ViewsImage, paint_views};
 use crate::views::{Layout, ViewArea};
 
 /// The panels.
@@ -61,7 +60,7 @@ impl Plugin for PanelsPlugin {
             (
                 no_automatic_context.before(EguiStartupSet::InitContexts),
                 spawn_ui_camera.before(EguiStartupSet::InitContexts),
-                run_manually.after(EguiStartupSet::InitContexts),
+                (run_manually, see_through_panels).after(EguiStartupSet::InitContexts),
             ),
         )
         .add_systems(
@@ -160,19 +159,16 @@ fn no_automatic_context(mut settings: ResMut<EguiGlobalSettings>) {
     settings.auto_create_primary_context = false;
 }
 
-/// egui gets a camera of its own, drawn after (over) the views and rendering nothing else.
+/// egui gets a camera of its own, the only one drawing the window: the views are drawn into an
+/// image ([`crate::views::target`]) that egui shows under the panels.
 fn spawn_ui_camera(mut commands: Commands) {
     commands.spawn((
         PrimaryEguiContext,
+        // A 3D camera drawing nothing 3D: cheaper here than a 2D one under a software renderer.
         Camera3d::default(),
         RenderLayers::none(),
         Camera {
             order: 10,
-            output_mode: CameraOutputMode::Write {
-                blend_state: Some(BlendState::ALPHA_BLENDING),
-                clear_color: ClearColorConfig::None,
-            },
-            clear_color: ClearColorConfig::Custom(Color::NONE),
             ..default()
         },
     ));
@@ -183,6 +179,16 @@ fn spawn_ui_camera(mut commands: Commands) {
 fn run_manually(mut settings: Query<&mut EguiContextSettings, With<PrimaryEguiContext>>) {
     for mut settings in &mut settings {
         settings.run_manually = true;
+    }
+}
+
+/// The panels draw no background of their own: the window is cleared to their colour.
+fn see_through_panels(
+    mut contexts: Query<(&mut EguiContext, &mut Camera), With<PrimaryEguiContext>>,
+) {
+    for (mut context, mut camera) in &mut contexts {
+        let [r, g, b, _] = theme::see_through_panels(context.get_mut()).to_array();
+        camera.clear_color = ClearColorConfig::Custom(Color::srgb_u8(r, g, b));
     }
 }
 
@@ -201,6 +207,7 @@ pub struct PanelInputs<'w> {
     export: Option<Res<'w, RunningExport>>,
     motion: Res<'w, motion::MotionTracks>,
     active: Res<'w, crate::resources::ActiveDrag>,
+    views_image: Res<'w, ViewsImage>,
 }
 
 /// The view state the panels set (written back only when it changed).
@@ -220,6 +227,7 @@ pub struct PanelState<'w> {
     retarget: ResMut<'w, retarget_map::PendingRetarget>,
     library: ResMut<'w, pose_library::PoseLibraryUi>,
     panels: ResMut<'w, panel_memory::PanelLayout>,
+    resolution: ResMut<'w, ViewResolution>,
 }
 
 /// The panels, drawn in one egui pass; what they ask for sent after it.
@@ -246,6 +254,7 @@ fn editor_ui(
     let (mut playback, mut range) = (state.playback.clone(), *state.range);
     let mut timeline_ui = state.timeline.clone();
     let mut panels = *state.panels;
+    let mut resolution = *state.resolution;
     let mut hover = state.lock_hover.0;
     let mut dismiss_errors = false;
     let mut free = None;
@@ -259,6 +268,7 @@ fn editor_ui(
                 &mut layout,
                 &mut display,
                 &mut panels,
+                &mut resolution,
                 &mut out,
             );
         });
@@ -272,6 +282,7 @@ fn editor_ui(
                     locks: &inputs.lock_status,
                     notices: &state.notices,
                 },
+                &mut resolution,
             );
         });
         let tolerance = inputs.solving.runner.settings().tolerance;
@@ -349,7 +360,10 @@ fn editor_ui(
                 ik::ik_panel(ui, &view, &mut out);
             },
         );
-        free = Some(ui.available_rect_before_wrap());
+        let left = ui.available_rect_before_wrap();
+        // Only where the panels leave room (a drag keeps the views' place, not the panels').
+        paint_views(ui.ctx(), &inputs.views_image, &state.area, left);
+        free = Some(left);
         menu::view_labels(ui, &mut layout, state.area.0);
         dismiss_errors = dialogs::errors_window(ui, &state.notices);
         if let Some(running) = &inputs.export {
@@ -400,6 +414,7 @@ fn editor_ui(
     state.range.set_if_neq(range);
     state.timeline.set_if_neq(timeline_ui);
     state.panels.set_if_neq(panels);
+    state.resolution.set_if_neq(resolution);
     state.lock_hover.set_if_neq(LockHover(hover));
     if dismiss_errors {
         state.notices.dismiss_errors();

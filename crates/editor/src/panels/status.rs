@@ -7,6 +7,7 @@ use marionette_editing::Document;
 use super::theme;
 use crate::derived::LockStatus;
 use crate::resources::{Notices, SolveStatus, SolvingState};
+use crate::views::target::ViewResolution;
 
 /// What the status bar shows.
 pub struct StatusView<'a> {
@@ -22,8 +23,9 @@ pub struct StatusView<'a> {
     pub notices: &'a Notices,
 }
 
-/// The status bar.
-pub fn status_bar(ui: &mut egui::Ui, view: &StatusView) {
+/// The status bar; it says when the 3D views are drawn at a reduced resolution, and a click
+/// there draws them at full resolution.
+pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, resolution: &mut ViewResolution) {
     let settings = view.solving.runner.settings();
     ui.horizontal_wrapped(|ui| {
         match view.solve.outcome(view.document.id()) {
@@ -81,6 +83,20 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView) {
                 ui.label(format!("Locks held (worst: {name}, {v})"));
             } else {
                 ui.colored_label(theme::ERROR, format!("Lock gave way: {name} by {v}"));
+            }
+        }
+        if resolution.reduced {
+            ui.separator();
+            if ui
+                .small_button("3D views at half resolution")
+                .on_hover_text(
+                    "Drawn at half the window's resolution to keep up on a software renderer. \
+                     Click to draw them at full resolution (View ▸ Half-resolution 3D views \
+                     turns it back on).",
+                )
+                .clicked()
+            {
+                resolution.reduced = false;
             }
         }
         if let Some(notice) = view.notices.last() {

@@ -1,6 +1,16 @@
 //! The panels' colours, by what they mean (one red for "wrong", one green for "held").
 
-use bevy_egui::egui::Color32;
+use bevy_egui::egui::{self, Color32};
+
+/// The editor's panels are dark (the colours here are chosen for it), and see-through: their
+/// background is the window's clear colour, which this returns, so no pixel of it is drawn twice
+/// (under a software renderer every pixel egui fills costs).
+pub fn see_through_panels(ctx: &egui::Context) -> Color32 {
+    ctx.set_theme(egui::Theme::Dark);
+    let fill = ctx.style_of(egui::Theme::Dark).visuals.panel_fill;
+    ctx.all_styles_mut(|style| style.visuals.panel_fill = Color32::TRANSPARENT);
+    fill
+}
 
 /// An error, a lock that gave way, a failed check.
 pub const ERROR: Color32 = Color32::from_rgb(255, 110, 100);

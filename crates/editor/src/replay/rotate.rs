@@ -130,5 +130,8 @@ pub(super) fn rotate_path(
             .map(|k| pixel(g + degrees.to_radians() * k as f64 / steps as f64))
             .collect()
     });
-    path.ok_or_else(|| format!("the ring of \"{joint}\" is not in the large view"))
+    // The path in window pixels (the camera's are the views' image's).
+    let area = *world.resource::<crate::views::ViewArea>();
+    path.map(|p| p.into_iter().map(|q| area.to_window(q)).collect())
+        .ok_or_else(|| format!("the ring of \"{joint}\" is not in the large view"))
 }

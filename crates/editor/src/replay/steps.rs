@@ -322,7 +322,9 @@ pub(super) fn large_view_camera(world: &mut World) -> Option<(Entity, Camera, Gl
 /// The window pixel where `p` appears in the large view.
 fn project_in_large_view(world: &mut World, p: Vec3) -> Option<Vec2> {
     let (_, camera, transform) = large_view_camera(world)?;
-    camera.world_to_viewport(&transform, p).ok()
+    let area = *world.resource::<crate::views::ViewArea>();
+    let in_image = camera.world_to_viewport(&transform, p).ok()?;
+    Some(area.to_window(in_image))
 }
 
 /// Where a drag's grip is now.

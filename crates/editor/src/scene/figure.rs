@@ -37,6 +37,10 @@ fn bones(skeleton: &Skeleton, joint: JointId, radius: f64) -> Vec<Shape> {
         .collect()
 }
 
+/// Facets around a body's capsule or sphere: smooth at any size a body is seen, and a quarter of
+/// Bevy's default triangles (triangle set-up is most of the 3D pass on a software renderer).
+const BODY_LONGITUDES: u32 = 16;
+
 /// The mesh and its placement in the joint frame for a body shape (glTF meshes excepted).
 pub fn shape_mesh(shape: &Shape) -> Option<(Mesh, Transform)> {
     match shape {
@@ -50,7 +54,11 @@ pub fn shape_mesh(shape: &Shape) -> Option<(Mesh, Transform)> {
                 Quat::IDENTITY
             };
             Some((
-                Capsule3d::new(*radius as f32, length).mesh().build(),
+                Capsule3d::new(*radius as f32, length)
+                    .mesh()
+                    .longitudes(BODY_LONGITUDES)
+                    .latitudes(BODY_LONGITUDES / 2)
+                    .build(),
                 Transform::from_translation(centre).with_rotation(rotation),
             ))
         }
@@ -65,7 +73,9 @@ pub fn shape_mesh(shape: &Shape) -> Option<(Mesh, Transform)> {
             ))
         }
         Shape::Sphere { radius, center } => Some((
-            Sphere::new(*radius as f32).mesh().uv(24, 16),
+            Sphere::new(*radius as f32)
+                .mesh()
+                .uv(BODY_LONGITUDES, BODY_LONGITUDES * 5 / 8),
             Transform::from_translation(vec3(center)),
         )),
         Shape::Mesh { .. } => None,
@@ -98,8 +108,8 @@ pub(super) fn rebuild_figure(
     let skeleton = document.skeleton();
     let fk = document.fk();
     let size = figure_size(skeleton, fk);
-    let site_mesh = meshes.add(Sphere::new(SITE_HANDLE_SIZE * size).mesh().uv(16, 10));
-    let joint_mesh = meshes.add(Sphere::new(0.006 * size).mesh().uv(10, 6));
+    let site_mesh = meshes.add(Sphere::new(SITE_HANDLE_SIZE * size).mesh().uv(12, 8));
+    let joint_mesh = meshes.add(Sphere::new(0.006 * size).mesh().uv(8, 5));
     let bone_radius = f64::from(0.008 * size);
     let ground_y = ground_height(skeleton, fk);
     commands.spawn((
@@ -208,7 +218,10 @@ pub(super) fn highlight(
     selection: Res<Selection>,
     hovered: Res<Hovered>,
     palette: Res<Palette>,
-    mut bodies: Query<(&Body, &mut MeshMaterial3d<StandardMaterial>)>,
+    mut bodies: Query<(
+        &Body,
+        &mut MeshMaterial3d<super::figure_material::FigureMaterial>,
+    )>,
 ) {
     for (body, mut material) in &mut bodies {
         let wanted = if selection.contains(&document, body.0) {

@@ -263,7 +263,8 @@ mod tests {
         let ghosts: Vec<_> = (0..3)
             .map(|_| materials.add(StandardMaterial::default()))
             .collect();
-        let plain = materials.add(StandardMaterial::default());
+        // The figure's own materials play no part here: default handles.
+        let plain = Handle::<crate::scene::figure_material::FigureMaterial>::default();
         app.insert_resource(Palette {
             body: plain.clone(),
             hovered: plain.clone(),

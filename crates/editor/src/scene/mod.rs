@@ -7,6 +7,7 @@
 
 pub mod character;
 pub mod figure;
+pub mod figure_material;
 pub mod ghosts;
 pub mod gltf_tint;
 pub mod picking;
@@ -14,6 +15,8 @@ pub mod picking;
 use bevy::light::GlobalAmbientLight;
 use bevy::prelude::*;
 use marionette_skeleton::{JointId, SiteId};
+
+use figure_material::FigureMaterial;
 
 use crate::resources::Notices;
 
@@ -49,15 +52,15 @@ pub struct GhostMeshBody(pub usize);
 #[derive(Resource, Clone)]
 pub struct Palette {
     /// Bodies.
-    pub body: Handle<StandardMaterial>,
+    pub body: Handle<FigureMaterial>,
     /// The body under the cursor.
-    pub hovered: Handle<StandardMaterial>,
+    pub hovered: Handle<FigureMaterial>,
     /// The selected joint's body.
-    pub selected: Handle<StandardMaterial>,
+    pub selected: Handle<FigureMaterial>,
     /// Site handles.
-    pub site: Handle<StandardMaterial>,
+    pub site: Handle<FigureMaterial>,
     /// Joint markers.
-    pub joint: Handle<StandardMaterial>,
+    pub joint: Handle<FigureMaterial>,
     /// One translucent material per ghost.
     pub ghosts: Vec<Handle<StandardMaterial>>,
 }
@@ -94,32 +97,24 @@ impl Plugin for ScenePlugin {
             picking::update_hover.after(bevy::picking::PickingSystems::Hover),
         )
         .add_observer(picking::on_press)
-        .add_plugins(gltf_tint::TintPlugin);
+        .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));
         character::add_systems(app);
     }
 }
 
-fn setup_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
-    let mut solid = |colour: Color| {
-        materials.add(StandardMaterial {
-            base_color: colour,
-            perceptual_roughness: 0.6,
-            ..default()
-        })
-    };
-    let body = solid(Color::srgb(0.78, 0.74, 0.68));
-    let hovered = solid(Color::srgb(0.95, 0.85, 0.55));
-    let selected = solid(Color::srgb(1.0, 0.62, 0.2));
-    let site = materials.add(StandardMaterial {
-        base_color: Color::srgb(0.2, 0.75, 1.0),
-        emissive: LinearRgba::rgb(0.1, 0.4, 0.8),
-        ..default()
-    });
-    let joint = materials.add(StandardMaterial {
-        base_color: Color::srgb(0.25, 0.25, 0.3),
-        unlit: true,
-        ..default()
-    });
+fn setup_palette(
+    mut commands: Commands,
+    mut figure: ResMut<Assets<FigureMaterial>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let body = figure.add(FigureMaterial::matte(Color::srgb(0.78, 0.755, 0.715)));
+    let hovered = figure.add(FigureMaterial::matte(Color::srgb(0.95, 0.85, 0.55)));
+    let selected = figure.add(FigureMaterial::matte(Color::srgb(1.0, 0.62, 0.2)));
+    let site = figure.add(FigureMaterial::glowing(
+        Color::srgb(0.2, 0.75, 1.0),
+        LinearRgba::rgb(0.1, 0.4, 0.8),
+    ));
+    let joint = figure.add(FigureMaterial::flat(Color::srgb(0.26, 0.26, 0.31)));
     let ghosts = crate::drag::ghosts::GHOST_COLOURS
         .iter()
         .map(|&colour| {
@@ -141,6 +136,8 @@ fn setup_palette(mut commands: Commands, mut materials: ResMut<Assets<StandardMa
     });
 }
 
+/// The lights glTF characters and the ghosts are lit by; the figure's own material is lit from
+/// the same places ([`figure_material`]).
 fn setup_lights(mut commands: Commands) {
     commands.spawn((
         DirectionalLight {
@@ -148,24 +145,29 @@ fn setup_lights(mut commands: Commands) {
             shadow_maps_enabled: true,
             ..default()
         },
-        Transform::from_xyz(2.0, 5.0, 4.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_translation(figure_material::KEY_LIGHT_FROM)
+            .looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.spawn((
         DirectionalLight {
             illuminance: 2500.0,
             ..default()
         },
-        Transform::from_xyz(-3.0, 2.0, -4.0).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_translation(figure_material::FILL_LIGHT_FROM)
+            .looking_at(Vec3::ZERO, Vec3::Y),
     ));
 }
 
 /// On a software renderer (Mesa's llvmpipe and the like: no GPU) anti-aliasing and shadow maps
-/// cost most of the frame; they are turned off there, once, and the user is told.
+/// cost most of the frame and shading the views' pixels most of the rest: the first two are
+/// turned off there and the views drawn at half resolution (the status bar says so and turns it
+/// off), once, and the user is told.
 fn economise_on_software_renderer(
     mut commands: Commands,
     adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
     cameras: Query<Entity, With<Camera3d>>,
     mut lights: Query<&mut DirectionalLight>,
+    mut resolution: ResMut<crate::views::target::ViewResolution>,
     mut notices: ResMut<Notices>,
     mut done: Local<bool>,
 ) {
@@ -187,8 +189,10 @@ fn economise_on_software_renderer(
     for mut light in &mut lights {
         light.shadow_maps_enabled = false;
     }
+    resolution.reduced = true;
     notices.info(format!(
-        "Software renderer ({}): anti-aliasing and shadows are off",
+        "Software renderer ({}): anti-aliasing and shadows are off, the 3D views at half \
+         resolution",
         adapter.name
     ));
 }

@@ -3,9 +3,14 @@
 //! on the left, the other three stacked on the right), any view swappable into the large one.
 //! The views share the window area the egui panels leave free ([`ViewArea`]). This plugin also
 //! turns the cursor into a world ray ([`CursorRay`]) through the view it is over, or through the
-//! view a drag began in ([`ActiveDrag`]), so dragging works alike in every view.
+//! view a drag began in ([`ActiveDrag`]), so dragging works alike in every view. The cameras
+//! draw into one image egui shows under the panels, possibly at a reduced resolution
+//! ([`target`]); picking sees the mouse on that image ([`pointer`]).
 
-use bevy::camera::{ScalingMode, Viewport};
+pub mod pointer;
+pub mod target;
+
+use bevy::camera::{RenderTarget, ScalingMode};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -120,14 +125,16 @@ impl Plugin for ViewsPlugin {
         app.init_resource::<Layout>()
             .init_resource::<ViewArea>()
             .init_resource::<CursorCamera>()
-            .add_systems(Startup, spawn_cameras)
+            .init_resource::<target::ViewResolution>()
+            .init_resource::<target::ViewsImage>()
+            .add_systems(Startup, (spawn_cameras, target::register_texture))
             .add_systems(
                 Update,
                 (
                     control_cameras,
                     focus_on_request,
                     focus_new_skeleton.run_if(resource_changed::<OpenDocument>),
-                    apply_layout,
+                    target::apply_layout,
                     place_cameras,
                     // This frame's cursor, through the cameras as placed: the drag and the
                     // markers solve towards the ray of the frame they run in.
@@ -136,10 +143,15 @@ impl Plugin for ViewsPlugin {
                     .chain()
                     .in_set(EditorSet::Pointer),
             );
+        pointer::add_systems(app);
     }
 }
 
-fn spawn_cameras(mut commands: Commands, document: Res<OpenDocument>) {
+fn spawn_cameras(
+    mut commands: Commands,
+    document: Res<OpenDocument>,
+    image: Res<target::ViewsImage>,
+) {
     let focus = figure_centre(document.skeleton(), document.fk());
     for (order, view) in View::ALL.into_iter().enumerate() {
         let projection = if view == View::Perspective {
@@ -165,6 +177,7 @@ fn spawn_cameras(mut commands: Commands, document: Res<OpenDocument>) {
                 is_active: view == View::Perspective,
                 ..default()
             },
+            RenderTarget::Image(image.target()),
             projection,
             view_camera.transform(),
             view_camera,
@@ -285,55 +298,6 @@ fn focus_new_skeleton(
     *framed = Some(document.id());
 }
 
-/// Sets each camera's viewport and whether it draws, from the layout and the free area.
-fn apply_layout(
-    layout: Res<Layout>,
-    area: Res<ViewArea>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    mut cameras: Query<(&ViewCamera, &mut Camera)>,
-) {
-    let Ok(window) = window.single() else { return };
-    let scale = window.scale_factor();
-    let physical = UVec2::new(window.physical_width(), window.physical_height());
-    let rects = viewports(&layout, area.0);
-    for (view_camera, mut camera) in &mut cameras {
-        let rect = rects.iter().find(|(v, _)| *v == view_camera.view);
-        let active = rect.is_some();
-        let viewport = rect.and_then(|(_, r)| {
-            let min = (r.min * scale)
-                .round()
-                .max(Vec2::ZERO)
-                .as_uvec2()
-                .min(physical);
-            let max = (r.max * scale)
-                .round()
-                .max(Vec2::ZERO)
-                .as_uvec2()
-                .min(physical);
-            let size = max.saturating_sub(min);
-            (size.x >= 1 && size.y >= 1).then_some(Viewport {
-                physical_position: min,
-                physical_size: size,
-                ..default()
-            })
-        });
-        let active = active && viewport.is_some();
-        if camera.is_active != active {
-            camera.is_active = active;
-        }
-        let same = |a: &Option<Viewport>, b: &Option<Viewport>| match (a, b) {
-            (Some(a), Some(b)) => {
-                a.physical_position == b.physical_position && a.physical_size == b.physical_size
-            }
-            (None, None) => true,
-            _ => false,
-        };
-        if active && !same(&camera.viewport, &viewport) {
-            camera.viewport = viewport;
-        }
-    }
-}
-
 /// Moves the cameras to their orbit / pan / zoom state.
 fn place_cameras(mut cameras: Query<(&ViewCamera, &mut Transform, &mut Projection)>) {
     for (view_camera, mut transform, mut projection) in &mut cameras {
@@ -360,18 +324,17 @@ fn place_cameras(mut cameras: Query<(&ViewCamera, &mut Transform, &mut Projectio
 pub fn cursor_ray(
     window: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(Entity, &Camera, &GlobalTransform), With<ViewCamera>>,
+    area: Res<ViewArea>,
     active: Res<ActiveDrag>,
     mut ray: ResMut<CursorRay>,
     mut through_camera: ResMut<CursorCamera>,
 ) {
-    let Ok(window) = window.single() else {
+    let Some(cursor) = window.single().ok().and_then(Window::cursor_position) else {
         ray.set_if_neq(CursorRay(None));
         return;
     };
-    let Some(cursor) = window.cursor_position() else {
-        ray.set_if_neq(CursorRay(None));
-        return;
-    };
+    // The cameras see the views' image, whose origin is the free area's corner.
+    let cursor = area.to_target(cursor);
     let through = |camera: &Camera, transform: &GlobalTransform| {
         camera.viewport_to_world(transform, cursor).ok()
     };
