@@ -166,6 +166,10 @@ fn spawn_ui_camera(mut commands: Commands) {
         PrimaryEguiContext,
         // A 3D camera drawing nothing 3D: cheaper here than a 2D one under a software renderer.
         Camera3d::default(),
+        // egui's colours are final: no tone mapping, no dithering, no light clusters.
+        bevy::core_pipeline::tonemapping::Tonemapping::None,
+        bevy::core_pipeline::tonemapping::DebandDither::Disabled,
+        bevy::light::cluster::ClusterConfig::Single,
         RenderLayers::none(),
         Camera {
             order: 10,

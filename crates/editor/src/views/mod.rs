@@ -178,6 +178,8 @@ fn spawn_cameras(
                 ..default()
             },
             RenderTarget::Image(image.target()),
+            // Lit by directional and ambient light only: one light cluster is all there is to sort.
+            bevy::light::cluster::ClusterConfig::Single,
             projection,
             view_camera.transform(),
             view_camera,
