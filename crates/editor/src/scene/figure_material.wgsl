@@ -9,8 +9,9 @@ struct FigureMaterial {
     // Towards the key light (xyz) and its strength (w); the same for the fill light.
     key: vec4<f32>,
     fill: vec4<f32>,
-    // The ambient term; 0 lights nothing: the colour is drawn flat.
+    // The ambient term.
     ambient: f32,
+    // 1: lit by the above; 0: the colour drawn flat.
     lit: u32,
 };
 

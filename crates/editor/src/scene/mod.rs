@@ -158,10 +158,9 @@ fn setup_lights(mut commands: Commands) {
     ));
 }
 
-/// On a software renderer (Mesa's llvmpipe and the like: no GPU) anti-aliasing and shadow maps
-/// cost most of the frame and shading the views' pixels most of the rest: the first two are
-/// turned off there and the views drawn at half resolution (the status bar says so and turns it
-/// off), once, and the user is told.
+/// On a software renderer (Mesa's llvmpipe and the like: no GPU) every pixel shaded costs:
+/// anti-aliasing and shadow maps are turned off there and the views drawn at half resolution
+/// (the status bar says so and turns it off), once, and the user is told.
 fn economise_on_software_renderer(
     mut commands: Commands,
     adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
