@@ -4,11 +4,15 @@ use bevy_egui::egui::{self, Color32};
 
 /// The editor's panels are dark (the colours here are chosen for it), and see-through: their
 /// background is the window's clear colour, which this returns, so no pixel of it is drawn twice
-/// (under a software renderer every pixel egui fills costs).
+/// (under a software renderer every pixel egui fills costs). Scroll areas fade their edges into
+/// the panel's fill, which is now none: the invisible fades are not drawn either.
 pub fn see_through_panels(ctx: &egui::Context) -> Color32 {
     ctx.set_theme(egui::Theme::Dark);
     let fill = ctx.style_of(egui::Theme::Dark).visuals.panel_fill;
-    ctx.all_styles_mut(|style| style.visuals.panel_fill = Color32::TRANSPARENT);
+    ctx.all_styles_mut(|style| {
+        style.visuals.panel_fill = Color32::TRANSPARENT;
+        style.spacing.scroll.fade.strength = 0.0;
+    });
     fill
 }
 
