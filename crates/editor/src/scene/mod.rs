@@ -10,6 +10,7 @@ pub mod figure;
 pub mod figure_material;
 pub mod ghosts;
 pub mod gltf_tint;
+mod one_thread;
 pub mod picking;
 
 use bevy::light::GlobalAmbientLight;
@@ -99,6 +100,7 @@ impl Plugin for ScenePlugin {
         .add_observer(picking::on_press)
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));
         character::add_systems(app);
+        one_thread::add_systems(app);
     }
 }
 
