@@ -27,10 +27,13 @@ fn every_frame() -> [InternedScheduleLabel; 5] {
 /// Adds the switch to the main world and to the render world.
 pub(super) fn add_systems(app: &mut App) {
     // Before the main schedule runs the others, so none of them is running when it is changed.
-    app.add_systems(Main, main_world_on_one_thread.before(Main::run_main));
+    app.add_systems(
+        Main,
+        when_known(every_frame().to_vec()).before(Main::run_main),
+    );
     if let Some(render) = app.get_sub_app_mut(RenderApp) {
         // The render schedule does not run during extraction.
-        render.add_systems(ExtractSchedule, render_world_on_one_thread);
+        render.add_systems(ExtractSchedule, when_known(vec![Render.intern()]));
     }
 }
 
@@ -48,31 +51,19 @@ fn one_thread(schedules: &mut Schedules, labels: impl IntoIterator<Item = impl S
     }
 }
 
-fn main_world_on_one_thread(
-    adapter: Option<Res<RenderAdapterInfo>>,
-    mut schedules: ResMut<Schedules>,
-    mut done: Local<bool>,
-) {
-    let Some(adapter) = adapter.filter(|_| !*done) else {
-        return;
-    };
-    *done = true;
-    if is_software(&adapter) {
-        one_thread(&mut schedules, every_frame());
-    }
-}
-
-fn render_world_on_one_thread(
-    adapter: Option<Res<RenderAdapterInfo>>,
-    mut schedules: ResMut<Schedules>,
-    mut done: Local<bool>,
-) {
-    let Some(adapter) = adapter.filter(|_| !*done) else {
-        return;
-    };
-    *done = true;
-    if is_software(&adapter) {
-        one_thread(&mut schedules, [Render]);
+/// A system that, once the renderer is up, gives `labels` one thread each if it is a software
+/// renderer, and then does nothing.
+fn when_known(
+    labels: Vec<InternedScheduleLabel>,
+) -> impl FnMut(Option<Res<RenderAdapterInfo>>, ResMut<Schedules>, Local<bool>) {
+    move |adapter, mut schedules, mut done| {
+        let Some(adapter) = adapter.filter(|_| !*done) else {
+            return;
+        };
+        *done = true;
+        if is_software(&adapter) {
+            one_thread(&mut schedules, labels.iter().copied());
+        }
     }
 }
 
