@@ -179,7 +179,7 @@ fn economise_on_software_renderer(
         return;
     }
     *done = true;
-    if adapter.device_type != wgpu_types::DeviceType::Cpu {
+    if !one_thread::is_software(&adapter) {
         return;
     }
     for camera in &cameras {

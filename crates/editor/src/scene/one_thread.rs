@@ -38,7 +38,7 @@ pub(super) fn add_systems(app: &mut App) {
 }
 
 /// Whether the adapter is a software renderer (known once the renderer is up).
-fn is_software(adapter: &RenderAdapterInfo) -> bool {
+pub(super) fn is_software(adapter: &RenderAdapterInfo) -> bool {
     adapter.device_type == wgpu_types::DeviceType::Cpu
 }
 
