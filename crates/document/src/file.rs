@@ -309,10 +309,33 @@ impl DocumentFile {
     }
 
     /// The document as RON text, to be saved at `path` (the skeleton's path is written
-    /// relative to it). Refused when the text would be larger than a document may be read
-    /// ([`marionette_skeleton::ron_io::MAX_FILE_BYTES`]).
+    /// relative to it). Refused when it could not be opened again: a sequence beyond the limits
+    /// ([`Sequence::defects`]), a root beyond the largest coordinate, or text larger than a
+    /// document may be read ([`marionette_skeleton::ron_io::MAX_FILE_BYTES`]).
     pub fn to_ron_string(&self, path: &Path) -> Result<String, ron::Error> {
         let s = &self.skeleton;
+        // What could not be opened again is not written (a sequence made by an import or a
+        // retarget beyond the limits, say).
+        for seq in &self.sequences {
+            if let Some(defect) = seq.defects().into_iter().next() {
+                return Err(ron::Error::Message(format!(
+                    "sequence \"{}\": {defect}",
+                    seq.name
+                )));
+            }
+        }
+        if let Some(v) = self
+            .pose
+            .q
+            .iter()
+            .take(3)
+            .find(|v| !marionette_skeleton::coordinate_in_range(**v))
+        {
+            return Err(ron::Error::Message(format!(
+                "the pose's root {v} is beyond ±{} m",
+                marionette_skeleton::MAX_COORDINATE
+            )));
+        }
         let def = DocumentDef {
             version: FORMAT_VERSION,
             skeleton: relative_path(folder(path), &self.skeleton_path),

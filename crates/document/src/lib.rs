@@ -19,5 +19,6 @@ pub use goal_set::{GoalSet, Owner};
 pub use key_edits::{Clip, KeyEditError};
 pub use lock::{Lock, LockError, LockKind, LockPart, Violation};
 pub use sequence::{
-    Key, KeyInterpolation, MAX_FRAME, MAX_SPAN, RootInterpolation, RotationInterpolation, Sequence,
+    Key, KeyInterpolation, MAX_FPS, MAX_FRAME, MAX_SPAN, MIN_FPS, RootInterpolation,
+    RotationInterpolation, Sequence, frame_in_range,
 };

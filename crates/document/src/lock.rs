@@ -61,16 +61,22 @@ pub enum LockError {
         /// The value given.
         weight: f64,
     },
-    /// A blend that is not a number of frames ≥ 0.
-    #[error("lock \"{lock}\": blend {blend} is not a number of frames ≥ 0")]
+    /// A blend that is not a number of frames from 0 to [`crate::MAX_SPAN`].
+    #[error(
+        "lock \"{lock}\": blend {blend} is not a number of frames from 0 to {max}",
+        max = crate::MAX_SPAN
+    )]
     Blend {
         /// The lock.
         lock: String,
         /// The value given.
         blend: i64,
     },
-    /// A frame range that ends before it starts.
-    #[error("lock \"{lock}\": frame range {first}..={last} ends before it starts")]
+    /// A frame range that ends before it starts, or passes ±[`crate::MAX_FRAME`].
+    #[error(
+        "lock \"{lock}\": frame range {first}..={last} ends before it starts or passes ±{max}",
+        max = crate::MAX_FRAME
+    )]
     Frames {
         /// The lock.
         lock: String,
@@ -413,7 +419,9 @@ impl Lock {
     /// Sets the frame range; on error nothing changes.
     pub fn set_frames(&mut self, frames: Option<(i64, i64)>) -> Result<(), LockError> {
         if let Some((first, last)) = frames
-            && last < first
+            && (last < first
+                || !crate::sequence::frame_in_range(first)
+                || !crate::sequence::frame_in_range(last))
         {
             return Err(LockError::Frames {
                 lock: self.name.clone(),
@@ -433,7 +441,7 @@ impl Lock {
 
     /// Sets the blend; on error nothing changes.
     pub fn set_blend(&mut self, blend: i64) -> Result<(), LockError> {
-        if blend < 0 {
+        if !(0..=crate::MAX_SPAN).contains(&blend) {
             return Err(LockError::Blend {
                 lock: self.name.clone(),
                 blend,

@@ -3,7 +3,7 @@
 //! whether every frame is re-solved against its locks. Interpolation and baking are the motion
 //! crate's; this module keeps the data valid and round-trips it exactly.
 
-use marionette_skeleton::Pose;
+use marionette_skeleton::{Pose, coordinate_in_range};
 use serde::{Deserialize, Serialize};
 
 /// How each joint's rotation goes from key to key.
@@ -82,6 +82,20 @@ pub const MAX_SPAN: i64 = 1_000_000;
 /// overflows).
 pub const MAX_FRAME: i64 = 1_000_000_000;
 
+/// The fewest frames per second a sequence may play at (a frame every 1 000 s).
+pub const MIN_FPS: f64 = 1.0e-3;
+
+/// The most frames per second a sequence may play at. Between the two, every frame's time
+/// (frame / fps, up to [`MAX_SPAN`] frames) is finite and strictly increasing in the 32-bit
+/// floats glTF animations hold.
+pub const MAX_FPS: f64 = 1.0e5;
+
+/// Whether `frame` is within ±[`MAX_FRAME`] (every integer is asked, `i64::MIN` included,
+/// whose absolute value does not exist).
+pub fn frame_in_range(frame: i64) -> bool {
+    (-MAX_FRAME..=MAX_FRAME).contains(&frame)
+}
+
 /// A named sequence of keys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sequence {
@@ -105,8 +119,12 @@ impl Sequence {
     /// spline parameters finite and in range).
     pub fn defects(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if !(self.fps.is_finite() && self.fps > 0.0) {
-            out.push(format!("fps {} is not a number > 0", self.fps));
+        if !(MIN_FPS..=MAX_FPS).contains(&self.fps) {
+            // Debug writes 1e-308 where Display would write 308 zeros.
+            out.push(format!(
+                "fps {:?} is not a number from {MIN_FPS} to {MAX_FPS}",
+                self.fps
+            ));
         }
         if self.keys.is_empty() {
             out.push("it has no keys (at least one is needed)".into());
@@ -121,7 +139,17 @@ impl Sequence {
                 k.frame, k.ease
             ));
         }
-        if let Some(k) = self.keys.iter().find(|k| k.frame.abs() > MAX_FRAME) {
+        if let Some(k) = self.keys.iter().find(|k| {
+            k.pose.q.iter().any(|v| !v.is_finite())
+                || !k.pose.q.iter().take(3).all(|v| coordinate_in_range(*v))
+        }) {
+            out.push(format!(
+                "key at frame {}: its root is not a finite point within ±{} m, or a value is not a number",
+                k.frame,
+                marionette_skeleton::MAX_COORDINATE
+            ));
+        }
+        if let Some(k) = self.keys.iter().find(|k| !frame_in_range(k.frame)) {
             out.push(format!(
                 "key at frame {} is beyond ±{MAX_FRAME}, the largest frame number",
                 k.frame

@@ -212,6 +212,130 @@ fn broken_documents_name_the_file_and_the_culprit() {
     assert!(m.contains("syntax.ron:"), "{m}");
 }
 
+/// What no file format can carry is refused on load, naming the document and the field: a key at
+/// frame −2⁶³ (whose absolute value overflows: it once passed the ±10⁹ check and crashed a bake),
+/// frame rates beyond 0.001–100 000, a root 10³⁰⁰ m away, lock ranges and blends beyond the frame
+/// limits.
+#[test]
+fn numbers_beyond_the_limits_are_refused_with_their_field() {
+    let dir = tempfile::tempdir().expect("dir");
+    let good = example(&skeletons().join("humanoid.ron"));
+    let cases = [
+        (
+            "min_frame.ron",
+            good.replace("Key(frame: 0,", "Key(frame: -9223372036854775808,"),
+            "key at frame -9223372036854775808 is beyond ±1000000000",
+        ),
+        (
+            "max_frame.ron",
+            good.replace("Key(frame: 24,", "Key(frame: 9223372036854775807,"),
+            "is beyond ±1000000000",
+        ),
+        (
+            "slow.ron",
+            good.replace("fps: 24.0", "fps: 1e-308"),
+            "fps 1e-308 is not a number from 0.001 to 100000",
+        ),
+        (
+            "fast.ron",
+            good.replace("fps: 24.0", "fps: 1e308"),
+            "is not a number from 0.001 to 100000",
+        ),
+        (
+            "far.ron",
+            good.replace(
+                "Key(frame: 0, pose: Pose(root: (0.0, 0.0, 0.0)",
+                "Key(frame: 0, pose: Pose(root: (1e300, 0.0, 0.0)",
+            ),
+            "beyond ±1000000 m",
+        ),
+        (
+            "far_pose.ron",
+            good.replace(
+                "pose: Some(Pose(root: (0.0, 0.0, 0.0)",
+                "pose: Some(Pose(root: (0.0, -2e6, 0.0)",
+            ),
+            "beyond ±1000000 m",
+        ),
+        (
+            "far_target.ron",
+            good.replace("target: (0.09, 0.0, 0.05)", "target: (0.09, 1e300, 0.05)"),
+            "target is not a finite vector within ±1000000",
+        ),
+        (
+            "lock_range.ron",
+            good.replace(
+                "frames: Some((0, 24))",
+                "frames: Some((-9223372036854775808, 24))",
+            ),
+            "passes ±1000000000",
+        ),
+        (
+            "lock_blend.ron",
+            good.replace(
+                "base: None,",
+                "base: None,
+            blend: 9223372036854775807,",
+            ),
+            "is not a number of frames from 0 to 1000000",
+        ),
+    ];
+    for (name, text, why) in cases {
+        assert_ne!(text, good, "{name}: the example changed");
+        let m = refused(dir.path(), name, &text);
+        assert!(m.contains(why), "{name}: {m}");
+    }
+}
+
+/// A document file larger than a document may be read (64 MiB) is refused before it is read
+/// whole; a document that would be written larger is refused before anything is written (it
+/// could not be opened again).
+#[test]
+fn documents_beyond_the_size_limits_are_refused_reading_and_writing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let limit = marionette_skeleton::ron_io::MAX_FILE_BYTES;
+    // Read: a sparse file one byte over (nothing is written to the disk but its length).
+    let big = dir.path().join("big.ron");
+    let file = std::fs::File::create(&big).expect("a file");
+    file.set_len(limit + 1).expect("its length");
+    let m = DocumentFile::load(&big).expect_err("too large").to_string();
+    assert!(
+        m.contains("big.ron") && m.contains("larger than 64 MiB"),
+        "{m}"
+    );
+    // Written: the stick figure's document with enough keys to pass 64 MiB.
+    let good = example(&skeletons().join("stickman.ron"));
+    let doc_path = write(
+        dir.path(),
+        "small.ron",
+        &good
+            .replace("\"right knee\": [40.0]", "")
+            .replace("\"left knee\": [50.0]", ""),
+    );
+    let mut doc = DocumentFile::load(&doc_path).expect("the example on the stick figure");
+    let key = doc.sequences[0].keys[0].clone();
+    let mut with_keys = |n: i64| {
+        doc.sequences[0].keys = (0..n)
+            .map(|f| marionette_document::Key {
+                frame: f,
+                ..key.clone()
+            })
+            .collect();
+        doc.to_ron_string(&doc_path).map(|t| t.len())
+    };
+    let per_key = with_keys(1000).expect("writes") / 1000;
+    let keys = limit as i64 / per_key as i64 + 1000;
+    assert!(keys < marionette_document::MAX_SPAN, "{keys} keys");
+    let e = with_keys(keys).expect_err("too large to open again");
+    let out = dir.path().join("huge.ron");
+    assert!(
+        e.to_string().contains("documents are read up to 64 MiB"),
+        "{e}"
+    );
+    assert!(doc.save(&out).is_err());
+    assert!(!out.exists(), "nothing written");
+}
+
 /// The writer the kill test runs in a child process: saves two alternating documents into the
 /// file named by `MARIONETTE_SAVE_LOOP` until killed. Does nothing in a normal test run.
 #[test]

@@ -15,7 +15,9 @@ use marionette_skeleton::ROOT_STATE_LEN;
 use nalgebra::DVector;
 
 use crate::merit::Merit;
-use crate::system::{System, wrap_angle};
+use marionette_skeleton::angles::wrap_angle;
+
+use crate::system::System;
 
 /// An update whose largest goal error falls by less than this fraction has stalled.
 pub(crate) const STALL_GAIN: f64 = 1e-3;
@@ -116,14 +118,14 @@ const RESTART_UPDATES: usize = 20;
 /// say). The solver is run for a few updates from each of a fixed set of poses (the DOFs that
 /// move a goal spread over their ranges by a fixed sequence, the others as they are) and the
 /// best result is kept when it meets the goals or halves the largest error (or `bar`, the best
-/// of the solve so far, if lower). Deterministic: the poses depend only on the chain. True when
-/// `q` moved.
+/// of the solve so far, if lower); `run` makes the solver's updates (the driver's). Deterministic:
+/// the poses depend only on the chain. True when `q` moved.
 pub(crate) fn restart(
-    solver: &mut dyn crate::Solver,
     system: &mut System<'_>,
     q: &mut [f64],
     tolerance: f64,
     bar: &Merit,
+    run: &mut dyn FnMut(&mut System<'_>, &mut [f64], usize),
 ) -> bool {
     // Only a lone goal (a drag): with several goals a stalled solve is most often the best
     // compromise between them, which no restart improves, and a jump of the whole chain to
@@ -163,7 +165,7 @@ pub(crate) fn restart(
                 dof.min + (dof.max - dof.min) * u
             };
         }
-        crate::solver::run_updates(solver, system, &mut trial, tolerance, RESTART_UPDATES);
+        run(system, &mut trial, RESTART_UPDATES);
         let merit = Merit::of(system, tolerance, bar);
         if best.as_ref().is_none_or(|(m, _)| merit.beats(m, 0.0)) {
             best = Some((merit, trial.clone()));

@@ -210,6 +210,15 @@ impl Svd {
     }
 }
 
+/// Scales `v` so that its largest entry is at most `cap` in magnitude (keeping its direction);
+/// Buss (2009, §5) and Buss & Kim clamp each update's largest joint change this way.
+pub fn clamp_largest(v: &mut DVector<f64>, cap: f64) {
+    let largest = v.amax();
+    if largest > cap && largest.is_finite() {
+        *v *= cap / largest;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ use marionette_skeleton::{JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{DMatrix, DVector};
 
 use crate::linalg::cholesky_solve_slices;
-use crate::system::wrap_angle;
+use marionette_skeleton::angles::wrap_angle;
 
 /// The largest change of one DOF the pull makes in one update (radians or metres). A null-space
 /// step moves the goals only to second order, about (link length)·Δq²: 0.01 rad on a 0.6 m arm
@@ -181,7 +181,7 @@ impl Preference {
                 break;
             }
         }
-        crate::solvers::common::clamp_largest(out, MAX_STEP);
+        crate::linalg::clamp_largest(out, MAX_STEP);
         true
     }
 

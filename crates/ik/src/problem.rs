@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use marionette_skeleton::{
     Chain, FileError, JointId, Pose, PoseError, Skeleton, SkeletonError, orientation_from_degrees,
 };
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -398,10 +398,15 @@ fn resolve_goal(
         j
     };
     let finite = |field: &str, v: &[f64; 3], defects: &mut Vec<ProblemDefect>| {
-        if v.iter().all(|x| x.is_finite()) {
+        if v.iter()
+            .all(|x| marionette_skeleton::coordinate_in_range(*x))
+        {
             Some(Vector3::from(*v))
         } else {
-            bad(format!("{field} is not a finite vector"), defects);
+            bad(
+                format!("{field} is not a finite vector within ±1000000"),
+                defects,
+            );
             None
         }
     };
@@ -622,23 +627,6 @@ fn axis_names(axes: &[bool; 3]) -> Vec<AxisName> {
         .collect()
 }
 
-/// Rx·Ry·Rz angles in degrees of a rotation matrix (the inverse of
-/// [`orientation_from_degrees`]; at the gimbal singularity, ry = ±90°, the x angle takes the
-/// whole turn about the shared axis).
-pub fn degrees_from_orientation(m: &Matrix3<f64>) -> [f64; 3] {
-    // R = Rx(a)·Ry(b)·Rz(c): R[0][2] = sin b, R[1][2] = −sin a cos b, R[2][2] = cos a cos b,
-    // R[0][0] = cos b cos c, R[0][1] = −cos b sin c.
-    let sb = m[(0, 2)].clamp(-1.0, 1.0);
-    let b = sb.asin();
-    let (a, c) = if sb.abs() < 1.0 - 1e-12 {
-        ((-m[(1, 2)]).atan2(m[(2, 2)]), (-m[(0, 1)]).atan2(m[(0, 0)]))
-    } else {
-        // cos b = 0: only a ± c is defined; put it all in a.
-        (m[(2, 1)].atan2(m[(1, 1)]), 0.0)
-    };
-    [a, b, c].map(f64::to_degrees)
-}
-
 impl GoalDef {
     /// The goal as a file writes it (names for ids, degrees for rotations); `None` for a drag's
     /// goal along a ray, which no file holds.
@@ -672,7 +660,7 @@ impl GoalDef {
                 axes,
             } => GoalDef::Orientation {
                 joint: skeleton.joint(*joint).name.clone(),
-                target: degrees_from_orientation(target),
+                target: marionette_skeleton::degrees_from_orientation(target),
                 axes: axis_names(axes),
                 weight,
                 priority,
@@ -713,7 +701,7 @@ impl GoalDef {
             } => GoalDef::Pose {
                 site: site(s),
                 target: v(target),
-                rotation: degrees_from_orientation(rotation),
+                rotation: marionette_skeleton::degrees_from_orientation(rotation),
                 weight,
                 priority,
             },

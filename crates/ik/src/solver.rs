@@ -309,7 +309,9 @@ pub fn solve_into(
                 crate::escape::escape(system, q, &bar, tolerance)
             }) || (may_restart && {
                 may_restart = false;
-                crate::escape::restart(solver, system, q, tolerance, &bar)
+                crate::escape::restart(system, q, tolerance, &bar, &mut |system, trial, updates| {
+                    run_updates(solver, system, trial, tolerance, updates);
+                })
             });
             evaluate(solver, system, q);
             if escaped {

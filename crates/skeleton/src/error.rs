@@ -153,7 +153,7 @@ pub enum Defect {
     /// More joints than a skeleton may have.
     #[error(
         "joint \"{joint}\" is one more than the {} joints a skeleton may have",
-        crate::load::MAX_JOINTS
+        crate::format::MAX_JOINTS
     )]
     TooManyJoints {
         /// The first joint past the limit.
@@ -162,7 +162,7 @@ pub enum Defect {
     /// The hierarchy nests deeper than a skeleton file can be read back.
     #[error(
         "joint \"{joint}\" is nested {depth} joints and groups deep; at most {} (so the file reads back)",
-        crate::load::MAX_DEPTH
+        crate::format::MAX_DEPTH
     )]
     TooDeep {
         /// The first joint past the limit.
@@ -256,6 +256,18 @@ pub enum Defect {
         owner: String,
         /// Which field, e.g. `offset`, `DOF 2 min`.
         field: String,
+    },
+    /// A length or coordinate beyond ±[`crate::MAX_COORDINATE`].
+    #[error(
+        "{owner}: {field} {value} is beyond ±1000000 m, the largest coordinate a file may give"
+    )]
+    BeyondRange {
+        /// `joint "x"` or `site "y"`.
+        owner: String,
+        /// Which field, e.g. `offset`, `DOF 2 max`.
+        field: String,
+        /// The value given.
+        value: f64,
     },
     /// A DOF's lower limit exceeds its upper limit.
     #[error("joint \"{joint}\": {dof} has min {min} > max {max}")]

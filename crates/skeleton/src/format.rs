@@ -9,6 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::ordered_map::OrderedMap;
 
+/// The most joints and groups a hierarchy may nest, the root counting 1: a file nested deeper
+/// would pass RON's nesting limit ([`crate::ron_io::MAX_NESTING`]) when read back.
+pub const MAX_DEPTH: usize = 200;
+
+/// The most joints a skeleton may have.
+pub const MAX_JOINTS: usize = 1024;
+
 /// The format version this crate reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 

@@ -124,7 +124,7 @@ impl JointRotations {
                             values,
                         )
                     })
-                    .min_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).expect("finite"))
+                    .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)))
                     .expect("two families");
                 for (s, v) in states.iter().zip(best.2) {
                     q[*s] = v;
@@ -176,12 +176,7 @@ fn nearest_within(skeleton: &Skeleton, s: usize, angle: f64, reference: f64) -> 
         .iter()
         .copied()
         .filter(|&a| dof.within_limits(a))
-        .min_by(|a, b| {
-            (a - reference)
-                .abs()
-                .partial_cmp(&(b - reference).abs())
-                .expect("finite")
-        })
+        .min_by(|a, b| (a - reference).abs().total_cmp(&(b - reference).abs()))
         .unwrap_or_else(|| {
             // Outside: the limit nearest on the circle.
             let gap = |limit: f64| wrap_angle(limit - angle).abs();

@@ -33,6 +33,7 @@ pub mod model;
 pub mod ordered_map;
 pub mod pose;
 pub mod ron_io;
+pub mod rotation;
 mod save;
 pub mod sides;
 pub mod symmetry;
@@ -44,12 +45,25 @@ pub use chain::{Chain, ChainError};
 pub use error::{Defect, FileError, SkeletonError};
 pub use fk::Fk;
 pub use format::assets_folder;
-pub use load::{MAX_DEPTH, MAX_JOINTS, orientation_from_degrees};
+pub use format::{MAX_DEPTH, MAX_JOINTS};
 pub use model::{
     Dof, DofId, DofKind, Group, GroupId, Joint, JointId, ROOT_STATE_LEN, Shape, Site, SiteId,
     Skeleton, Skin,
 };
 pub use pose::{Pose, PoseDefect, PoseError, PoseFile};
+pub use rotation::{degrees_from_orientation, orientation_from_degrees};
+
+/// The largest coordinate or length a file may give, either way from 0 (metres): offsets, slide
+/// limits, bodies, root translations, goal and lock targets. Beyond it no file format Marionette
+/// writes for other tools can carry the figure (glTF holds 32-bit floats, whose largest value is
+/// about 3.4e38, and a skeleton of 1 024 joints adds up its offsets), and nothing a figure editor
+/// places is a thousand kilometres away.
+pub const MAX_COORDINATE: f64 = 1.0e6;
+
+/// Whether `v` is a finite number within ±[`MAX_COORDINATE`].
+pub fn coordinate_in_range(v: f64) -> bool {
+    v.is_finite() && v.abs() <= MAX_COORDINATE
+}
 
 /// The types most users need.
 pub mod prelude {

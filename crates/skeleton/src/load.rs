@@ -7,13 +7,14 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use nalgebra::{Matrix3, Rotation3, Vector3};
+use nalgebra::Vector3;
 
 use crate::error::{Defect, SkeletonError};
-use crate::format::{FORMAT_VERSION, JointDef, Node, SkeletonFile};
+use crate::format::{FORMAT_VERSION, JointDef, MAX_DEPTH, MAX_JOINTS, Node, SkeletonFile};
 use crate::mirror::mirror_def;
 use crate::model::{Group, GroupId, Joint, JointId, Site, SiteId, Skeleton, Skin};
 use crate::ron_io;
+use crate::rotation::orientation_from_degrees;
 use crate::validate::{dof_from_def, shape_from_def, validate_def};
 
 impl Skeleton {
@@ -67,13 +68,6 @@ impl Skeleton {
 }
 
 /// The hierarchy flattened in depth-first pre-order.
-/// The most joints and groups a hierarchy may nest, the root counting 1: a file nested deeper
-/// would pass RON's nesting limit ([`crate::ron_io::MAX_NESTING`]) when read back.
-pub const MAX_DEPTH: usize = 200;
-
-/// The most joints a skeleton may have.
-pub const MAX_JOINTS: usize = 1024;
-
 struct Tree {
     names: Vec<String>,
     parents: Vec<Option<usize>>,
@@ -271,6 +265,13 @@ fn check_sites(parsed: &SkeletonFile, tree: &Tree, defects: &mut Vec<Defect>) {
                 owner: format!("site \"{name}\""),
                 field: "offset".to_owned(),
             });
+        } else {
+            crate::validate::beyond_range(
+                &format!("site \"{name}\""),
+                "offset",
+                &site.offset,
+                defects,
+            );
         }
     }
 }
@@ -301,16 +302,6 @@ fn check_skin(parsed: &SkeletonFile, tree: &Tree, defects: &mut Vec<Defect>) {
             });
         }
     }
-}
-
-/// Rx(rx)·Ry(ry)·Rz(rz) from degrees: the format's orientation convention, for joint frames
-/// and for orientation targets alike.
-pub fn orientation_from_degrees(deg: [f64; 3]) -> Matrix3<f64> {
-    let [rx, ry, rz] = deg.map(f64::to_radians);
-    (Rotation3::from_axis_angle(&Vector3::x_axis(), rx)
-        * Rotation3::from_axis_angle(&Vector3::y_axis(), ry)
-        * Rotation3::from_axis_angle(&Vector3::z_axis(), rz))
-    .into_inner()
 }
 
 /// Builds the model from a hierarchy and definitions that passed validation.

@@ -87,7 +87,7 @@ pub fn mirror_def(def: &JointDef) -> JointDef {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::orientation_from_degrees as orientation_matrix;
+    use crate::rotation::orientation_from_degrees as orientation_matrix;
     use nalgebra::Matrix3;
 
     #[test]

@@ -110,6 +110,22 @@ impl Dof {
         }
     }
 
+    /// The value in file units as files write it: a hinge's degrees rounded to 12 significant
+    /// digits when that reads back ([`Dof::from_file_units`]) as the same radians, so 30° is
+    /// written `30` rather than `29.999999999999996` and nothing is lost.
+    pub fn to_written_units(&self, value: f64) -> f64 {
+        let plain = self.to_file_units(value);
+        if self.kind == DofKind::Slide {
+            return plain;
+        }
+        let tidy = crate::ron_io::tidy(plain, 12);
+        if self.from_file_units(tidy) == value {
+            tidy
+        } else {
+            plain
+        }
+    }
+
     /// Converts a value in file units (degrees or metres) to program units.
     pub fn from_file_units(&self, value: f64) -> f64 {
         match self.kind {

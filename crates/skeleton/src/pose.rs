@@ -71,6 +71,16 @@ pub enum PoseDefect {
         /// 1-based position of the value.
         index: usize,
     },
+    /// A root coordinate beyond ±[`crate::MAX_COORDINATE`].
+    #[error(
+        "root: value {index} ({value} m) is beyond ±1000000 m, the largest coordinate a file may give"
+    )]
+    RootBeyondRange {
+        /// 1-based position of the value.
+        index: usize,
+        /// The value given.
+        value: f64,
+    },
     /// A value lies outside its DOF's limits.
     #[error("joint \"{joint}\": {dof} value {value} is outside its limits [{min}, {max}]")]
     OutOfLimits {
@@ -148,8 +158,13 @@ impl Pose {
         let mut pose = Pose::rest(skeleton);
         let mut defects = Vec::new();
         for (i, v) in parsed.root.iter().enumerate() {
-            if v.is_finite() {
+            if crate::coordinate_in_range(*v) {
                 pose.q[i] = *v;
+            } else if v.is_finite() {
+                defects.push(PoseDefect::RootBeyondRange {
+                    index: i + 1,
+                    value: *v,
+                });
             } else {
                 defects.push(PoseDefect::NonFinite {
                     owner: "root".to_owned(),
@@ -211,8 +226,9 @@ impl Pose {
         }
     }
 
-    /// Every joint's name and values in file units (degrees, metres for slides), in hierarchy
-    /// order; joints without DOFs get no values.
+    /// Every joint's name and values in file units (degrees, metres for slides) as files write
+    /// them ([`crate::Dof::to_written_units`]), in hierarchy order; joints without DOFs get no
+    /// values.
     pub fn file_values(&self, skeleton: &Skeleton) -> Vec<(String, Vec<f64>)> {
         skeleton
             .joint_ids()
@@ -220,7 +236,7 @@ impl Pose {
                 let values = skeleton
                     .joint_dofs(j)
                     .zip(self.joint_values(skeleton, j))
-                    .map(|(d, &v)| skeleton.dof(d).to_file_units(v))
+                    .map(|(d, &v)| skeleton.dof(d).to_written_units(v))
                     .collect();
                 (skeleton.joint(j).name.clone(), values)
             })

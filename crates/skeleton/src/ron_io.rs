@@ -5,6 +5,26 @@ use std::path::Path;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+/// `v` rounded to `digits` significant digits (1 to 15): the nearest double to that decimal,
+/// which files then print as the decimal. Non-finite values and zero are returned as they are.
+pub fn tidy(v: f64, digits: i32) -> f64 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    let digits = digits.clamp(1, 15);
+    let exponent = digits - 1 - v.abs().log10().floor() as i32;
+    // 10^k is exact for |k| ≤ 22; beyond, the value is left alone.
+    if !(-22..=22).contains(&exponent) {
+        return v;
+    }
+    let scale = 10f64.powi(exponent.abs());
+    if exponent >= 0 {
+        (v * scale).round() / scale
+    } else {
+        (v / scale).round() * scale
+    }
+}
+
 /// A RON syntax or type error with the 1-based position RON reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RonSyntaxError {
@@ -155,4 +175,24 @@ pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> 
 /// A short name for a path in messages: the path as given.
 pub fn display_path(path: &Path) -> String {
     path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tidy_rounds_to_significant_digits_and_leaves_the_rest() {
+        assert_eq!(tidy(12.3 * 0.01, 12), 0.123);
+        assert_eq!(tidy(1.1 * 0.01, 12), 0.011);
+        assert_eq!(tidy(30f64.to_radians().to_degrees(), 12), 30.0);
+        assert_eq!(tidy(1.0 / 0.0083333, 12), 120.000480002);
+        assert_eq!(tidy(-2.5e-7, 3), -2.5e-7);
+        for v in [0.0, f64::INFINITY, f64::NAN, 1e300, 1e-300] {
+            assert!(
+                tidy(v, 12) == v || (v.is_nan() && tidy(v, 12).is_nan()),
+                "{v}"
+            );
+        }
+    }
 }

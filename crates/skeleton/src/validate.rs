@@ -20,6 +20,13 @@ pub(crate) fn validate_def(joint: &str, def: &JointDef, defects: &mut Vec<Defect
     };
     if def.offset.iter().any(|v| !v.is_finite()) {
         non_finite(defects, "offset".into());
+    } else {
+        beyond_range(
+            &format!("joint \"{joint}\""),
+            "offset",
+            &def.offset,
+            defects,
+        );
     }
     if def.orientation.iter().any(|v| !v.is_finite()) {
         non_finite(defects, "orientation".into());
@@ -53,6 +60,11 @@ pub(crate) fn validate_def(joint: &str, def: &JointDef, defects: &mut Vec<Defect
         }
         if !max.is_finite() {
             non_finite(defects, format!("{dof_ref} max"));
+        }
+        if matches!(dof, DofDef::Slide(..)) {
+            let owner = format!("joint \"{joint}\"");
+            beyond_range(&owner, &format!("{dof_ref} min"), &[min], defects);
+            beyond_range(&owner, &format!("{dof_ref} max"), &[max], defects);
         }
         if min > max {
             defects.push(Defect::MinAboveMax {
@@ -106,6 +118,20 @@ pub(crate) fn validate_def(joint: &str, def: &JointDef, defects: &mut Vec<Defect
     }
 }
 
+/// Pushes a defect for the first of `values` (finite ones) beyond ±[`crate::MAX_COORDINATE`].
+pub(crate) fn beyond_range(owner: &str, field: &str, values: &[f64], defects: &mut Vec<Defect>) {
+    if let Some(&value) = values
+        .iter()
+        .find(|v| v.is_finite() && !crate::coordinate_in_range(**v))
+    {
+        defects.push(Defect::BeyondRange {
+            owner: owner.to_owned(),
+            field: field.to_owned(),
+            value,
+        });
+    }
+}
+
 fn validate_body(joint: &str, body: &BodyDef, defects: &mut Vec<Defect>) {
     let mut bad = |what: String| {
         defects.push(Defect::BadBody {
@@ -116,6 +142,8 @@ fn validate_body(joint: &str, body: &BodyDef, defects: &mut Vec<Defect>) {
     let mut positive = |name: &str, v: f64| {
         if !v.is_finite() {
             bad(format!("{name} is not a finite number"));
+        } else if !crate::coordinate_in_range(v) {
+            bad(format!("{name} {v} is beyond ±1000000 m"));
         } else if v <= 0.0 {
             bad(format!("{name} {v} is not positive"));
         }
@@ -155,8 +183,8 @@ fn validate_body(joint: &str, body: &BodyDef, defects: &mut Vec<Defect>) {
             at
         }
     };
-    if at.iter().any(|v| !v.is_finite()) {
-        bad("at is not a finite point".into());
+    if at.iter().any(|v| !crate::coordinate_in_range(*v)) {
+        bad("at is not a finite point within ±1000000 m".into());
     }
 }
 

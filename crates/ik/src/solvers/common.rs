@@ -4,14 +4,7 @@ use std::ops::Range;
 
 use nalgebra::DVector;
 
-/// Scales `v` so that its largest entry is at most `cap` in magnitude (keeping its direction);
-/// Buss (2009, §5) and Buss & Kim clamp each update's largest joint change this way.
-pub fn clamp_largest(v: &mut DVector<f64>, cap: f64) {
-    let largest = v.amax();
-    if largest > cap && largest.is_finite() {
-        *v *= cap / largest;
-    }
-}
+pub use crate::linalg::clamp_largest;
 
 /// True when the goals' priorities are still `layout`, so a solver's priority-dependent
 /// workspaces can be kept.
