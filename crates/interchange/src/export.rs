@@ -7,6 +7,8 @@ use marionette_document::Lock;
 use marionette_motion::BakedFrame;
 use marionette_skeleton::Skeleton;
 
+use crate::character::Character;
+
 /// A format to export to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
@@ -36,6 +38,9 @@ pub struct Sources<'a> {
     pub assets: Option<&'a Path>,
     /// The skeleton file (a character's skin is found beside it).
     pub skeleton_file: Option<&'a Path>,
+    /// The character the skeleton's skin names, already read (the editor's); else it is read
+    /// from its file.
+    pub character: Option<&'a Character>,
 }
 
 /// The file's bytes for `frames` (named `name`, at `fps`), and what was written otherwise than
@@ -55,7 +60,15 @@ pub fn export_bytes(
     if format == ExportFormat::Glb
         && let Some(skin) = skeleton.skin_path(sources.skeleton_file)
     {
-        let bytes = crate::character::export::character_glb(&skin, skeleton, &qs, fps, name)
+        let read;
+        let character = match sources.character {
+            Some(c) => c,
+            None => {
+                read = Character::open(&skin).map_err(|e| format!("the character file: {e}"))?;
+                &read
+            }
+        };
+        let bytes = crate::character::export::character_glb(character, skeleton, &qs, fps, name)
             .map_err(|e| format!("the character file: {e}"))?;
         return Ok((bytes, Vec::new()));
     }

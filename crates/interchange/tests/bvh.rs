@@ -257,3 +257,75 @@ fn every_shipped_capture_imports_and_exports_to_the_same_joint_positions() {
         assert!(worst < 1e-6, "{}: a joint is {worst} m off", file.display());
     }
 }
+
+/// A capture of more frames than a sequence may span is refused (before a key is made), one of
+/// exactly as many is imported; a frame time beyond the frame-rate limits and a root beyond the
+/// largest coordinate are refused too.
+#[test]
+fn captures_beyond_the_limits_are_refused() {
+    use marionette_document::MAX_SPAN;
+    use marionette_interchange::bvh::import::ImportError;
+    let text = |frames: usize, time: &str, x: &str| {
+        let mut t = format!(
+            "HIERARCHY\nROOT hips\n{{\n OFFSET 0 0 0\n CHANNELS 1 Xposition\n End Site\n \
+             {{\n  OFFSET 0 1 0\n }}\n}}\nMOTION\nFrames: {frames}\nFrame Time: {time}\n"
+        );
+        for _ in 0..frames {
+            t.push_str(x);
+            t.push('\n');
+        }
+        t
+    };
+    let read = |t: &str| parse(t).expect("parses").bvh;
+    let many = read(&text(MAX_SPAN as usize + 1, "0.01", "0"));
+    let e = import(&many, 1.0, 1, "many").expect_err("too many frames");
+    assert!(matches!(e, ImportError::TooLong { .. }), "{e}");
+    assert!(e.to_string().contains("1000001 frames"), "{e}");
+    let as_many = read(&text(MAX_SPAN as usize, "0.01", "0"));
+    let imported = import(&as_many, 1.0, 1000, "as many").expect("the most frames");
+    assert_eq!(
+        imported.sequence.keys.last().map(|k| k.frame),
+        Some(MAX_SPAN - 1)
+    );
+    for (time, x, why) in [
+        ("1e-308", "0", "fps"),
+        ("1e308", "0", "fps"),
+        ("0.01", "1e300", "root"),
+    ] {
+        let bvh = read(&text(2, time, x));
+        let e = import(&bvh, 1.0, 1, "edge").expect_err(why);
+        assert!(e.to_string().contains(why), "{time} {x}: {e}");
+    }
+}
+
+/// An import writes the capture's numbers as the file gives them, without the noise of its
+/// arithmetic: 12.3 cm at × 0.01 is 0.123 m (not 0.12300000000000001), 30° stays 30 (not
+/// 29.999999999999996), a frame time of 0.0083333 s is 120.000480002 fps.
+#[test]
+fn an_imported_capture_is_written_without_float_noise() {
+    let text = "HIERARCHY\nROOT hips\n{\n OFFSET 0 0 0\n CHANNELS 4 Xposition Yposition Zposition Xrotation\n \
+        JOINT knee\n {\n  OFFSET 1.1 12.3 0\n  CHANNELS 1 Zrotation\n  End Site\n  {\n   OFFSET 0 3.3 0\n  }\n }\n}\n\
+        MOTION\nFrames: 2\nFrame Time: .0083333\n12.3 1.1 0 30 30\n0 0 0 0 17.3\n";
+    let bvh = parse(text).expect("parses").bvh;
+    let imported = import(&bvh, 0.01, 1, "noise").expect("imports");
+    let skeleton = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
+        .expect("written");
+    assert!(
+        skeleton.contains("offset: (0.011, 0.123, 0.0)"),
+        "{skeleton}"
+    );
+    assert!(skeleton.contains("(0.0, 0.033, 0.0)"), "{skeleton}");
+    let doc = imported
+        .document(std::path::PathBuf::from("noise.skeleton.ron"))
+        .to_ron_string(std::path::Path::new("noise.ron"))
+        .expect("written");
+    assert!(doc.contains("fps: 120.000480002"), "{doc}");
+    assert!(doc.contains("root: (0.123, 0.011, 0.0)"), "{doc}");
+    assert!(doc.contains("[30.0]") && doc.contains("[17.3]"), "{doc}");
+    for noisy in ["00000000000", "99999999999"] {
+        assert!(
+            !doc.contains(noisy) && !skeleton.contains(noisy),
+            "{noisy} in\n{doc}\n{skeleton}"
+        );
+    }
+}

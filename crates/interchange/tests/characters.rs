@@ -12,7 +12,7 @@ use marionette_ik::analytic::limb::Limb;
 use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
 use marionette_interchange::character::Character;
 use marionette_interchange::character::export::character_glb;
-use marionette_interchange::gltf_file::GltfFile;
+use marionette_interchange::gltf::read::GltfFile;
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
@@ -396,12 +396,17 @@ fn poses(s: &Skeleton, count: usize) -> Vec<Vec<f64>> {
 
 #[test]
 fn characters_export_posed_validate_read_back_and_import_again() {
+    let mut with_animations = 0;
     for path in characters() {
-        let (_, s) = import(&path);
+        let (character, s) = import(&path);
         let nodes = nodes_of(&s);
         let mut fk = Fk::new(&s);
+        let original_animations = character.file.json["animations"]
+            .as_array()
+            .map_or(0, Vec::len);
+        with_animations += usize::from(original_animations > 0);
         for frames in [poses(&s, 1), poses(&s, 12)] {
-            let glb = character_glb(&path, &s, &frames, 24.0, "take").expect("exports");
+            let glb = character_glb(&character, &s, &frames, 24.0, "take").expect("exports");
             let report = validator_errors(&glb, "character.glb");
             assert!(
                 report.contains("\"errors\":0"),
@@ -409,13 +414,28 @@ fn characters_export_posed_validate_read_back_and_import_again() {
                 path.display()
             );
             let (json, bin) = chunks(&glb);
+            // One animation, ours: a player showing the file's first animation shows the pose
+            // or the sequence (the file's own animations are dropped); for a pose, so does one
+            // showing the nodes as they stand.
+            assert_eq!(
+                json["animations"].as_array().map(Vec::len),
+                Some(1),
+                "{}",
+                path.display()
+            );
             let mut worst = 0.0f64;
             for (k, q) in frames.iter().enumerate() {
                 fk.update(&s, q);
-                let key = (frames.len() > 1).then_some(k);
-                let read = node_positions(&json, &bin, key);
-                for (j, &node) in s.joint_ids().zip(&nodes) {
-                    worst = worst.max((fk.joint_position(j) - read[node]).norm());
+                let keys = if frames.len() == 1 {
+                    vec![Some(0), None]
+                } else {
+                    vec![Some(k)]
+                };
+                for key in keys {
+                    let read = node_positions(&json, &bin, key);
+                    for (j, &node) in s.joint_ids().zip(&nodes) {
+                        worst = worst.max((fk.joint_position(j) - read[node]).norm());
+                    }
                 }
             }
             // Keys are 32-bit floats: 1e-6 m on a figure of human size (the fox is 90 units
@@ -463,6 +483,54 @@ fn characters_export_posed_validate_read_back_and_import_again() {
             }
         }
     }
+    assert!(
+        with_animations >= 3,
+        "the exports were checked on {with_animations} characters with animations of their own"
+    );
+}
+
+/// A VRM character is mapped by the file's own humanoid map, whatever its joints are called:
+/// with every node renamed to a number the map still finds every bone on the same nodes, and a
+/// map that swaps the hands (which names and shape would not) is followed.
+#[test]
+fn a_vrm_file_s_humanoid_map_is_what_maps_its_bones() {
+    use marionette_interchange::character::humanoid::{HumanBone, Method};
+    let path = data("authored/vroid_tpose.vrm");
+    let original = Character::open(&path).expect("the VRoid character");
+    let found = |c: &Character, bone: HumanBone| {
+        let h = c.humanoid.as_ref().expect("a humanoid");
+        let joint = h.joint(bone).expect("the bone");
+        c.rig.joints[joint].node
+    };
+    let h = original.humanoid.as_ref().expect("a humanoid");
+    assert_eq!(h.method, Method::Vrm);
+    // Every node named by its number only.
+    let mut file = GltfFile::open(&path).expect("reads");
+    for (i, node) in file.nodes.iter_mut().enumerate() {
+        node.name = Some(format!("n{i}"));
+        file.json["nodes"][i]["name"] = serde_json::json!(format!("n{i}"));
+    }
+    let renamed = Character::from_file(file.clone()).expect("a character");
+    let rh = renamed.humanoid.as_ref().expect("still a humanoid");
+    assert_eq!(rh.method, Method::Vrm);
+    assert_eq!(rh.bones.len(), h.bones.len());
+    for &(bone, _) in &h.bones {
+        assert_eq!(found(&renamed, bone), found(&original, bone), "{bone:?}");
+    }
+    // The hands swapped in the map: the map is followed.
+    let bones = &mut file.json["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"];
+    let left = bones["leftHand"].clone();
+    bones["leftHand"] = bones["rightHand"].clone();
+    bones["rightHand"] = left;
+    let swapped = Character::from_file(file).expect("a character");
+    assert_eq!(
+        found(&swapped, HumanBone::LeftHand),
+        found(&original, HumanBone::RightHand)
+    );
+    assert_eq!(
+        found(&swapped, HumanBone::RightHand),
+        found(&original, HumanBone::LeftHand)
+    );
 }
 
 /// RiggedFigure's JSON changed by `change`, read as a character.

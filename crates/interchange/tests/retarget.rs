@@ -1,6 +1,7 @@
 //! Captures retargeted onto other figures: every mapped bone of the target points where the
-//! capture's does (the angle between the two segments, over every frame), within the target's
-//! limits, and the hips' vertical motion is the capture's scaled by the ratio of hip heights.
+//! capture's does (the angle between the two segments, on every frame where none of the bone's
+//! own DOFs is at a limit: most of them, asserted), within the target's limits, and the hips'
+//! vertical motion is the capture's scaled by the ratio of hip heights.
 //! The captures are CMU's 01_01 and Boxing_Toes (Debian's assimp-testmodels); the targets the
 //! built-in humanoid and every humanoid test character.
 
@@ -12,14 +13,29 @@ use common::{CAPTURES, capture, targets};
 use marionette_interchange::retarget::{Retargeted, retarget};
 use marionette_skeleton::{Fk, Skeleton};
 
-/// Per mapped bone that points at another mapped bone, the angles (degrees) between the
-/// target's and the capture's segments over every frame.
+/// Whether a DOF of joint `j` is at one of its limits in pose `q` (the test's own reading).
+fn at_limit(s: &Skeleton, j: marionette_skeleton::JointId, q: &[f64]) -> bool {
+    s.joint_dofs(j).any(|d| {
+        let dof = s.dof(d);
+        let v = q[d.state_index()];
+        !dof.unlimited && (v <= dof.min + 1e-6 || v >= dof.max - 1e-6)
+    })
+}
+
+/// One bone's segment angles: its name, the angles (degrees) on the frames where none of its
+/// own DOFs is at a limit, the number of frames where one is, and whether its capture segment
+/// is one joint (the next mapped joint is the capture bone's child: the bone's rotation alone
+/// makes its direction, which is what the retarget carries over).
+type BoneAngles = (String, Vec<f64>, usize, bool);
+
+/// Per mapped bone that points at another mapped bone, the angles between the target's and the
+/// capture's segments ([`BoneAngles`]).
 fn angles(
     capture: &Skeleton,
     frames: &[Vec<f64>],
     target: &Skeleton,
     result: &Retargeted,
-) -> Vec<(String, Vec<f64>)> {
+) -> Vec<BoneAngles> {
     let mut fc = Fk::new(capture);
     let mut ft = Fk::new(target);
     let pairs: Vec<_> = result
@@ -33,14 +49,21 @@ fn angles(
             Some((m, next))
         })
         .collect();
-    let mut out: Vec<(String, Vec<f64>)> = pairs
+    let mut out: Vec<BoneAngles> = pairs
         .iter()
-        .map(|(m, _)| (format!("{:?}", m.bone), Vec::new()))
+        .map(|(m, n)| {
+            let direct = capture.joint(n.capture).parent == Some(m.capture);
+            (format!("{:?}", m.bone), Vec::new(), 0, direct)
+        })
         .collect();
     for (frame, key) in frames.iter().zip(&result.sequence.keys) {
         fc.update(capture, frame);
         ft.update(target, &key.pose.q);
         for (k, (m, n)) in pairs.iter().enumerate() {
+            if at_limit(target, m.target, &key.pose.q) {
+                out[k].2 += 1;
+                continue;
+            }
             let dc = fc.joint_position(n.capture) - fc.joint_position(m.capture);
             let dt = ft.joint_position(n.target) - ft.joint_position(m.target);
             if dc.norm() > 1e-6 && dt.norm() > 1e-6 {
@@ -87,29 +110,50 @@ fn captures_point_the_same_way_on_every_figure() {
         for (target, rest) in targets() {
             let result =
                 retarget(&cs, &frames, fps, (&target, &rest), &[], "take").expect("retargets");
-            let (mut all, mut free) = (Vec::new(), Vec::new());
-            for (bone, mut a) in angles(&cs, &frames, &target, &result) {
-                // A bone the limits never held points as the capture's does.
-                let held = result.limited.iter().any(|l| format!("{:?}", l.0) == bone);
-                if !held && !a.is_empty() {
-                    let (median, p95) = (percentile(&mut a, 0.5), percentile(&mut a, 0.95));
-                    assert!(
-                        median <= 5.0 && p95 <= 15.0,
-                        "{path} → {}: {bone} median {median}°, p95 {p95}°",
-                        target.name()
-                    );
-                    free.extend(a.iter().copied());
-                }
-                all.extend(a);
-            }
-            let (median, p95) = (percentile(&mut all, 0.5), percentile(&mut all, 0.95));
-            let (free_median, free_p95) = (percentile(&mut free, 0.5), percentile(&mut free, 0.95));
             let what = format!("{path} → {}", target.name());
+            // Every bone points as the capture's does on the frames where no limit of its own
+            // holds it (read from the retargeted pose, frame by frame).
+            let (mut free, mut held) = (Vec::new(), 0);
+            for (bone, mut a, at_limits, direct) in angles(&cs, &frames, &target, &result) {
+                held += at_limits;
+                if a.is_empty() {
+                    continue;
+                }
+                let (median, p95) = (percentile(&mut a, 0.5), percentile(&mut a, 0.95));
+                println!(
+                    "{what}: {bone}: {} frames free ({at_limits} at a limit), median {median:.1}°, p95 {p95:.1}°{}",
+                    a.len(),
+                    if direct {
+                        ""
+                    } else {
+                        " (the capture bends between it and its next mapped bone: reported)"
+                    }
+                );
+                if !direct {
+                    // The capture's segment bends at joints the figure lacks (a stick figure's
+                    // one torso for a capture's three spine joints): the bone carries its own
+                    // joint's rotation, not the bends above it.
+                    continue;
+                }
+                assert!(
+                    median <= 5.0 && p95 <= 15.0,
+                    "{what}: {bone} median {median}°, p95 {p95}° over its {} free frames",
+                    a.len()
+                );
+                free.extend(a);
+            }
+            let checked = free.len();
+            let (free_median, free_p95) = (percentile(&mut free, 0.5), percentile(&mut free, 0.95));
             println!(
-                "{what}: {} bones mapped, segment angles median {median:.1}°, p95 {p95:.1}° (bones the limits never held: {free_median:.1}°, {free_p95:.1}°); hips × {:.3}; held by limits: {:?}",
+                "{what}: {} bones mapped, segment angles median {free_median:.1}°, p95 {free_p95:.1}° over {checked} bone-frames free of limits ({held} at a limit); hips × {:.3}; held by limits: {:?}",
                 result.map.len(),
                 result.hip_ratio,
                 result.limited
+            );
+            // Most of the motion is checked: no figure passes by having every bone held.
+            assert!(
+                checked >= 2 * held.max(1) / 3 && checked > 10 * frames.len().min(100),
+                "{what}: only {checked} bone-frames checked, {held} at a limit"
             );
             assert!(
                 // The required bones (the stick figure has no hands or feet: 4 fewer).
@@ -117,11 +161,8 @@ fn captures_point_the_same_way_on_every_figure() {
                 "{what}: {} bones mapped",
                 result.map.len()
             );
-            // Where the target's limits allow it (the stick figure's two-hinge shoulders and
-            // hips hold much of a capture; what they hold is reported above).
-            // (On the stick figure every bone is held somewhere: nothing to pool.)
             assert!(
-                free.is_empty() || (free_median <= 5.0 && free_p95 <= 15.0),
+                free_median <= 5.0 && free_p95 <= 15.0,
                 "{what}: median {free_median}°, p95 {free_p95}°"
             );
             // No limit broken, on any frame.

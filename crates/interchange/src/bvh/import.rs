@@ -11,6 +11,7 @@ use marionette_skeleton::format::{
     AxisDef, BodyDef, DofDef, JointDef, Node, SiteDef, SkeletonFile,
 };
 use marionette_skeleton::ordered_map::OrderedMap;
+use marionette_skeleton::ron_io::tidy;
 use marionette_skeleton::{Pose, ROOT_STATE_LEN, Skeleton};
 use nalgebra::Vector3;
 
@@ -39,6 +40,22 @@ pub enum ImportError {
     TooLong {
         /// The frames in the file.
         frames: usize,
+    },
+    /// The motion makes a sequence no document can hold (a frame time beyond the fps limits,
+    /// a root beyond the largest coordinate).
+    #[error("the motion: {0}")]
+    Sequence(String),
+    /// A joint's position channel goes beyond what its slide may travel.
+    #[error(
+        "frame {frame}: joint \"{joint}\" moves {value} m along a position channel, beyond ±{SLIDE_RANGE} m"
+    )]
+    Slide {
+        /// The frame (from 0).
+        frame: usize,
+        /// The joint.
+        joint: String,
+        /// The value (scaled).
+        value: f64,
     },
     /// The skeleton made from the hierarchy is refused (a name used twice, a zero offset …).
     #[error("the hierarchy does not make a valid skeleton: {0}")]
@@ -80,27 +97,44 @@ pub fn import(bvh: &Bvh, scale: f64, every: usize, name: &str) -> Result<Importe
     let keys = (0..=last)
         .filter(|f| f % every == 0 || *f == last)
         .map(|f| {
-            Key::new(
-                f as i64,
-                Pose {
-                    q: state(bvh, &bvh.frames[f], scale, &skeleton),
-                },
-            )
+            let q = state(bvh, &bvh.frames[f], scale, &skeleton);
+            slides_within_range(&skeleton, &q, f)?;
+            Ok(Key::new(f as i64, Pose { q }))
         })
-        .collect();
+        .collect::<Result<Vec<Key>, ImportError>>()?;
     let sequence = Sequence {
         name: name.to_owned(),
-        fps: 1.0 / bvh.frame_time,
+        // 1 / 0.0083333 is 120.00048000192001; 12 digits say it (120.000480002).
+        fps: tidy(1.0 / bvh.frame_time, 12),
         rotation: RotationInterpolation::Slerp,
         root: RootInterpolation::Linear,
         hold_locks: true,
         keys,
     };
+    if let Some(defect) = sequence.defects().into_iter().next() {
+        return Err(ImportError::Sequence(defect));
+    }
     Ok(Imported {
         skeleton_file,
         skeleton,
         sequence,
     })
+}
+
+/// Refuses a frame whose slides (position channels below the root) go beyond their range.
+fn slides_within_range(skeleton: &Skeleton, q: &[f64], frame: usize) -> Result<(), ImportError> {
+    for (k, dof) in skeleton.dofs().iter().enumerate() {
+        let value = q[ROOT_STATE_LEN + k];
+        let within = value.is_finite() && value.abs() <= SLIDE_RANGE;
+        if dof.kind == marionette_skeleton::DofKind::Slide && !within {
+            return Err(ImportError::Slide {
+                frame,
+                joint: skeleton.joint(dof.joint).name.clone(),
+                value,
+            });
+        }
+    }
+    Ok(())
 }
 
 impl Imported {
@@ -140,12 +174,12 @@ fn skeleton_file(bvh: &Bvh, scale: f64, name: &str) -> SkeletonFile {
             .iter()
             .find(|c| c.parent == Some(i))
             .map(|c| c.offset);
-        let towards = first_child.or(j.end_site).map(|v| v * scale);
+        let towards = first_child.or(j.end_site).map(|v| scaled(v, scale));
         let object = towards
             .filter(|v| v.norm() > 1e-9)
             .map(|v| BodyDef::Capsule {
-                radius: (0.12 * v.norm()).clamp(0.005, 0.06),
-                length: v.norm(),
+                radius: tidy((0.12 * v.norm()).clamp(0.005, 0.06), 12),
+                length: tidy(v.norm(), 12),
                 at: [0.0; 3],
                 axis: Some((v / v.norm()).into()),
             });
@@ -154,14 +188,14 @@ fn skeleton_file(bvh: &Bvh, scale: f64, name: &str) -> SkeletonFile {
                 format!("{} end", j.name),
                 SiteDef {
                     joint: j.name.clone(),
-                    offset: (end * scale).into(),
+                    offset: scaled(end, scale).into(),
                 },
             ));
         }
         joints.push((
             j.name.clone(),
             JointDef {
-                offset: (our_offset(j) * scale).into(),
+                offset: scaled(our_offset(j), scale).into(),
                 dofs,
                 object,
                 ..JointDef::default()
@@ -204,6 +238,12 @@ fn our_offset(j: &super::BvhJoint) -> Vector3<f64> {
     offset
 }
 
+/// A length of the capture in metres: × `scale`, rounded to 12 significant digits so that a
+/// file's 15.82 cm is written 0.1582 m, not 0.15820000000000002 (a sub-picometre change).
+fn scaled(v: Vector3<f64>, scale: f64) -> Vector3<f64> {
+    (v * scale).map(|x| tidy(x, 12))
+}
+
 fn axis(a: usize) -> AxisDef {
     [AxisDef::X, AxisDef::Y, AxisDef::Z][a]
 }
@@ -224,7 +264,7 @@ fn state(bvh: &Bvh, row: &[f64], scale: f64, skeleton: &Skeleton) -> Vec<f64> {
         }
         // Position channels give the whole translation: what the slides (or the root
         // translation) add to the offset.
-        let moved = position - our_offset(j) * scale;
+        let moved = (position - our_offset(j) * scale).map(|v| tidy(v, 12));
         if j.parent.is_none() {
             for c in &j.channels {
                 if let Channel::Position(axis) = c {

@@ -11,7 +11,8 @@ pub mod import;
 pub mod parse;
 pub mod write;
 
-use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
+use marionette_skeleton::rotation::coordinate_axis_rotation;
+use nalgebra::{Matrix3, Vector3};
 
 /// One channel of a joint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,7 +90,7 @@ impl Bvh {
                         translation[axis] = v;
                     }
                     Channel::Rotation(axis) => {
-                        rotation *= axis_rotation(axis, v.to_radians());
+                        rotation *= coordinate_axis_rotation(axis, v.to_radians());
                     }
                 }
             }
@@ -104,13 +105,6 @@ impl Bvh {
         }
         frames.into_iter().map(|(_, t)| t).collect()
     }
-}
-
-/// The rotation about coordinate axis `axis` (0 = X) by `angle` radians.
-pub fn axis_rotation(axis: usize, angle: f64) -> Matrix3<f64> {
-    let mut a = Vector3::zeros();
-    a[axis] = 1.0;
-    Rotation3::from_axis_angle(&Unit::new_unchecked(a), angle).into_inner()
 }
 
 /// A skeleton joint's name as BVH writes it: every run of whitespace replaced by `_`.

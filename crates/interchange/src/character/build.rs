@@ -10,7 +10,7 @@
 //! Each joint gets a capsule along its bone for picking and outlines; sites mark the hands, feet
 //! and head of a humanoid and every other leaf's end.
 
-use nalgebra::{Matrix3, Matrix4, Vector3};
+use nalgebra::{Matrix4, Vector3};
 
 use marionette_skeleton::format::{
     AxisDef, BodyDef, DofDef, JointDef, Node, SiteDef, SkeletonFile, SkinDef,
@@ -58,7 +58,7 @@ pub fn skeleton_file(
             joint.name.clone(),
             JointDef {
                 offset: offset.into(),
-                orientation: xyz_degrees(&orientation),
+                orientation: marionette_skeleton::degrees_from_orientation(&orientation),
                 dofs,
                 object: Some(BodyDef::Capsule {
                     radius,
@@ -90,20 +90,6 @@ pub fn skeleton_file(
             ),
         }),
     }
-}
-
-/// R = Rx(a)·Ry(b)·Rz(c), as (a, b, c) in degrees (the skeleton format's orientation).
-pub fn xyz_degrees(r: &Matrix3<f64>) -> [f64; 3] {
-    // R[0][2] = sin b, R[0][0] = cos b cos c, R[0][1] = −cos b sin c, R[1][2] = −sin a cos b,
-    // R[2][2] = cos a cos b: atan2 throughout, well conditioned near b = ±90° too.
-    let cos_b = r[(0, 0)].hypot(r[(0, 1)]);
-    let b = r[(0, 2)].atan2(cos_b);
-    let (a, c) = if cos_b > 1e-12 {
-        ((-r[(1, 2)]).atan2(r[(2, 2)]), (-r[(0, 1)]).atan2(r[(0, 0)]))
-    } else {
-        (r[(2, 1)].atan2(r[(1, 1)]), 0.0)
-    };
-    [a, b, c].map(f64::to_degrees)
 }
 
 /// The next joint along `j`'s bone: the humanoid chain's next bone, else the child with the
@@ -432,18 +418,4 @@ fn sites(
 /// Joint `j`'s world transform at the rest pose, with its scale (for skinning).
 pub fn rest_world(rig: &Rig) -> Vec<Matrix4<f64>> {
     (0..rig.joints.len()).map(|j| rig.world(j)).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn orientations_read_back_as_the_format_builds_them() {
-        for angles in [[10.0, -20.0, 30.0], [170.0, 89.0, -45.0], [0.0, 90.0, 0.0]] {
-            let r = marionette_skeleton::orientation_from_degrees(angles);
-            let back = marionette_skeleton::orientation_from_degrees(xyz_degrees(&r));
-            assert!((r - back).abs().max() < 1e-12, "{angles:?}");
-        }
-    }
 }

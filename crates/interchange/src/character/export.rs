@@ -1,106 +1,23 @@
 //! A posed character written back for other tools: the original file's meshes, materials,
 //! textures, skins, node names and hierarchy unchanged, in one binary glTF (buffers and images
-//! gathered into its BIN chunk), plus either the pose as the joint nodes' rotations (one frame)
-//! or one animation of the frames (more), first among the file's animations. Each joint node's
-//! transform is its world transform from Marionette's forward kinematics (with the file's scale)
-//! relative to its parent node's, so a reader's joints land where Marionette's are.
-
-use std::path::Path;
+//! gathered into its BIN chunk), with one animation of the frames (a single key for a pose): a
+//! reader that plays the file's first animation shows Marionette's frames, and for a pose the
+//! joint nodes' own transforms are posed too, so one that shows the nodes as they stand shows it
+//! as well (a sequence's nodes keep the file's rest). The animations the file had are dropped
+//! (a player would otherwise show one of them). Each joint
+//! node's transform is its world transform from Marionette's forward kinematics (with the file's
+//! scale) relative to its parent node's, so a reader's joints land where Marionette's are.
 
 use nalgebra::{Matrix4, UnitQuaternion};
 use serde_json::{Value, json};
 
-use marionette_skeleton::{Fk, JointId, Skeleton};
+use marionette_skeleton::Skeleton;
 
-use super::CharacterError;
-use super::rig::Rig;
-use crate::gltf::glb;
-use crate::gltf_file::{GltfFile, decompose, quaternion_of, uri_data};
-
-/// The node each skeleton joint drives: the skin's map, else the rig joint of the same name.
-pub fn joint_nodes(skeleton: &Skeleton, rig: &Rig) -> Vec<Option<usize>> {
-    skeleton
-        .joint_ids()
-        .map(|j| {
-            let mapped = skeleton
-                .skin()
-                .and_then(|s| s.nodes.iter().find(|(id, _)| *id == j))
-                .map(|&(_, node)| node as usize);
-            mapped.or_else(|| {
-                let name = &skeleton.joint(j).name;
-                rig.joints.iter().find(|r| &r.name == name).map(|r| r.node)
-            })
-        })
-        .collect()
-}
-
-/// The file's nodes, parents before children.
-fn parents_first(file: &GltfFile) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..file.nodes.len())
-        .filter(|&n| file.nodes[n].parent.is_none())
-        .collect();
-    let mut k = 0;
-    while k < order.len() {
-        order.extend(file.nodes[order[k]].children.iter().copied());
-        k += 1;
-    }
-    order
-}
-
-/// Each node's local transform for every frame (`frames`: the skeleton's state vectors): the
-/// nodes the joints drive placed by forward kinematics, the others as the file has them (so
-/// a node between two joints moves with the one above it).
-pub fn posed_locals(
-    file: &GltfFile,
-    rig: &Rig,
-    skeleton: &Skeleton,
-    frames: &[Vec<f64>],
-) -> Vec<Vec<Matrix4<f64>>> {
-    let nodes = joint_nodes(skeleton, rig);
-    let mut driver: Vec<Option<JointId>> = vec![None; file.nodes.len()];
-    for (j, node) in skeleton.joint_ids().zip(&nodes) {
-        if let Some(n) = node.filter(|&n| n < driver.len()) {
-            driver[n] = Some(j);
-        }
-    }
-    let order = parents_first(file);
-    let mut fk = Fk::new(skeleton);
-    frames
-        .iter()
-        .map(|q| {
-            fk.update(skeleton, q);
-            let mut world = vec![Matrix4::identity(); file.nodes.len()];
-            let mut local = vec![Matrix4::identity(); file.nodes.len()];
-            for &n in &order {
-                let above = file.nodes[n].parent.map(|p| world[p]);
-                match driver[n] {
-                    Some(j) => {
-                        let scale = rig.joint_of_node(n).map_or(1.0, |r| rig.joints[r].scale);
-                        world[n] = joint_world(&fk, j, scale);
-                        local[n] = above
-                            .and_then(|a| a.try_inverse())
-                            .map_or(world[n], |inv| inv * world[n]);
-                    }
-                    None => {
-                        local[n] = file.nodes[n].local;
-                        world[n] = above.map_or(local[n], |a| a * local[n]);
-                    }
-                }
-            }
-            local
-        })
-        .collect()
-}
-
-/// Joint `j`'s world transform in `fk`, scaled by `scale` (a rig joint's world scale).
-pub fn joint_world(fk: &Fk, j: JointId, scale: f64) -> Matrix4<f64> {
-    let mut m = Matrix4::identity();
-    m.fixed_view_mut::<3, 3>(0, 0)
-        .copy_from(&(fk.joint_rotation(j) * scale));
-    m.fixed_view_mut::<3, 1>(0, 3)
-        .copy_from(&fk.joint_position(j));
-    m
-}
+use super::posing::{joint_nodes, posed_locals};
+use super::{Character, CharacterError};
+use crate::gltf::read::{GltfFile, decompose, uri_data};
+use crate::gltf::write::glb;
+use marionette_skeleton::rotation::quaternion_of;
 
 /// The bytes being gathered into one BIN chunk, with the buffer views that point into it.
 struct Bin {
@@ -125,18 +42,24 @@ impl Bin {
     }
 }
 
-/// The character file `path` posed by the skeleton's `frames` at `fps`, as GLB bytes: one frame
-/// sets the joint nodes' transforms, more become an animation named `name`.
+/// The character posed by the skeleton's `frames` (at least one) at `fps`, as GLB bytes: the
+/// frames as an animation named `name`, the joint nodes' transforms those of the first frame.
 pub fn character_glb(
-    path: &Path,
+    character: &Character,
     skeleton: &Skeleton,
     frames: &[Vec<f64>],
     fps: f64,
     name: &str,
 ) -> Result<Vec<u8>, CharacterError> {
-    let file = GltfFile::open(path)?;
-    let rig = Rig::of(&file)?;
-    let nodes = joint_nodes(skeleton, &rig);
+    let (file, rig) = (&character.file, &character.rig);
+    if frames.is_empty() {
+        return Err(CharacterError::Rig {
+            file: file.file(),
+            node: None,
+            why: "no frames to write".into(),
+        });
+    }
+    let nodes = joint_nodes(skeleton, rig);
     if nodes.iter().all(Option::is_none) {
         return Err(CharacterError::Rig {
             file: file.file(),
@@ -147,20 +70,25 @@ pub fn character_glb(
             ),
         });
     }
-    let locals = posed_locals(&file, &rig, skeleton, frames);
+    let locals = posed_locals(file, rig, skeleton, frames);
     let mut json = file.json.clone();
-    let mut bin = gather_buffers(&file, &mut json)?;
+    let mut bin = gather_buffers(file, &mut json)?;
     let driven: Vec<usize> = nodes.iter().flatten().copied().collect();
-    let trs = |m: &Matrix4<f64>, n: usize| trs(&file, m, n);
-    // Driven nodes are written as TRS (an animated node may not have a matrix).
-    let first = locals.first().cloned().unwrap_or_default();
+    let trs = |m: &Matrix4<f64>, n: usize| trs(file, m, n);
+    // Driven nodes are written as TRS (an animated node may not have a matrix): a pose's nodes
+    // posed, a sequence's as the file has them (its rest, so the file imports again as the
+    // same skeleton), the animation moving them.
+    let statics: Vec<Matrix4<f64>> = (0..file.nodes.len())
+        .map(|n| {
+            if frames.len() == 1 {
+                locals[0][n]
+            } else {
+                file.nodes[n].local
+            }
+        })
+        .collect();
     for &n in &driven {
-        let m = if frames.len() == 1 {
-            first[n]
-        } else {
-            file.nodes[n].local
-        };
-        let (r, t, s) = trs(&m, n)?;
+        let (r, t, s) = trs(&statics[n], n)?;
         let q = quaternion_of(&r);
         let node = &mut json["nodes"][n];
         if let Some(object) = node.as_object_mut() {
@@ -170,9 +98,15 @@ pub fn character_glb(
         node["rotation"] = json!([q.i, q.j, q.k, q.w]);
         node["scale"] = json!([s, s, s]);
     }
-    if frames.len() > 1 {
-        animation(&file, &mut json, &mut bin, &locals, &driven, fps, name)?;
-    }
+    animation(
+        file,
+        &mut json,
+        &mut bin,
+        (&locals, &statics),
+        &driven,
+        fps,
+        name,
+    )?;
     while !bin.bytes.len().is_multiple_of(4) {
         bin.bytes.push(0);
     }
@@ -242,13 +176,13 @@ fn gather_buffers(file: &GltfFile, json: &mut Value) -> Result<Bin, CharacterErr
     Ok(bin)
 }
 
-/// Adds one animation of `locals` (per frame, per node) for the driven nodes, first among the
-/// file's animations.
+/// Makes one animation of `locals` (per frame, per node) for the driven nodes the file's only
+/// one.
 fn animation(
     file: &GltfFile,
     json: &mut Value,
     bin: &mut Bin,
-    locals: &[Vec<Matrix4<f64>>],
+    (locals, statics): (&[Vec<Matrix4<f64>>], &[Matrix4<f64>]),
     driven: &[usize],
     fps: f64,
     name: &str,
@@ -297,11 +231,12 @@ fn animation(
         channels.push(
             json!({"sampler": samplers.len() - 1, "target": {"node": n, "path": "rotation"}}),
         );
-        let moves = translations.chunks(3).any(|t| {
-            t.iter()
-                .zip(&translations[..3])
-                .any(|(a, b)| (a - b).abs() > 1e-7)
-        });
+        // A translation channel where some frame's translation is not the node's own.
+        let (_, standing, _) = trs(file, &statics[n], n)?;
+        let standing = [standing.x, standing.y, standing.z].map(|v| v as f32);
+        let moves = translations
+            .chunks(3)
+            .any(|t| t.iter().zip(&standing).any(|(a, b)| (a - b).abs() > 1e-7));
         if moves {
             let translation = add(bin, &translations, "VEC3", false);
             samplers
@@ -310,8 +245,6 @@ fn animation(
         }
     }
     json["accessors"] = Value::Array(accessors);
-    let mut animations = vec![json!({"name": name, "samplers": samplers, "channels": channels})];
-    animations.extend(json["animations"].as_array().cloned().unwrap_or_default());
-    json["animations"] = Value::Array(animations);
+    json["animations"] = json!([{"name": name, "samplers": samplers, "channels": channels}]);
     Ok(())
 }

@@ -3,13 +3,15 @@
 //! transforms ([`rig`]); a humanoid is recognised by the file's VRM map, the joints' names or
 //! the tree's shape ([`humanoid`]) and gets anatomical hinges, limits, limbs the analytic
 //! solver serves, groups and sites ([`build`]); the skinned meshes are read so the editor can
-//! find the surface under the cursor as drawn ([`skinning`]); and the character is written back
-//! with its meshes, materials and skin untouched and the pose or a baked sequence as an
-//! animation ([`export`]).
+//! find the surface under the cursor as drawn ([`skinning`]); its nodes follow a pose
+//! ([`posing`]); and the character is written back with its meshes, materials and skin
+//! untouched and the pose or a baked sequence as an animation ([`export`]). Every front end
+//! imports a character through [`import_character`].
 
 pub mod build;
 pub mod export;
 pub mod humanoid;
+pub mod posing;
 pub mod rig;
 pub mod skinning;
 
@@ -18,7 +20,7 @@ use std::path::Path;
 use marionette_skeleton::Skeleton;
 use marionette_skeleton::format::SkeletonFile;
 
-use crate::gltf_file::{GltfError, GltfFile};
+use crate::gltf::read::{GltfError, GltfFile};
 use humanoid::{HumanBone, Humanoid, Method};
 use rig::Rig;
 use skinning::CharacterMesh;
@@ -70,6 +72,42 @@ pub struct Imported {
     pub skeleton_file: SkeletonFile,
     /// The skeleton.
     pub skeleton: Skeleton,
+}
+
+/// A character file imported as the skeleton that will be written at a given path.
+#[derive(Debug, Clone)]
+pub struct CharacterImport {
+    /// The character read.
+    pub character: Character,
+    /// Its skeleton, named after the file.
+    pub imported: Imported,
+    /// The character file as the skeleton names it (relative to the skeleton's folder).
+    pub skin: String,
+}
+
+/// Reads the character at `path` and makes its skeleton, to be written at `skeleton_out`: named
+/// after the file's stem, naming the file as its skin by a path relative to `skeleton_out`'s
+/// folder. `marionette import` and the editor's import both come here.
+pub fn import_character(
+    path: &Path,
+    skeleton_out: &Path,
+) -> Result<CharacterImport, CharacterError> {
+    let character = Character::open(path)?;
+    let name = path.file_stem().map_or_else(
+        || "character".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let folder = match skeleton_out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let skin = marionette_document::relative_path(folder, path);
+    let imported = character.import(&name, &skin)?;
+    Ok(CharacterImport {
+        character,
+        imported,
+        skin,
+    })
 }
 
 impl Character {

@@ -7,7 +7,7 @@
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
 use super::CharacterError;
-use crate::gltf_file::{GltfFile, decompose};
+use crate::gltf::read::{GltfFile, decompose};
 
 /// The most joints a character may have (what Bevy skins on the GPU).
 pub const MAX_JOINTS: usize = 256;

@@ -9,7 +9,7 @@ use nalgebra::{Matrix4, Point3, Vector3};
 
 use super::CharacterError;
 use super::rig::Rig;
-use crate::gltf_file::GltfFile;
+use crate::gltf::read::GltfFile;
 
 /// One triangle primitive of a skinned mesh.
 #[derive(Debug, Clone, PartialEq)]

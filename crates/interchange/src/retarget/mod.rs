@@ -29,7 +29,7 @@ use marionette_skeleton::{Fk, JointId, ROOT_STATE_LEN, Skeleton};
 
 use crate::character::humanoid::{HumanBone, Humanoid, recognise_rig};
 use crate::character::rig::{Rig, RigJoint};
-use crate::gltf_file::{nearest_rotation, quaternion_of};
+use marionette_skeleton::rotation::{nearest_rotation, quaternion_of};
 
 pub mod map;
 
@@ -49,6 +49,20 @@ pub enum RetargetError {
     /// The capture has no frames.
     #[error("the capture has no frames")]
     NoFrames,
+    /// The motion made is beyond what a document holds (a root beyond the largest
+    /// coordinate once scaled by the ratio of hip heights).
+    #[error("the motion on the figure: {0}")]
+    Sequence(String),
+    /// A mapped bone's rotation could not be made (the capture's or the figure's joints
+    /// coincide where a bone needs a direction, or a frame turns it by numbers that are not
+    /// finite).
+    #[error("{bone}: no rotation can be made for it{} (do two of its joints coincide?)", frame.map(|f| format!(" on frame {f}")).unwrap_or_default())]
+    Degenerate {
+        /// The humanoid bone (VRM's name).
+        bone: &'static str,
+        /// The frame, when it is one frame's.
+        frame: Option<usize>,
+    },
 }
 
 /// One bone of the map: the humanoid bone, its joint in the capture and in the target.
@@ -133,21 +147,31 @@ fn next_bone(bone: HumanBone, has: &dyn Fn(HumanBone) -> bool) -> Option<HumanBo
     candidates.iter().copied().find(|b| has(*b))
 }
 
-/// The least rotation turning `from` onto `to` (identity when either is zero).
+/// The least rotation turning `from` onto `to` (identity when either is zero, half a turn
+/// about an axis across them when they are opposite). Written with atan2 (nalgebra's
+/// `rotation_between` takes acos of a cosine that rounding can push past 1, giving NaN for two
+/// nearly equal directions).
 fn between(from: &Vector3<f64>, to: &Vector3<f64>) -> Matrix3<f64> {
-    Rotation3::rotation_between(from, to)
-        .or_else(|| {
-            // Opposite directions: half a turn about any axis across them.
-            let across = from
-                .cross(&Vector3::x())
-                .try_normalize(1e-9)
-                .or_else(|| from.cross(&Vector3::y()).try_normalize(1e-9))?;
-            Some(Rotation3::from_axis_angle(
-                &nalgebra::Unit::new_unchecked(across),
-                std::f64::consts::PI,
-            ))
-        })
-        .map_or_else(Matrix3::identity, Rotation3::into_inner)
+    let (Some(a), Some(b)) = (from.try_normalize(1e-12), to.try_normalize(1e-12)) else {
+        return Matrix3::identity();
+    };
+    let cross = a.cross(&b);
+    let (sin, cos) = (cross.norm(), a.dot(&b));
+    if sin > 1e-12 {
+        let axis = nalgebra::Unit::new_normalize(cross);
+        return Rotation3::from_axis_angle(&axis, sin.atan2(cos)).into_inner();
+    }
+    if cos > 0.0 {
+        return Matrix3::identity();
+    }
+    // Opposite directions: half a turn about any axis across them.
+    let across = a
+        .cross(&Vector3::x())
+        .try_normalize(1e-9)
+        .or_else(|| a.cross(&Vector3::y()).try_normalize(1e-9))
+        .unwrap_or_else(Vector3::z);
+    Rotation3::from_axis_angle(&nalgebra::Unit::new_unchecked(across), std::f64::consts::PI)
+        .into_inner()
 }
 
 /// The hips' height above the figure's lowest joint.
@@ -330,6 +354,13 @@ pub fn retarget(
         };
         alignment.push(a);
     }
+    let finite = |m: &Matrix3<f64>| m.iter().all(|v| v.is_finite());
+    if let Some(k) = (0..map.len()).find(|&k| !finite(&alignment[k])) {
+        return Err(RetargetError::Degenerate {
+            bone: map[k].bone.vrm_name(),
+            frame: None,
+        });
+    }
     let reference: Vec<Matrix3<f64>> = map.iter().map(|m| *fc.joint_rotation(m.capture)).collect();
     let target_rest_world: Vec<Matrix3<f64>> =
         map.iter().map(|m| *ft.joint_rotation(m.target)).collect();
@@ -397,36 +428,87 @@ pub fn retarget(
                 continue;
             };
             let mut wanted = wanted_of(k);
-            // A bone whose next joint is a single hinge (an upper arm before its elbow, a thigh
-            // before its knee) is turned about itself so the hinge bends the limb the way the
-            // capture's bends: of no twist and the two that line the hinge up with the bend,
-            // the one that points both bones nearest the capture's.
-            if let (Some(n), Some(d1)) = (next[k], capture_direction(k))
-                && matches!(rotations.layout(map[n].target), HingeLayout::Single(_))
-                && target.joint(map[n].target).parent == Some(j)
-                && let Some(d2) = capture_direction(n)
+            if !finite(&wanted) {
+                return Err(RetargetError::Degenerate {
+                    bone: map[k].bone.vrm_name(),
+                    frame: Some(f),
+                });
+            }
+            // How far from the capture's a rotation of this bone points it (and, when its next
+            // joint is a single hinge it carries, that bone too), placed as the limits allow.
+            let single_next = next[k].filter(|&n| {
+                matches!(rotations.layout(map[n].target), HingeLayout::Single(_))
+                    && target.joint(map[n].target).parent == Some(j)
+            });
+            let error = |w: &Matrix3<f64>, d1: &Vector3<f64>| {
+                let mut trial = q.clone();
+                let reached = place(j, w, &parent, &mut trial);
+                let own = reached * target_rest_world[k].transpose() * rest_direction[k];
+                let then = single_next
+                    .zip(capture_direction(single_next.unwrap_or(k)))
+                    .map(|(n, d2)| {
+                        let reached_n = place(map[n].target, &wanted_of(n), &reached, &mut trial);
+                        angle(
+                            &(reached_n * target_rest_world[n].transpose() * rest_direction[n]),
+                            &d2,
+                        )
+                    });
+                angle(&own, d1) + then.unwrap_or(0.0)
+            };
+            if let Some(d1) = capture_direction(k)
+                && let Some(along) = d1.try_normalize(1e-12)
             {
-                let error = |w: &Matrix3<f64>| {
-                    let mut trial = q.clone();
-                    let reached = place(j, w, &parent, &mut trial);
-                    let reached_n = place(map[n].target, &wanted_of(n), &reached, &mut trial);
-                    let own = reached * target_rest_world[k].transpose() * rest_direction[k];
-                    let then = reached_n * target_rest_world[n].transpose() * rest_direction[n];
-                    angle(&own, &d1) + angle(&then, &d2)
-                };
-                let axis_index = rotations.hinges(map[n].target)[0];
-                let local_axis = target.dofs()[axis_index - ROOT_STATE_LEN].axis;
-                let hinge_axis = wanted * target.joint(map[n].target).orientation * local_axis;
-                let bend = d1.cross(&d2);
-                let mut best = (error(&wanted), wanted);
-                if let Some(along) = d1.try_normalize(1e-12) {
+                let mut best = (error(&wanted, &d1), wanted);
+                // A bone whose next joint is a single hinge (an upper arm before its elbow, a
+                // thigh before its knee) is turned about itself so the hinge bends the limb the
+                // way the capture's bends: of no twist and the two that line the hinge up with
+                // the bend, the one that points both bones nearest the capture's.
+                if let (Some(n), Some(d2)) = (single_next, single_next.and_then(capture_direction))
+                {
+                    let axis_index = rotations.hinges(map[n].target)[0];
+                    let local_axis = target.dofs()[axis_index - ROOT_STATE_LEN].axis;
+                    let hinge_axis = wanted * target.joint(map[n].target).orientation * local_axis;
+                    let bend = d1.cross(&d2);
                     for sign in [1.0, -1.0] {
-                        let turn = twist_onto(&along, &hinge_axis, &(bend * sign));
-                        let candidate = turn * wanted;
-                        let e = error(&candidate);
+                        let candidate = twist_onto(&along, &hinge_axis, &(bend * sign)) * wanted;
+                        let e = error(&candidate, &d1);
                         if e < best.0 {
                             best = (e, candidate);
                         }
+                    }
+                }
+                // A joint of fewer than three hinges cannot take every rotation: of the twists
+                // of the wanted rotation about the capture's direction, the one whose nearest
+                // reachable rotation points nearest (10° apart, then refined to 0.01°).
+                if rotations.hinges(j).len() < 3 && best.0 > 1e-3 {
+                    let twist = |phi: f64| {
+                        Rotation3::from_axis_angle(&nalgebra::Unit::new_unchecked(along), phi)
+                            .into_inner()
+                            * best.1
+                    };
+                    let start = best.1;
+                    let mut around = (0.0, best.0);
+                    for step in 1..36 {
+                        let phi = f64::from(step) * 10f64.to_radians();
+                        let e = error(&twist(phi), &d1);
+                        if e < around.1 {
+                            around = (phi, e);
+                        }
+                    }
+                    let mut width = 5f64.to_radians();
+                    while width > 1e-4 {
+                        for phi in [around.0 - width, around.0 + width] {
+                            let e = error(&twist(phi), &d1);
+                            if e < around.1 {
+                                around = (phi, e);
+                            }
+                        }
+                        width *= 0.5;
+                    }
+                    if around.1 < best.0 {
+                        best = (around.1, twist(around.0));
+                    } else {
+                        best.1 = start;
                     }
                 }
                 wanted = best.1;
@@ -463,15 +545,20 @@ pub fn retarget(
     }
     ground_the_feet(target, target_rest, &map, &mut keys);
     limited.retain(|l| l.1 > 0);
+    let sequence = Sequence {
+        name: name.to_owned(),
+        fps,
+        rotation: RotationInterpolation::Slerp,
+        root: RootInterpolation::Linear,
+        hold_locks: true,
+        keys,
+    };
+    // A document must be able to hold it (the root scaled past the largest coordinate, say).
+    if let Some(defect) = sequence.defects().into_iter().next() {
+        return Err(RetargetError::Sequence(defect));
+    }
     Ok(Retargeted {
-        sequence: Sequence {
-            name: name.to_owned(),
-            fps,
-            rotation: RotationInterpolation::Slerp,
-            root: RootInterpolation::Linear,
-            hold_locks: true,
-            keys,
-        },
+        sequence,
         map,
         limited,
         hip_ratio,
@@ -502,4 +589,37 @@ fn twist_onto(along: &Vector3<f64>, from: &Vector3<f64>, to: &Vector3<f64>) -> M
 /// Whether `a` is an ancestor of `b` (joints are stored depth first: `b` is in `a`'s subtree).
 fn is_above(skeleton: &Skeleton, a: JointId, b: JointId) -> bool {
     a.index() < b.index() && b.index() < skeleton.joint(a).subtree_end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn between_turns_one_direction_onto_another_even_when_they_nearly_agree() {
+        // Two directions a rounding apart (a fuzzed capture's up axes): nalgebra's
+        // rotation_between made NaN of these.
+        let a = Vector3::new(0.0, 0.9998699525321245, 0.016126934718260325);
+        let b = Vector3::new(0.0, 0.9998699525321245, 0.016126934718260065);
+        let r = between(&a, &b);
+        assert!(r.iter().all(|v| v.is_finite()));
+        assert!((r * a - b).norm() < 1e-12);
+        for (from, to) in [
+            (Vector3::x(), Vector3::y()),
+            (Vector3::new(1.0, 2.0, 3.0), Vector3::new(-3.0, 0.5, 1.0)),
+            (Vector3::x(), -Vector3::x()),
+            (Vector3::y(), Vector3::y() * 3.0),
+        ] {
+            let r = between(&from, &to);
+            assert!(
+                (r * from.normalize() - to.normalize()).norm() < 1e-12,
+                "{from} {to}"
+            );
+            assert!((r.transpose() * r - Matrix3::identity()).norm() < 1e-12);
+        }
+        assert_eq!(
+            between(&Vector3::zeros(), &Vector3::x()),
+            Matrix3::identity()
+        );
+    }
 }

@@ -19,7 +19,7 @@ use names::by_names;
 use shape::by_shape;
 
 use super::rig::Rig;
-use crate::gltf_file::GltfFile;
+use crate::gltf::read::GltfFile;
 
 /// A humanoid bone (VRM 1.0's names, without the fingers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

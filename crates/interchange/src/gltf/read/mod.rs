@@ -16,8 +16,8 @@ mod nodes;
 
 pub use container::uri_data;
 use container::{glb_chunks, read_buffers};
+pub use nodes::decompose;
 use nodes::read_nodes;
-pub use nodes::{decompose, nearest_rotation, quaternion_of};
 
 /// The most nodes a file may have.
 pub const MAX_NODES: usize = 100_000;
@@ -380,6 +380,28 @@ mod tests {
             let err = GltfFile::from_bytes(bytes, Path::new("x.gltf")).expect_err("refused");
             assert!(err.to_string().starts_with("x.gltf: "), "{err}");
         }
+    }
+
+    #[test]
+    fn a_file_of_more_nodes_than_are_read_is_refused_and_one_of_as_many_is_read() {
+        let nodes = |n: usize| {
+            format!(
+                "{{\"asset\": {{\"version\": \"2.0\"}}, \"nodes\": [{}]}}",
+                vec!["{}"; n].join(",")
+            )
+        };
+        let Err(err) = GltfFile::from_bytes(nodes(MAX_NODES + 1).as_bytes(), Path::new("n.gltf"))
+        else {
+            panic!("a file of {} nodes was read", MAX_NODES + 1);
+        };
+        assert!(
+            err.to_string()
+                .contains(&format!("{} nodes (at most {MAX_NODES}", MAX_NODES + 1)),
+            "{err}"
+        );
+        let file = GltfFile::from_bytes(nodes(MAX_NODES).as_bytes(), Path::new("n.gltf"))
+            .expect("as many as are read");
+        assert_eq!(file.nodes.len(), MAX_NODES);
     }
 
     #[test]

@@ -83,7 +83,7 @@ pub fn uri_data(uri: &str, path: &Path) -> Result<Vec<u8>, String> {
         let (_, data) = rest
             .split_once(";base64,")
             .ok_or("a data URI that is not base64")?;
-        return crate::gltf_read::base64(data);
+        return base64_data(data);
     }
     let name = percent_decode(uri);
     if name.contains("://") {
@@ -115,4 +115,32 @@ fn percent_decode(uri: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Standard base64 (padding optional, whitespace ignored), as data URIs carry it.
+fn base64_data(text: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const ENGINE: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    let clean: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
+    ENGINE.decode(clean).map_err(|e| format!("bad base64: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_decodes_with_and_without_padding() {
+        assert_eq!(base64_data("TWFu").expect("ok"), b"Man");
+        assert_eq!(base64_data("TWE=").expect("ok"), b"Ma");
+        assert_eq!(base64_data("TWE").expect("ok"), b"Ma");
+        assert_eq!(base64_data("TQ==").expect("ok"), b"M");
+        assert_eq!(base64_data("TW\nFu").expect("ok"), b"Man");
+        assert!(base64_data("T!==").is_err());
+        assert!(base64_data("T").is_err());
+    }
 }

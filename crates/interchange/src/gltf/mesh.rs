@@ -1,4 +1,4 @@
-//! Reading the triangles of a glTF mesh body (`Mesh(path: ...)` in a skeleton) so the glTF
+//! The triangles of a glTF mesh body (`Mesh(path: ...)` in a skeleton) so the glTF
 //! export can skin it: every triangle primitive of every mesh placed in the default scene of a
 //! glTF file ([`GltfFile`]), with the nodes' transforms applied; positions and, where given,
 //! normals.
@@ -8,7 +8,7 @@ use std::path::Path;
 use nalgebra::{Matrix4, Vector3};
 use serde_json::Value;
 
-use crate::gltf_file::GltfFile;
+use super::read::GltfFile;
 
 /// A mesh's triangles, in the file's own frame.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -36,39 +36,6 @@ pub fn read_triangles(path: &Path) -> Result<Triangles, String> {
             }
         }
         stack.extend(node.children.iter().copied());
-    }
-    Ok(out)
-}
-
-/// Standard base64 (padding optional).
-pub(crate) fn base64(text: &str) -> Result<Vec<u8>, String> {
-    let value = |c: u8| -> Result<u32, String> {
-        Ok(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return Err(format!("'{}' is not base64", c as char)),
-        } as u32)
-    };
-    let clean: Vec<u8> = text
-        .bytes()
-        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
-        .collect();
-    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
-    for chunk in clean.chunks(4) {
-        let mut acc = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            acc |= value(c)? << (18 - 6 * i);
-        }
-        let n = match chunk.len() {
-            4 => 3,
-            3 => 2,
-            2 => 1,
-            _ => return Err("truncated base64".into()),
-        };
-        out.extend_from_slice(&acc.to_be_bytes()[1..1 + n]);
     }
     Ok(out)
 }
@@ -135,14 +102,6 @@ fn add_primitive(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_decodes() {
-        assert_eq!(base64("TWFu").expect("ok"), b"Man");
-        assert_eq!(base64("TWE=").expect("ok"), b"Ma");
-        assert_eq!(base64("TQ==").expect("ok"), b"M");
-        assert!(base64("T!==").is_err());
-    }
 
     #[test]
     fn the_editor_test_block_reads_as_twelve_triangles() {

@@ -2,7 +2,8 @@
 //! and parent, checked to be one forest; and a transform split into rotation, translation and a
 //! uniform scale.
 
-use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
+use marionette_skeleton::rotation::nearest_rotation;
+use nalgebra::{Matrix3, Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 
 use super::{GltfError, MAX_NODES, NodeInfo};
@@ -132,51 +133,4 @@ pub fn decompose(m: &Matrix4<f64>) -> Result<(Matrix3<f64>, Vector3<f64>, f64), 
         return Err("its transform mirrors (a negative scale)".into());
     }
     Ok((nearest_rotation(&rotation), translation, s))
-}
-
-/// The rotation nearest `m` (its polar factor, from the singular value decomposition), so that
-/// later products stay orthonormal. nalgebra's `Rotation3::from_matrix` iterates from the
-/// identity without a bound, and for a node turned nearly half a turn it never converged (a
-/// hang the fuzzer found: a rotation of (0, −1, 0, 2e-8)).
-pub fn nearest_rotation(m: &Matrix3<f64>) -> Matrix3<f64> {
-    let svd = m.svd(true, true);
-    let (Some(u), Some(v_t)) = (svd.u, svd.v_t) else {
-        return Matrix3::identity();
-    };
-    let mut r = u * v_t;
-    if r.determinant() < 0.0 {
-        let mut u = u;
-        let mut last = u.column_mut(2);
-        last *= -1.0;
-        r = u * v_t;
-    }
-    r
-}
-
-/// The unit quaternion of a rotation matrix, read directly (no iteration, unlike
-/// `UnitQuaternion::from_matrix`).
-pub fn quaternion_of(r: &Matrix3<f64>) -> UnitQuaternion<f64> {
-    UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(*r))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn half_turns_and_nearly_half_turns_are_read_without_iterating() {
-        let half = Rotation3::from_axis_angle(&Vector3::y_axis(), std::f64::consts::PI);
-        let q = quaternion_of(half.matrix());
-        assert!((q.angle() - std::f64::consts::PI).abs() < 1e-12);
-        // The fuzzer's node: a rotation quaternion (x, y, z, w) = (0, -1, 0, 2e-8), scaled a
-        // little, which nalgebra's iterative extraction never finished.
-        let m = UnitQuaternion::new_normalize(Quaternion::new(2.2e-8, 0.0, -1.0, 0.0))
-            .to_rotation_matrix()
-            .into_inner()
-            * (1.0 + 1e-7);
-        let (r, _, _) = decompose(&m.to_homogeneous()).expect("a rotation and a scale");
-        assert!((r.transpose() * r - Matrix3::identity()).abs().max() < 1e-12);
-        assert!((r.determinant() - 1.0).abs() < 1e-12);
-        assert!((r - half.matrix()).abs().max() < 1e-6);
-    }
 }

@@ -8,6 +8,7 @@
 //!
 //! glTF is +Y up and right-handed like our skeletons, in metres, so nothing is converted.
 
+use marionette_skeleton::rotation::quaternion_of;
 use marionette_skeleton::{Fk, Pose, Shape, Skeleton};
 use nalgebra::{Matrix3, Matrix4, UnitQuaternion, Vector3};
 use serde_json::{Value, json};
@@ -95,7 +96,7 @@ impl MeshData {
         joint: u16,
         bind: &(Matrix3<f64>, Vector3<f64>),
         origin: Vector3<f64>,
-        t: &crate::gltf_read::Triangles,
+        t: &crate::gltf::mesh::Triangles,
     ) {
         let start = self.positions.len() as u32;
         for (p, n) in t.positions.iter().zip(&t.normals) {
@@ -193,10 +194,6 @@ fn column_major(m: &Matrix4<f64>) -> impl Iterator<Item = f32> + '_ {
     m.iter().map(|v| *v as f32)
 }
 
-fn quaternion(r: &Matrix3<f64>) -> UnitQuaternion<f64> {
-    crate::gltf_file::quaternion_of(r)
-}
-
 /// The `.glb` bytes of `frames` (state vectors of `skeleton`) at `fps` frames per second, mesh
 /// bodies read from `assets` (the folder their paths are relative to). A mesh body that cannot
 /// be read is drawn as a small sphere, and said so in the returned warnings.
@@ -233,7 +230,7 @@ pub fn to_glb(
             Some(Shape::Mesh { origin, path }) => {
                 let read = assets
                     .ok_or_else(|| "no assets folder was given".to_owned())
-                    .and_then(|dir| crate::gltf_read::read_triangles(&dir.join(path)));
+                    .and_then(|dir| crate::gltf::mesh::read_triangles(&dir.join(path)));
                 match read {
                     Ok(t) if !t.indices.is_empty() => mesh.triangles(k, b, *origin, &t),
                     other => {
@@ -298,7 +295,7 @@ pub fn to_glb(
         .joint_ids()
         .map(|j| {
             let (r, t) = local_transform(skeleton, j, &rest);
-            let q = quaternion(&r);
+            let q = quaternion_of(&r);
             let mut node = json!({
                 "name": skeleton.joint(j).name,
                 "translation": [t.x, t.y, t.z],
@@ -335,7 +332,7 @@ pub fn to_glb(
             let rotations: Vec<f32> = track
                 .iter()
                 .flat_map(|(r, _)| {
-                    let mut q = quaternion(r);
+                    let mut q = quaternion_of(r);
                     if previous.is_some_and(|p| p.coords.dot(&q.coords) < 0.0) {
                         q = UnitQuaternion::new_unchecked(-q.into_inner());
                     }

@@ -1,0 +1,207 @@
+//! A motion capture file read once, the same way for every front end: `marionette import` and
+//! `retarget`, the editor's Import BVH and Retarget a capture, the replays and the fuzzer all
+//! call [`read_capture`]. It reads the file (at most [`MAX_DATA_BYTES`]), parses it ([`bvh`]),
+//! chooses the scale ([`CaptureScale`]: given, or guessed from the figure's height) and makes
+//! the skeleton and the sequence ([`crate::bvh::import`]). Every error names the file.
+
+use std::path::{Path, PathBuf};
+
+use marionette_skeleton::ron_io::{MAX_DATA_BYTES, read_bytes};
+
+use crate::bvh;
+use crate::bvh::import::{ImportError, Imported, import};
+use crate::bvh::parse::BvhError;
+
+/// A figure taller than this many units on its first frame is taken to be in centimetres
+/// ([`CaptureScale::Guess`]); no person is 10 m tall, and few captures are in millimetres.
+pub const CENTIMETRE_HEIGHT: f64 = 10.0;
+
+/// How a capture's lengths become metres.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CaptureScale {
+    /// Multiplied by this (> 0): `--scale`; 1 for a capture in metres, 0.01 in centimetres.
+    Times(f64),
+    /// × 0.01 when the figure is taller than [`CENTIMETRE_HEIGHT`] units on its first frame,
+    /// else × 1 (the editor's import, where no one is asked).
+    Guess,
+}
+
+/// A capture read: its skeleton and sequence, and how they were made.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    /// The file.
+    pub path: PathBuf,
+    /// The file's stem: the sequence's name and the skeleton's.
+    pub name: String,
+    /// The skeleton, its file and the sequence (one key per frame, or every n-th).
+    pub imported: Imported,
+    /// The scale applied to the capture's lengths.
+    pub scale: f64,
+    /// The frames of motion the file declares (and holds).
+    pub frames: usize,
+    /// Rows of motion after the declared frames, ignored.
+    pub extra_rows: usize,
+}
+
+/// Why a capture could not be read; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// The file could not be read.
+    #[error("{file}: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a BVH capture (the line at fault).
+    #[error("{file}: {source}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// What is wrong, and where.
+        source: BvhError,
+    },
+    /// The capture does not make a skeleton and a sequence.
+    #[error("{file}: {source}")]
+    Import {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        source: ImportError,
+    },
+}
+
+/// Reads the capture at `path`: lengths scaled as `scale` says, a key every `every` frames (and
+/// on the last).
+pub fn read_capture(
+    path: &Path,
+    scale: CaptureScale,
+    every: usize,
+) -> Result<Capture, CaptureError> {
+    let file = path.display().to_string();
+    let bytes =
+        read_bytes(path, MAX_DATA_BYTES, "a BVH capture").map_err(|source| CaptureError::Read {
+            file: file.clone(),
+            source,
+        })?;
+    let parsed = bvh::parse::parse(&String::from_utf8_lossy(&bytes)).map_err(|source| {
+        CaptureError::Parse {
+            file: file.clone(),
+            source,
+        }
+    })?;
+    let scale = match scale {
+        CaptureScale::Times(s) => s,
+        CaptureScale::Guess => guessed_scale(&parsed.bvh),
+    };
+    let name = path.file_stem().map_or_else(
+        || "capture".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let imported =
+        import(&parsed.bvh, scale, every, &name).map_err(|source| CaptureError::Import {
+            file: file.clone(),
+            source,
+        })?;
+    Ok(Capture {
+        path: path.to_path_buf(),
+        name,
+        imported,
+        scale,
+        frames: parsed.bvh.frames.len(),
+        extra_rows: parsed.extra_rows,
+    })
+}
+
+/// 0.01 when the figure on the first frame is taller than [`CENTIMETRE_HEIGHT`] units, else 1.
+pub fn guessed_scale(capture: &bvh::Bvh) -> f64 {
+    if capture.frames.is_empty() {
+        return 1.0;
+    }
+    let heights = capture.world_positions(0).into_iter().map(|p| p.y);
+    let (low, high) = heights.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+        (lo.min(y), hi.max(y))
+    });
+    if high - low > CENTIMETRE_HEIGHT {
+        0.01
+    } else {
+        1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CMU: &str = "/usr/share/assimp/models/BVH/01_01.bvh";
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("written");
+        path
+    }
+
+    const SMALL: &str = "HIERARCHY\nROOT hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n \
+        JOINT head\n {\n  OFFSET 0 H 0\n  CHANNELS 1 Xrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n\
+        MOTION\nFrames: 2\nFrame Time: 0.04\n0 1 0 0\n0 1 0 10\n";
+
+    #[test]
+    fn a_tall_figure_is_taken_as_centimetres_and_a_given_scale_is_kept() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let tall = write(dir.path(), "tall.bvh", &SMALL.replace(" H ", " 150 "));
+        let short = write(dir.path(), "short.bvh", &SMALL.replace(" H ", " 0.5 "));
+        let guessed = read_capture(&tall, CaptureScale::Guess, 1).expect("reads");
+        assert_eq!(guessed.scale, 0.01);
+        assert_eq!(guessed.name, "tall");
+        assert_eq!((guessed.frames, guessed.extra_rows), (2, 0));
+        assert_eq!(guessed.imported.sequence.keys.len(), 2);
+        assert_eq!(
+            read_capture(&short, CaptureScale::Guess, 1)
+                .expect("reads")
+                .scale,
+            1.0
+        );
+        let given = read_capture(&tall, CaptureScale::Times(0.5), 1).expect("reads");
+        assert_eq!(given.scale, 0.5);
+        let head = given.imported.skeleton.joint_by_name("head").expect("head");
+        assert_eq!(given.imported.skeleton.joint(head).offset.y, 75.0);
+    }
+
+    #[test]
+    fn every_failure_names_the_file() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let broken = write(dir.path(), "broken.bvh", "HIERARCHY\nROOT hips\n{");
+        let missing = dir.path().join("missing.bvh");
+        let no_frames = write(
+            dir.path(),
+            "still.bvh",
+            &SMALL
+                .replace(" H ", " 1 ")
+                .replace("Frames: 2", "Frames: 0")
+                .replace("0 1 0 0\n0 1 0 10\n", ""),
+        );
+        for (path, why) in [
+            (&broken, "line"),
+            (&missing, "No such file"),
+            (&no_frames, "no frames"),
+        ] {
+            let e = read_capture(path, CaptureScale::Guess, 1).expect_err("refused");
+            let text = e.to_string();
+            assert!(text.starts_with(&path.display().to_string()), "{text}");
+            assert!(text.contains(why), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_cmu_walk_is_in_centimetres() {
+        if !Path::new(CMU).exists() {
+            panic!(
+                "{CMU} is missing: scripts/ensure-system-packages.sh installs assimp-testmodels"
+            );
+        }
+        let capture = read_capture(Path::new(CMU), CaptureScale::Guess, 1).expect("reads");
+        assert_eq!(capture.scale, 0.01);
+        assert_eq!(capture.frames, capture.imported.sequence.keys.len());
+    }
+}
