@@ -12,9 +12,11 @@
 //! "solve until satisfied" all ask for the same thing.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use marionette_document::{GoalSet, Lock, Sequence};
 use marionette_ik::Goal;
+use marionette_interchange::character::Character;
 use marionette_skeleton::{
     Chain, DofId, Fk, JointId, Pose, PoseError, ROOT_STATE_LEN, Skeleton, SkeletonError,
 };
@@ -75,6 +77,9 @@ pub enum EditError {
     /// A capture could not be put onto the figure (the file and why).
     #[error("cannot retarget {0}")]
     Retarget(String),
+    /// A pose file could not be opened (the file and why).
+    #[error("Could not open the pose: {0}")]
+    PoseFile(String),
     /// A pose tool (mirror, paste, the pose library) was refused: why.
     #[error("{0}")]
     PoseTool(String),
@@ -130,13 +135,46 @@ pub struct Document {
     /// The edit's goal and chain of the last drag step.
     pub(crate) last_edit: Option<(Goal, Chain)>,
     pub(crate) fk: Fk,
+    /// The character the skeleton's skin names, read once when the document was made.
+    pub(crate) character: SkinCharacter,
     id: u64,
+}
+
+/// The character a document's skeleton names as its skin, read once (the scene draws it, picking
+/// finds its surface, the export writes it back).
+#[derive(Debug, Clone, Default)]
+pub enum SkinCharacter {
+    /// The skeleton names no skin.
+    #[default]
+    None,
+    /// The character, read.
+    Read(Arc<Character>),
+    /// The skin could not be read: why (the figure is drawn with its bodies).
+    Unreadable(String),
 }
 
 impl Document {
     /// A document on `skeleton` at its rest pose; `source` is the file it came from (`None`
-    /// for a built-in figure).
+    /// for a built-in figure). A skeleton with a skin has its character read here.
     pub fn new(skeleton: Skeleton, source: Option<PathBuf>) -> Document {
+        Document::with_character(skeleton, source, None)
+    }
+
+    /// As [`Document::new`], with the skin's character already read (`None`: read it here if
+    /// the skeleton has a skin).
+    pub fn with_character(
+        skeleton: Skeleton,
+        source: Option<PathBuf>,
+        character: Option<Arc<Character>>,
+    ) -> Document {
+        let character = match (character, skeleton.skin_path(source.as_deref())) {
+            (Some(c), _) => SkinCharacter::Read(c),
+            (None, None) => SkinCharacter::None,
+            (None, Some(path)) => match Character::open(&path) {
+                Ok(c) => SkinCharacter::Read(Arc::new(c)),
+                Err(e) => SkinCharacter::Unreadable(e.to_string()),
+            },
+        };
         let pose = Pose::rest(&skeleton).q;
         let stiffness = skeleton.joints().iter().map(|j| j.stiffness).collect();
         let mut fk = Fk::new(&skeleton);
@@ -160,6 +198,7 @@ impl Document {
             drag: None,
             last_edit: None,
             fk,
+            character,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -197,6 +236,19 @@ impl Document {
     /// The file the skeleton came from.
     pub fn source(&self) -> Option<&Path> {
         self.source.as_deref()
+    }
+
+    /// The character the skeleton's skin names, if it was read.
+    pub fn character(&self) -> Option<&Arc<Character>> {
+        match &self.character {
+            SkinCharacter::Read(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The skin's character as the document read it (or why it could not).
+    pub fn skin_character(&self) -> &SkinCharacter {
+        &self.character
     }
 
     /// The current state vector.

@@ -1,10 +1,13 @@
 //! Files for other tools from the editor: the shown sequence (baked, locks held) or the current
-//! pose exported as BVH, glTF or JSON, and a BVH capture imported as a new document
-//! ([`marionette_interchange`]). Failures are errors that change nothing.
+//! pose exported as BVH, glTF or JSON, and a BVH capture or a glTF character imported as a new
+//! document, through the readers every front end shares ([`marionette_interchange`]). Failures
+//! are errors that change nothing.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use marionette_interchange::bvh::{import::import, parse::parse};
+use marionette_interchange::capture::{CaptureScale, read_capture};
+use marionette_interchange::character::{Character, CharacterImport, import_character};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 
 use crate::document::Document;
@@ -44,15 +47,6 @@ pub struct ImportedCharacterDocument {
     pub skeleton_path: PathBuf,
 }
 
-/// Whether `path` names a glTF character by its extension (`.glb`, `.gltf`, `.vrm`).
-pub fn is_character_file(path: &Path) -> bool {
-    path.extension().is_some_and(|e| {
-        ["glb", "gltf", "vrm"]
-            .iter()
-            .any(|x| e.eq_ignore_ascii_case(x))
-    })
-}
-
 /// Everything an export needs, owned, so it can run on a thread of its own while the editor
 /// keeps drawing.
 #[derive(Debug, Clone)]
@@ -68,6 +62,8 @@ pub struct ExportJob {
     assets: Option<PathBuf>,
     /// The skeleton's file (a character's skin is found beside it).
     skeleton_file: Option<PathBuf>,
+    /// The character the skeleton's skin names, as the document read it.
+    character: Option<Arc<Character>>,
 }
 
 impl ExportJob {
@@ -99,6 +95,7 @@ impl ExportJob {
         let sources = marionette_interchange::export::Sources {
             assets: self.assets.as_deref(),
             skeleton_file: self.skeleton_file.as_deref(),
+            character: self.character.as_deref(),
         };
         let (bytes, warnings) = marionette_interchange::export::export_bytes(
             self.format,
@@ -141,82 +138,66 @@ impl Document {
             path: path.to_path_buf(),
             assets: assets.map(Path::to_path_buf),
             skeleton_file: self.source.clone(),
+            character: self.character().cloned(),
         }
     }
 
     /// Imports a rigged glTF character (`.glb`, `.gltf`, `.vrm`): its skeleton written beside it
     /// (`NAME.skeleton.ron`, naming the file as its skin), a new unsaved document at its rest
-    /// pose; with what was recognised, line by line.
+    /// pose holding the character read; with what was recognised, line by line.
     pub fn import_character(
         path: &Path,
     ) -> Result<(ImportedCharacterDocument, Vec<String>), String> {
-        use marionette_interchange::character::Character;
-        let character = Character::open(path).map_err(|e| e.to_string())?;
         let name = path.file_stem().map_or_else(
             || "character".to_owned(),
             |s| s.to_string_lossy().into_owned(),
         );
         let skeleton_path = path.with_file_name(format!("{name}.skeleton.ron"));
-        let skin = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let imported = character.import(&name, &skin).map_err(|e| e.to_string())?;
+        let CharacterImport {
+            character,
+            imported,
+            ..
+        } = import_character(path, &skeleton_path).map_err(|e| e.to_string())?;
         let text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
             .map_err(|e| e.to_string())?;
         marionette_skeleton::ron_io::write_atomically(&skeleton_path, &text)
             .map_err(|e| format!("{}: {e}", skeleton_path.display()))?;
-        let mut document = Document::new(imported.skeleton, Some(skeleton_path.clone()));
+        let report = character.report();
+        let mut document = Document::with_character(
+            imported.skeleton,
+            Some(skeleton_path.clone()),
+            Some(Arc::new(character)),
+        );
         document.saved_revision = u64::MAX; // unsaved until saved
         Ok((
             ImportedCharacterDocument {
                 document,
                 skeleton_path,
             },
-            character.report(),
+            report,
         ))
     }
 
     /// Imports a BVH capture: its skeleton written beside it (`NAME.skeleton.ron`), a new
-    /// unsaved document with one sequence keyed on every frame, shown. Lengths are taken as
-    /// centimetres (× 0.01) when the figure is taller than 10 units, else as metres.
+    /// unsaved document with one sequence keyed on every frame, shown. Lengths are scaled as
+    /// [`CaptureScale::Guess`] says (centimetres when the figure is taller than 10 units).
     pub fn import_bvh(path: &Path) -> Result<ImportedCapture, String> {
-        let bytes = marionette_skeleton::ron_io::read_bytes(
-            path,
-            marionette_skeleton::ron_io::MAX_DATA_BYTES,
-            "a BVH capture",
-        )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-        let parsed = parse(&String::from_utf8_lossy(&bytes))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let height = if parsed.bvh.frames.is_empty() {
-            0.0
-        } else {
-            let ys: Vec<f64> = parsed.bvh.world_positions(0).iter().map(|p| p.y).collect();
-            ys.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-                - ys.iter().copied().fold(f64::INFINITY, f64::min)
-        };
-        let scale = if height > 10.0 { 0.01 } else { 1.0 };
-        let name = path.file_stem().map_or_else(
-            || "capture".to_owned(),
-            |s| s.to_string_lossy().into_owned(),
-        );
-        let imported =
-            import(&parsed.bvh, scale, 1, &name).map_err(|e| format!("{}: {e}", path.display()))?;
-        let skeleton_path = path.with_file_name(format!("{name}.skeleton.ron"));
-        let text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
-            .map_err(|e| e.to_string())?;
+        let capture = read_capture(path, CaptureScale::Guess, 1).map_err(|e| e.to_string())?;
+        let skeleton_path = path.with_file_name(format!("{}.skeleton.ron", capture.name));
+        let text =
+            marionette_skeleton::ron_io::to_pretty("Skeleton", &capture.imported.skeleton_file)
+                .map_err(|e| e.to_string())?;
         marionette_skeleton::ron_io::write_atomically(&skeleton_path, &text)
             .map_err(|e| format!("{}: {e}", skeleton_path.display()))?;
-        let mut document = Document::from_file(imported.document(skeleton_path.clone()));
+        let mut document = Document::from_file(capture.imported.document(skeleton_path.clone()));
         document.sequence = Some(0);
         document.frame = 0;
         document.saved_revision = u64::MAX; // unsaved until saved
         Ok(ImportedCapture {
             document,
             skeleton_path,
-            scale,
-            extra_rows: parsed.extra_rows,
+            scale: capture.scale,
+            extra_rows: capture.extra_rows,
         })
     }
 }

@@ -15,6 +15,7 @@ pub mod document_io;
 pub mod drag;
 pub mod edit;
 pub mod exchange;
+pub mod file_action;
 pub mod foot_contacts;
 pub mod history;
 pub mod lock_edits;

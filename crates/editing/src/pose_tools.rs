@@ -387,6 +387,12 @@ mod tests {
             &mut solving,
         )
         .expect("applies");
+        assert_ne!(posed_q[i], rest[i], "the library pose bends the knee");
+        assert_eq!(
+            doc.pose()[i],
+            posed_q[i],
+            "the left knee takes the library's value"
+        );
         for (k, (a, b)) in doc.pose().iter().zip(&rest).enumerate() {
             if k != i {
                 assert_eq!(a, b);

@@ -7,11 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
-use marionette_interchange::bvh::import::{Imported, import};
-use marionette_interchange::bvh::parse::parse;
+use marionette_interchange::bvh::import::Imported;
+use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_interchange::character::humanoid::HumanBone;
 use marionette_interchange::retarget::{RetargetMap, map_bones, retarget_imported};
-use marionette_skeleton::ron_io::{MAX_DATA_BYTES, read_bytes};
 
 use crate::{Document, EditError};
 
@@ -55,6 +54,14 @@ impl MapRow {
 }
 
 impl RetargetPlan {
+    /// The edit that runs the retarget with the map as chosen.
+    pub fn edit(&self) -> crate::Edit {
+        crate::Edit::RetargetCapture {
+            path: self.path.clone(),
+            map: self.overrides(),
+        }
+    }
+
     /// The rows changed from the map found, as a map applied over it.
     pub fn overrides(&self) -> RetargetMap {
         let mut map = RetargetMap::default();
@@ -108,25 +115,17 @@ impl RetargetPlan {
 }
 
 /// Reads and imports a capture file (at its own scale, every frame), named after the file.
-fn read_capture(path: &Path) -> Result<(Imported, String), EditError> {
-    let file = path.display().to_string();
-    let fail = |e: String| EditError::Retarget(format!("{file}: {e}"));
-    let bytes =
-        read_bytes(path, MAX_DATA_BYTES, "a BVH capture").map_err(|e| fail(e.to_string()))?;
-    let parsed = parse(&String::from_utf8_lossy(&bytes)).map_err(|e| fail(e.to_string()))?;
-    let stem = path.file_stem().map_or_else(
-        || "capture".to_owned(),
-        |s| s.to_string_lossy().into_owned(),
-    );
-    let captured = import(&parsed.bvh, 1.0, 1, &stem).map_err(|e| fail(e.to_string()))?;
-    Ok((captured, stem))
+fn read(path: &Path) -> Result<(Imported, String), EditError> {
+    let capture = read_capture(path, CaptureScale::Times(1.0), 1)
+        .map_err(|e| EditError::Retarget(e.to_string()))?;
+    Ok((capture.imported, capture.name))
 }
 
 impl Document {
     /// The map a retarget of the capture at `path` would use, to be shown and changed before
     /// it runs.
     pub fn plan_retarget(&self, path: &Path) -> Result<RetargetPlan, EditError> {
-        let (captured, _) = read_capture(path)?;
+        let (captured, _) = read(path)?;
         let map = map_bones(&captured.skeleton, (&self.skeleton, &self.pose), &[])
             .map_err(|e| EditError::Retarget(format!("{}: {e}", path.display())))?;
         let rows = HumanBone::ALL
@@ -165,7 +164,7 @@ impl Document {
     ) -> Result<String, EditError> {
         let file = path.display().to_string();
         let fail = |e: String| EditError::Retarget(format!("{file}: {e}"));
-        let (captured, stem) = read_capture(path)?;
+        let (captured, stem) = read(path)?;
         let overrides = map
             .resolve(&captured.skeleton, &self.skeleton)
             .map_err(|defects| fail(defects.join("; ")))?;

@@ -123,13 +123,30 @@ fn poses_save_and_load_and_bad_files_change_nothing() {
     let file = dir.join("bent.ron");
     doc.save_pose(&file).expect("saved");
     doc.undo();
-    doc.load_pose(&file).expect("loaded");
+    // Opened as the editor opens it: an edit, one undo step.
+    let mut solving = marionette_editing::Solving::default();
+    let applied = doc
+        .apply(
+            marionette_editing::Edit::OpenPose(file.clone()),
+            &mut solving,
+        )
+        .expect("loaded");
+    assert!(
+        matches!(&applied, marionette_editing::Applied::Said(s) if s.contains("bent.ron")),
+        "{applied:?}"
+    );
     assert_eq!(doc.pose(), &saved[..]);
     assert_eq!(doc.history().next_undo(), Some("Open pose bent.ron"));
     let broken = dir.join("broken.ron");
     std::fs::write(&broken, "Pose(version: 1, skeleton: ").expect("write");
-    let err = doc.load_pose(&broken).expect_err("syntax error");
+    let err = doc
+        .apply(
+            marionette_editing::Edit::OpenPose(broken.clone()),
+            &mut solving,
+        )
+        .expect_err("syntax error");
     assert!(err.to_string().contains("broken.ron"), "{err}");
     assert_eq!(doc.pose(), &saved[..]);
+    assert_eq!(doc.history().next_undo(), Some("Open pose bent.ron"));
     std::fs::remove_dir_all(&dir).ok();
 }

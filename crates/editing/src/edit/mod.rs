@@ -5,8 +5,9 @@
 //! except adjustments marked [`UndoStep::Extend`] (a slider or a drag continuing), which extend
 //! the last; a refused edit changes nothing and says why.
 //!
-//! What is not work stays out: selection, hover, cameras, the timeline's transport and files
-//! (which replace or write the whole document) have their own paths in the editor. The solve
+//! What is not work stays out: selection, hover, cameras, the timeline's transport, and the
+//! files that replace the whole document (opening, importing) or write it (saving, exporting)
+//! have their own paths in the editor. A pose file opened changes the work: it is an edit. The solve
 //! settings are not work either, but they change what the next edit does, so they are edits of
 //! the [`Solving`] an edit is applied with (not recorded).
 
@@ -86,6 +87,9 @@ pub enum Edit {
         /// Updates at most.
         budget: usize,
     },
+    /// Open a pose file into the document (its joints' values, clamped to their limits), as
+    /// one undo step.
+    OpenPose(std::path::PathBuf),
     /// Begin a drag of what a press gripped, moving the chain the [`Solving`]'s chain mode
     /// says; the pose then changes live ([`Document::drag_step`]).
     BeginDrag(Grip),
@@ -313,6 +317,11 @@ impl Document {
                     report.residual * 1000.0
                 );
                 return Ok(Applied::Solved(Box::new(outcome), said));
+            }
+            Edit::OpenPose(path) => {
+                self.load_pose(&path)
+                    .map_err(|e| EditError::PoseFile(e.to_string()))?;
+                return Ok(Applied::Said(format!("Opened pose {}", path.display())));
             }
             Edit::BeginDrag(grip) => self.begin_grip(grip, solving.chain_mode)?,
             Edit::EndDrag => self.end_drag(),

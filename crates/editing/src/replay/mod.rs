@@ -1,7 +1,9 @@
 //! Replay scripts: `marionette-editor --replay SCRIPT.ron` plays a RON list `Replay([ ... ])` of
 //! steps through the real window and input path (issue 5), for end-to-end tests and for
-//! reproducing a user's session. This module reads and checks a script; the editor's replay
-//! plugin turns each [`Step`] into window input, one after another.
+//! reproducing a user's session. This module reads a script ([`Step`]s, deserialized as written),
+//! checks every step at once ([`Step::check`]) and resolves each step, when it is taken, against
+//! the document open then ([`Step::resolve`]) into an [`Action`]; the editor's replay player
+//! only turns actions into window input and the messages the panels send.
 //!
 //! ```ron
 //! Replay([
@@ -32,14 +34,20 @@ use std::path::Path;
 
 use marionette_skeleton::{FileError, Skeleton};
 
+mod action;
+mod check;
 mod keys;
-mod raw;
+mod resolve;
 mod step;
 
+pub use action::{Action, DragGrip, Panel, ReplayContext, Window};
 pub use keys::{KeyChord, KeyName};
 pub use step::{ReplayInterpolation, ReplayLockKind, Step};
 
-use raw::{ReplayFile, check_step};
+/// The file's text, read directly into steps.
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename = "Replay")]
+struct ReplayFile(Vec<Step>);
 
 /// A checked script.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,19 +88,19 @@ impl Script {
     }
 
     fn check(file: ReplayFile, name: &str) -> Result<Script, ReplayError> {
-        let mut steps = Vec::with_capacity(file.0.len());
-        let mut defects = Vec::new();
-        for (index, raw) in file.0.into_iter().enumerate() {
-            match check_step(raw) {
-                Ok(step) => steps.push(step),
-                Err(message) => defects.push(ReplayDefect {
+        let defects: Vec<ReplayDefect> = file
+            .0
+            .iter()
+            .enumerate()
+            .filter_map(|(index, step)| {
+                step.check().err().map(|message| ReplayDefect {
                     step: index + 1,
                     message,
-                }),
-            }
-        }
+                })
+            })
+            .collect();
         if defects.is_empty() {
-            Ok(Script { steps })
+            Ok(Script { steps: file.0 })
         } else {
             Err(FileError::Invalid {
                 file: name.to_owned(),
@@ -183,6 +191,12 @@ mod tests {
         let script = Script::parse(EXAMPLE, "example.ron").expect("valid script");
         assert_eq!(script.steps.len(), 24);
         assert_eq!(script.steps[20], Step::SetFrame(24));
+        let doc = crate::Document::new(marionette_skeleton::builtin::humanoid(), None);
+        let context = ReplayContext {
+            selected: &[],
+            retarget: None,
+        };
+        let resolve = |k: usize| script.steps[k].resolve(&doc, context);
         assert_eq!(script.steps[23], Step::Play { frames: 48 });
         assert_eq!(
             script.steps[14],
@@ -195,34 +209,53 @@ mod tests {
             script.steps[16],
             Step::DragJoint {
                 joint: "pelvis".into(),
-                to: [0.0, 0.9, 0.0],
+                to: (0.0, 0.9, 0.0),
                 frames: 20
             }
         );
+        let pelvis = doc.skeleton().joint_by_name("pelvis").expect("a pelvis");
+        assert_eq!(
+            resolve(16),
+            Ok(Action::Drag {
+                grip: DragGrip::Joint(pelvis),
+                to: nalgebra::Vector3::new(0.0, 0.9, 0.0),
+                frames: 20
+            })
+        );
         assert_eq!(script.steps[19], Step::OpenDocument("crouch.ron".into()));
         assert_eq!(script.steps[13], Step::Type("poses/a b.ron".into()));
-        assert_eq!(script.steps[1], Step::SetView(View::Front));
+        assert_eq!(script.steps[1], Step::SetView("front".into()));
+        assert_eq!(resolve(1), Ok(Action::SetView(View::Front)));
         assert_eq!(
-            script.steps[2],
-            Step::SetSolver(SolverKind::DampedLeastSquares)
+            resolve(2),
+            Ok(Action::SetSolver(SolverKind::DampedLeastSquares))
         );
         assert_eq!(script.steps[3], Step::Move(640.0, 400.5));
         assert_eq!(
             script.steps[7],
             Step::DragSite {
                 site: "right fingertips".into(),
-                to: [0.3, 1.2, 0.4],
+                to: (0.3, 1.2, 0.4),
                 frames: 30
             }
         );
         assert_eq!(
-            script.steps[8],
-            Step::Key(KeyChord {
+            resolve(8),
+            Ok(Action::Key(KeyChord {
                 ctrl: true,
                 shift: true,
                 alt: false,
                 key: KeyName::Letter('z')
-            })
+            }))
+        );
+        // A name the open document lacks fails when the step is taken, naming it.
+        let tail = Step::LockSite {
+            site: "tail".into(),
+            kind: ReplayLockKind::Position,
+        };
+        assert_eq!(
+            tail.resolve(&doc, context),
+            Err("skeleton \"humanoid\" has no site \"tail\"".into())
         );
         assert_eq!(script.steps[12], Step::Exit);
         let humanoid = marionette_skeleton::builtin::humanoid();

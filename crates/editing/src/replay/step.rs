@@ -1,15 +1,15 @@
-//! The steps of a replay script, once checked.
+//! The steps of a replay script as a script writes them, read directly by serde. Names (of
+//! views, solvers, keys, joints, sites, bones) stay text here: [`Step::defect`] checks what can
+//! be checked without a document (every step, so a script's defects are reported at once), and
+//! [`Step::resolve`] turns a step into what the editor's player does, against the document open
+//! when the step is taken.
 
 use std::path::PathBuf;
 
-use marionette_ik::SolverKind;
 use serde::Deserialize;
 
-use super::keys::KeyChord;
-use crate::view::View;
-
-/// One step of a script, checked.
-#[derive(Debug, Clone, PartialEq)]
+/// One step of a script.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub enum Step {
     /// Let this many frames pass.
     Wait(u32),
@@ -19,21 +19,21 @@ pub enum Step {
     Press,
     /// Release the left mouse button.
     Release,
-    /// Press and release a key chord.
-    Key(KeyChord),
+    /// Press and release a key chord, written like `"ctrl+shift+z"` or `"f"`.
+    Key(String),
     /// Type text into the focused text field (each character pressed and released).
     Type(String),
-    /// Put a view in the large viewport.
-    SetView(View),
-    /// Choose the IK solver.
-    SetSolver(SolverKind),
+    /// Put a view in the large viewport (`"perspective"`, `"front"`, `"side"`, `"top"`).
+    SetView(String),
+    /// Choose the IK solver by its short name (`"dls"`, `"ccd"`, …).
+    SetSolver(String),
     /// Press on a site's handle, move the cursor in a straight line to the screen projection of
     /// the world point `to` over `frames` frames, then release.
     DragSite {
         /// The site's name.
         site: String,
         /// World target (metres).
-        to: [f64; 3],
+        to: (f64, f64, f64),
         /// Frames the drag lasts (at least 1).
         frames: u32,
     },
@@ -65,7 +65,7 @@ pub enum Step {
         /// The joint's name.
         joint: String,
         /// World target (metres).
-        to: [f64; 3],
+        to: (f64, f64, f64),
         /// Frames the drag lasts (at least 1).
         frames: u32,
     },
@@ -99,15 +99,16 @@ pub enum Step {
     /// Sequence ▸ Retarget a capture onto this figure, on this BVH file: the map window opens
     /// with the map found ([`Step::MapBone`], [`Step::UnmapBone`] change it,
     /// [`Step::ConfirmRetarget`] runs it).
-    RetargetCapture(std::path::PathBuf),
+    RetargetCapture(PathBuf),
     /// How the span after the shown sequence's key at `frame` goes (a right-click on its
     /// marker on the ruler).
     SetKeyInterpolation {
         /// The key's frame.
         frame: i64,
-        /// Its own interpolation (`None`: the sequence's).
-        interpolation: Option<marionette_document::KeyInterpolation>,
+        /// Its own interpolation (`Sequence`: the sequence's).
+        interpolation: ReplayInterpolation,
         /// Ease in and out (0 … 1).
+        #[serde(default)]
         ease: f64,
     },
     /// Turn a joint's hinge by its rotate handle: the ring pressed in the large view and the
