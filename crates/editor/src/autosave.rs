@@ -58,13 +58,8 @@ pub struct AutosavePlugin;
 impl Plugin for AutosavePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Autosave>()
-            .add_systems(Startup, find_recovery)
-            .add_systems(
-                Update,
-                autosave
-                    .in_set(EditorSet::Apply)
-                    .after(crate::files::carry_out_files),
-            );
+            .add_systems(Startup, find_recovery.in_set(EditorSet::Setup))
+            .add_systems(Update, autosave.in_set(EditorSet::Settle));
     }
 }
 

@@ -12,7 +12,9 @@ use marionette_editing::{Applied, Edit, EditError};
 use crate::EditorSet;
 use crate::drag::ghosts::Ghosts;
 use crate::messages::EditRequest;
-use crate::resources::{ActiveDrag, DragGrip, Notices, OpenDocument, SolveStatus, SolvingState};
+use crate::resources::{
+    ActiveDrag, DragGrip, Notices, OpenDocument, Paths, SolveStatus, SolvingState,
+};
 use crate::timeline::{FrameRange, Playback};
 
 /// Applies the edits.
@@ -23,14 +25,9 @@ impl Plugin for EditPlugin {
         app.add_message::<EditRequest>()
             .init_resource::<SolvingState>()
             .init_resource::<Notices>()
+            .init_resource::<Paths>()
             .add_systems(Update, apply_edits.in_set(EditorSet::Apply))
-            .add_systems(
-                Update,
-                forget_ended_drag
-                    .in_set(EditorSet::Apply)
-                    .after(apply_edits)
-                    .after(crate::files::carry_out_files),
-            );
+            .add_systems(Update, forget_ended_drag.in_set(EditorSet::Settle));
     }
 }
 
@@ -42,6 +39,7 @@ pub struct EditEffects<'w> {
     ghosts: ResMut<'w, Ghosts>,
     playback: ResMut<'w, Playback>,
     range: ResMut<'w, FrameRange>,
+    paths: ResMut<'w, Paths>,
 }
 
 /// Applies this frame's edits, in the order they were sent.
@@ -80,6 +78,7 @@ fn refusal(edit: &Edit, e: &EditError) -> String {
 /// The view state an applied edit changes.
 fn follow_up(edit: &Edit, effects: &mut EditEffects) {
     match *edit {
+        Edit::OpenPose(ref path) => effects.paths.last_pose = Some(path.clone()),
         Edit::Undo | Edit::Redo | Edit::CancelDrag => effects.ghosts.clear(),
         Edit::Comparison(ref c) if !c.enabled => effects.ghosts.clear(),
         Edit::SelectSequence(_) | Edit::DeleteSequence(_) => effects.playback.playing = false,

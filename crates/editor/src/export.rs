@@ -42,7 +42,7 @@ impl Plugin for ExportPlugin {
             Update,
             finish_exports
                 .run_if(resource_exists::<RunningExport>)
-                .in_set(EditorSet::Apply),
+                .in_set(EditorSet::Settle),
         );
     }
 }

@@ -48,7 +48,10 @@ fn main() -> ExitCode {
     let character = [&args.document, &args.skeleton]
         .into_iter()
         .flatten()
-        .find(|p| marionette_editing::exchange::is_character_file(p));
+        .find(|p| {
+            marionette_interchange::file_kind::FileKind::of(p)
+                .is_ok_and(|k| k == marionette_interchange::file_kind::FileKind::Character)
+        });
     let opened = match character {
         Some(path) => Some(
             Document::import_character(path)

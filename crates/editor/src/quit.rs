@@ -18,11 +18,7 @@ impl Plugin for QuitPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<QuitRequest>()
             .add_message::<WindowCloseRequested>()
-            .add_systems(
-                Update,
-                quit.in_set(EditorSet::Apply)
-                    .after(crate::files::carry_out_files),
-            );
+            .add_systems(Update, quit.in_set(EditorSet::Settle));
     }
 }
 

@@ -166,6 +166,8 @@ pub struct Prompts {
     pub recovery: Option<PathBuf>,
     /// A file path to type (no native dialog could be shown).
     pub path: Option<TypedPath>,
+    /// A retarget waiting for its map to be confirmed (the retarget map window).
+    pub retarget: Option<marionette_editing::retarget_capture::RetargetPlan>,
 }
 
 /// A lock's marker being dragged: the lock, and the plane (through the grip, facing the view)

@@ -79,6 +79,8 @@ fn drop_file(app: &mut App, path: &std::path::Path) {
             path_buf: path.to_path_buf(),
         });
     app.update();
+    // A pose file becomes an edit, applied in the frame after.
+    app.update();
 }
 
 /// Presses on site `name`'s handle and moves the cursor ray by `offset` over `frames` frames.
@@ -471,6 +473,46 @@ fn a_ray_cast_on_the_bodies_picks_the_forearm_and_the_drag_grips_its_axis() {
 }
 
 #[test]
+fn a_save_asked_for_during_a_drag_ends_the_drag_first_and_saves_its_pose() {
+    let mut app = app();
+    let dir = std::env::temp_dir().join(format!(
+        "marionette-headless-dragsave-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let file = dir.join("dragged.ron");
+    let before = document(&app).pose().to_vec();
+    drag_site(&mut app, "right fingertips", Vec3::Y * 0.2, 5);
+    assert!(document(&app).drag().is_some(), "dragging");
+    let dragged = document(&app).pose().to_vec();
+    assert_ne!(dragged, before);
+    request_file(
+        &mut app,
+        FileRequest::on(FileAction::SaveDocumentAs, file.clone()),
+    );
+    let d = document(&app);
+    assert!(d.drag().is_none(), "the drag was ended by an edit");
+    assert!(!d.is_modified(), "saved after the drag's step was recorded");
+    assert!(
+        d.history()
+            .next_undo()
+            .is_some_and(|l| l.starts_with("Drag")),
+        "{:?}",
+        d.history().next_undo()
+    );
+    let saved = marionette_document::DocumentFile::load(&file).expect("saved");
+    let worst = saved
+        .pose
+        .q
+        .iter()
+        .zip(d.pose())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-9, "the file holds the dragged pose ({worst})");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn files_open_and_save_and_bad_ones_change_nothing() {
     let mut app = app();
     let dir =
@@ -492,8 +534,9 @@ fn files_open_and_save_and_bad_ones_change_nothing() {
     drop_file(&mut app, &dir.join("pose.ron"));
     assert_eq!(document(&app).pose(), saved.as_slice());
 
-    // A file that is neither skeleton nor pose: an error naming both readings, nothing changes.
-    std::fs::write(dir.join("junk.ron"), "Skeleton(version: 1, name: ").expect("write");
+    // A file whose start names no kind and that is neither skeleton nor pose: an error naming
+    // both readings, nothing changes.
+    std::fs::write(dir.join("junk.ron"), "(version: 1, name: ").expect("write");
     let id = document(&app).id();
     drop_file(&mut app, &dir.join("junk.ron"));
     let error = notices(&app).last().expect("a notice").clone();
@@ -505,6 +548,18 @@ fn files_open_and_save_and_bad_ones_change_nothing() {
     );
     assert_eq!(document(&app).id(), id, "the same document");
     assert_eq!(document(&app).pose(), saved.as_slice());
+    // A broken file that says it is a skeleton: the skeleton's error, with its position.
+    std::fs::write(dir.join("broken.ron"), "Skeleton(version: 1, name: ").expect("write");
+    drop_file(&mut app, &dir.join("broken.ron"));
+    let error = notices(&app).last().expect("a notice").clone();
+    assert!(
+        error.is_error
+            && error.text.contains("Could not open the skeleton")
+            && error.text.contains(":1:"),
+        "{}",
+        error.text
+    );
+    assert_eq!(document(&app).id(), id, "the same document");
 
     // Saving where no file can be written is an error, not a crash.
     let errors = notices(&app).error_count();

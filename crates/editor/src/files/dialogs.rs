@@ -227,7 +227,7 @@ mod tests {
             .init_resource::<Paths>()
             .init_resource::<Prompts>()
             .init_resource::<crate::drag::ghosts::Ghosts>()
-            .init_resource::<crate::panels::retarget_map::PendingRetarget>();
+            .add_message::<crate::messages::EditRequest>();
         app
     }
 

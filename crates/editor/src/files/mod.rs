@@ -1,9 +1,11 @@
 //! Opening and saving files: the menus' and shortcuts' requests ([`FileRequest`]), the answers of
 //! native dialogs ([`dialogs`]) and of the editor's own path window, files dropped onto the
-//! window, and the answer to the recovery offer. Opening replaces the document, saving writes it,
-//! importing makes a new one, exporting runs on a thread of its own ([`crate::export`]). Every
-//! failure is shown in the window and changes nothing. This is one of the three systems that
-//! write the open document.
+//! window, and the answer to the recovery offer. Opening or importing replaces the document with
+//! a new one, saving writes it (and marks it saved), exporting runs on a thread of its own
+//! ([`crate::export`]); a pose file opened is an edit ([`Edit::OpenPose`]), like every change to
+//! the work, and a save or export asked for during a drag first ends the drag ([`Edit::EndDrag`])
+//! and is carried out the frame after. A file's kind is told by its content
+//! ([`FileKind`]). Every failure is shown in the window and changes nothing.
 
 pub mod dialogs;
 
@@ -12,13 +14,13 @@ use std::path::{Path, PathBuf};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
-use marionette_editing::Document;
+use marionette_editing::{Document, Edit};
+use marionette_interchange::file_kind::FileKind;
 
 use crate::EditorSet;
 use crate::drag::ghosts::Ghosts;
 use crate::export::RunningExport;
-use crate::messages::{FileAction, FileRequest, RecoveryAnswer};
-use crate::panels::retarget_map::PendingRetarget;
+use crate::messages::{EditRequest, FileAction, FileRequest, RecoveryAnswer};
 use crate::resources::{Notices, OpenDocument, Paths, Prompts};
 use dialogs::DialogAnswers;
 
@@ -35,7 +37,6 @@ impl Plugin for FilesPlugin {
             .init_resource::<DialogAnswers>()
             .init_resource::<Paths>()
             .init_resource::<Prompts>()
-            .init_resource::<PendingRetarget>()
             .add_systems(Update, carry_out_files.in_set(EditorSet::Apply));
     }
 }
@@ -52,9 +53,11 @@ pub struct FileWork<'w, 's> {
     /// The questions asked (the path window, the recovery offer).
     pub prompts: ResMut<'w, Prompts>,
     ghosts: ResMut<'w, Ghosts>,
-    retarget: ResMut<'w, PendingRetarget>,
     running: Option<Res<'w, RunningExport>>,
     commands: Commands<'w, 's>,
+    edits: MessageWriter<'w, EditRequest>,
+    /// Saves and exports asked for during a drag, carried out the frame after its end.
+    after_drag: Local<'s, Vec<(FileAction, PathBuf)>>,
 }
 
 /// Carries out this frame's file requests, dialog answers, dropped files and the answer to the
@@ -66,6 +69,9 @@ pub fn carry_out_files(
     mut answers: ResMut<DialogAnswers>,
     mut work: FileWork,
 ) {
+    for (action, path) in std::mem::take(&mut *work.after_drag) {
+        work.carry_out(action, &path);
+    }
     for request in requests.read() {
         match &request.path {
             Some(path) => work.carry_out(request.action, path),
@@ -90,10 +96,15 @@ pub fn carry_out_files(
 impl FileWork<'_, '_> {
     /// Opens or saves `path` as `action` says.
     pub fn carry_out(&mut self, action: FileAction, path: &Path) {
+        if self.document.drag().is_some() && action.saves() {
+            // What is saved or exported is the work with the drag ended: end it first.
+            self.edits.write(EditRequest(Edit::EndDrag));
+            self.after_drag.push((action, path.to_path_buf()));
+            return;
+        }
+        let is_character = || FileKind::of(path).is_ok_and(|k| k == FileKind::Character);
         match action {
-            FileAction::OpenSkeleton | FileAction::OpenDocument
-                if marionette_editing::exchange::is_character_file(path) =>
-            {
+            FileAction::OpenSkeleton | FileAction::OpenDocument if is_character() => {
                 self.import_character(path);
             }
             FileAction::OpenSkeleton => {
@@ -106,16 +117,15 @@ impl FileWork<'_, '_> {
                 self.save_document(path);
             }
             FileAction::OpenPose => {
-                if let Err(e) = self.open_pose(path) {
-                    self.notices.error(format!("Could not open the pose: {e}"));
-                }
+                self.edits
+                    .write(EditRequest(Edit::OpenPose(path.to_path_buf())));
             }
             FileAction::SavePose | FileAction::SavePoseAs => self.save_pose(path),
             FileAction::ImportBvh => self.import_bvh(path),
             FileAction::ImportCharacter => self.import_character(path),
             // The map is shown before the retarget runs (its window sends the edit).
             FileAction::RetargetCapture => match self.document.plan_retarget(path) {
-                Ok(plan) => self.retarget.0 = Some(plan),
+                Ok(plan) => self.prompts.retarget = Some(plan),
                 Err(e) => self.notices.error(e.to_string()),
             },
             FileAction::Export(format) => {
@@ -123,7 +133,6 @@ impl FileWork<'_, '_> {
                     self.notices.info("An export is already running");
                     return;
                 }
-                self.document.end_drag();
                 let assets = self.paths.assets.clone();
                 match crate::export::start(&self.document, format, path, assets.as_deref()) {
                     Ok(running) => self.commands.insert_resource(running),
@@ -138,13 +147,22 @@ impl FileWork<'_, '_> {
         self.document.0 = document;
         self.ghosts.clear();
         // A map made for the figure that was open no longer applies.
-        self.retarget.0 = None;
+        self.prompts.retarget = None;
         self.paths.last_pose = None;
     }
 
     /// Starts a new document on another skeleton (File ▸ New from skeleton).
     fn open_skeleton(&mut self, path: &Path) {
-        match Document::open(path) {
+        self.adopt_skeleton(path, Document::open(path));
+    }
+
+    /// Starts a new document on the skeleton opened from `path`, or says why it could not be.
+    fn adopt_skeleton(
+        &mut self,
+        path: &Path,
+        opened: Result<Document, marionette_skeleton::SkeletonError>,
+    ) {
+        match opened {
             Ok(document) => {
                 let document = document.standing();
                 let joints = document.skeleton().joints().len();
@@ -182,21 +200,12 @@ impl FileWork<'_, '_> {
 
     /// Saves the document (atomically) to `path`.
     fn save_document(&mut self, path: &Path) {
-        self.document.end_drag();
         match self.document.save_document(path) {
             Ok(()) => self.notices.info(format!("Saved {}", path.display())),
             Err(e) => self
                 .notices
                 .error(format!("Could not save the document: {e}")),
         }
-    }
-
-    /// Loads a pose file (one undo step), or says why not and changes nothing.
-    fn open_pose(&mut self, path: &Path) -> Result<(), marionette_skeleton::PoseError> {
-        self.document.load_pose(path)?;
-        self.paths.last_pose = Some(path.to_path_buf());
-        self.notices.info(format!("Opened pose {}", path.display()));
-        Ok(())
     }
 
     /// Exports the current pose as a pose file.
@@ -261,44 +270,41 @@ impl FileWork<'_, '_> {
         }
     }
 
-    /// A file dropped onto the window: a character is imported; a BVH capture is imported; a
-    /// document is opened; else a
-    /// skeleton (a new document on it) if it reads as one, else a pose of the current skeleton;
-    /// when it is none of them, the reasons are shown and nothing changes.
+    /// A file dropped onto the window, by its kind ([`FileKind`]): a character or a capture
+    /// is imported, a document opened, a skeleton starts a new document; a file whose start
+    /// names no kind is opened as a skeleton if it reads as one, else as a pose of the current
+    /// skeleton; when it is none of them, the reasons are shown and nothing changes.
     fn open_dropped(&mut self, path: &Path) {
-        if marionette_editing::exchange::is_character_file(path) {
-            self.import_character(path);
-            return;
-        }
-        if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("bvh"))
-        {
-            self.import_bvh(path);
-            return;
-        }
-        let is_document = marionette_skeleton::ron_io::read_text(path)
-            .ok()
-            .is_some_and(|text| {
-                marionette_skeleton::ron_io::top_level_name(&text) == Some("Document")
-            });
-        if is_document {
-            self.open_document(path);
-            return;
+        let kind = match FileKind::of(path) {
+            Ok(kind) => kind,
+            Err(e) => {
+                self.notices
+                    .error(format!("Could not open {}: {e}", path.display()));
+                return;
+            }
+        };
+        match kind {
+            FileKind::Character => return self.import_character(path),
+            FileKind::Capture => return self.import_bvh(path),
+            FileKind::Document => return self.open_document(path),
+            FileKind::Skeleton => return self.open_skeleton(path),
+            FileKind::Pose => return self.carry_out(FileAction::OpenPose, path),
+            FileKind::Other => {}
         }
         let skeleton_error = match Document::open(path) {
-            Ok(_) => {
-                self.open_skeleton(path);
+            Ok(document) => {
+                self.adopt_skeleton(path, Ok(document));
                 return;
             }
             Err(e) => e,
         };
-        if let Err(pose_error) = self.open_pose(path) {
-            self.notices.error(format!(
+        match marionette_skeleton::Pose::load(self.document.skeleton(), path) {
+            Ok(_) => self.carry_out(FileAction::OpenPose, path),
+            Err(pose_error) => self.notices.error(format!(
                 "{} is neither a skeleton nor a pose of this skeleton.\nAs a skeleton: \
                  {skeleton_error}\nAs a pose: {pose_error}",
                 path.display()
-            ));
+            )),
         }
     }
 

@@ -51,7 +51,8 @@ impl Plugin for GizmosPlugin {
                 draw_onion_skins,
                 draw_bones,
                 locks::draw_lock_markers,
-            ),
+            )
+                .in_set(crate::EditorSet::Gizmos),
         );
     }
 }
@@ -109,9 +110,8 @@ fn draw_bones(
     display: Res<Display>,
     selection: Res<Selection>,
     hovered: Res<crate::selection::Hovered>,
-    character: Res<crate::scene::character::ShownCharacter>,
 ) {
-    if !display.bones && !character.is_shown() {
+    if !display.bones && document.character().is_none() {
         return;
     }
     let skeleton = document.skeleton();

@@ -61,7 +61,8 @@ impl Plugin for PanelsPlugin {
                 no_automatic_context.before(EguiStartupSet::InitContexts),
                 spawn_ui_camera.before(EguiStartupSet::InitContexts),
                 (run_manually, see_through_panels).after(EguiStartupSet::InitContexts),
-            ),
+            )
+                .in_set(EditorSet::Setup),
         )
         .add_systems(
             Update,
@@ -73,7 +74,6 @@ impl Plugin for PanelsPlugin {
                 .in_set(EditorSet::Present),
         )
         .init_resource::<timeline::TimelineUi>()
-        .init_resource::<retarget_map::PendingRetarget>()
         .init_resource::<pose_library::PoseLibraryUi>()
         .add_plugins(panel_memory::PanelMemoryPlugin);
     }
@@ -228,7 +228,6 @@ pub struct PanelState<'w> {
     timeline: ResMut<'w, timeline::TimelineUi>,
     notices: ResMut<'w, Notices>,
     motion_site: ResMut<'w, motion::MotionSite>,
-    retarget: ResMut<'w, retarget_map::PendingRetarget>,
     library: ResMut<'w, pose_library::PoseLibraryUi>,
     panels: ResMut<'w, panel_memory::PanelLayout>,
     resolution: ResMut<'w, ViewResolution>,
@@ -397,11 +396,7 @@ fn editor_ui(
             );
             state.library.set_if_neq(settings);
         }
-        if state.retarget.0.is_some() {
-            let mut pending = state.retarget.clone();
-            retarget_map::retarget_map_window(ui.ctx(), &mut pending, &mut out);
-            state.retarget.set_if_neq(pending);
-        }
+        retarget_map::retarget_map_window(ui.ctx(), &mut prompts.retarget, &mut out);
         if let Some(grip) = inputs.active.handle() {
             dialogs::handle_value(ui.ctx(), document, &grip);
         }

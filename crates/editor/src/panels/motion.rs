@@ -47,8 +47,7 @@ impl Plugin for MotionPlotPlugin {
                 Update,
                 motion_tracks
                     .run_if(|display: Res<Display>| display.motion_plot)
-                    .after(crate::derived::baked_strip)
-                    .in_set(EditorSet::Derive),
+                    .in_set(EditorSet::Chart),
             );
     }
 }

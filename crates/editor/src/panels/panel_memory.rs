@@ -108,7 +108,7 @@ impl Plugin for PanelMemoryPlugin {
         if !app.world().contains_resource::<PanelLayout>() {
             app.insert_resource(PanelLayout::load(&file));
         }
-        app.add_systems(Last, remember_panels);
+        app.add_systems(Last, remember_panels.in_set(crate::EditorSet::Remember));
     }
 }
 

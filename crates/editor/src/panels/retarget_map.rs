@@ -4,26 +4,10 @@
 //! before it runs. Retarget sends one edit with the changed rows as a map over the one found
 //! (as `marionette retarget --map` applies a map file); Cancel changes nothing.
 
-use bevy::prelude::*;
 use bevy_egui::egui;
-use marionette_editing::Edit;
 use marionette_editing::retarget_capture::RetargetPlan;
 
 use super::PanelOutput;
-
-/// The retarget waiting for its map to be confirmed (`None`: no window).
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
-pub struct PendingRetarget(pub Option<RetargetPlan>);
-
-impl PendingRetarget {
-    /// The edit that runs the retarget with the map as chosen.
-    pub fn edit(plan: &RetargetPlan) -> Edit {
-        Edit::RetargetCapture {
-            path: plan.path.clone(),
-            map: plan.overrides(),
-        }
-    }
-}
 
 /// Shown in a combo box for "no joint".
 const UNMAPPED: &str = "— unmapped —";
@@ -48,13 +32,14 @@ fn joint_choice(
         });
 }
 
-/// The window; closes (`pending` emptied) on Retarget or Cancel.
+/// The window, while a retarget waits for its map (`pending`, [`crate::resources::Prompts`]);
+/// closes (`pending` emptied) on Retarget or Cancel.
 pub fn retarget_map_window(
     ctx: &egui::Context,
-    pending: &mut PendingRetarget,
+    pending: &mut Option<RetargetPlan>,
     out: &mut PanelOutput,
 ) {
-    let Some(plan) = &mut pending.0 else {
+    let Some(plan) = pending else {
         return;
     };
     let file = plan.path.file_name().map_or_else(
@@ -116,7 +101,7 @@ pub fn retarget_map_window(
             ui.label(format!("{mapped} bones mapped, {changed} by hand"));
             ui.horizontal(|ui| {
                 if ui.button("Retarget").clicked() {
-                    out.edits.push(PendingRetarget::edit(plan));
+                    out.edits.push(plan.edit());
                     close = true;
                 }
                 if ui
@@ -131,6 +116,6 @@ pub fn retarget_map_window(
             });
         });
     if close {
-        pending.0 = None;
+        *pending = None;
     }
 }

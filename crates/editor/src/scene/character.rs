@@ -1,6 +1,7 @@
-//! A rigged character drawn as authored: when the open skeleton names a character file as its
-//! skin, the file's scene is loaded with Bevy's glTF loader (meshes, materials and textures as
-//! the file has them, skinned on the GPU), its joint nodes are found in the spawned scene, and
+//! A rigged character drawn as authored: when the open document holds a character (its
+//! skeleton names a character file as its skin, read once by the document), the file's scene is
+//! loaded with Bevy's glTF loader for the GPU (meshes, materials and textures as the file has
+//! them, skinned on the GPU), its joint nodes are found in the spawned scene, and
 //! every frame the document changed their transforms are set from Marionette's forward
 //! kinematics, so the skin follows the pose. The figure's capsules stay as hidden bodies (the
 //! ghosts and the bone overlay use them); the body under the cursor is found on the mesh as
@@ -9,10 +10,12 @@
 //! sees the bind pose only).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bevy::prelude::*;
+use marionette_editing::document::SkinCharacter;
 use marionette_interchange::character::Character;
-use marionette_interchange::character::export::{joint_nodes, joint_world, posed_locals};
+use marionette_interchange::character::posing::{joint_nodes, joint_world, posed_locals};
 use marionette_skeleton::{Fk, Skeleton};
 use nalgebra::Matrix4;
 
@@ -34,8 +37,8 @@ pub struct ShownCharacter {
 pub struct Loaded {
     /// The file.
     pub path: PathBuf,
-    /// Its rig, skinned meshes and glTF.
-    pub character: Character,
+    /// Its rig, skinned meshes and glTF, as the document read them.
+    pub character: Arc<Character>,
     /// Per skeleton joint, the rig joint it drives.
     rig_joint: Vec<Option<usize>>,
     /// The scene's root entity.
@@ -44,29 +47,16 @@ pub struct Loaded {
     entities: Vec<Option<Entity>>,
 }
 
-impl ShownCharacter {
-    /// Whether the open document's figure is drawn by a character's own meshes.
-    pub fn is_shown(&self) -> bool {
-        self.character.is_some()
-    }
-}
-
 /// Loads, poses and picks characters.
 pub(super) fn add_systems(app: &mut App) {
     app.init_resource::<ShownCharacter>()
         .init_resource::<CharacterReport>()
-        .add_systems(
-            Update,
-            pick_character
-                .in_set(EditorSet::Pointer)
-                .after(crate::views::cursor_ray),
-        )
+        .add_systems(Update, pick_character.in_set(EditorSet::Pick))
         .add_systems(
             PostUpdate,
             (load_character, find_joint_entities, pose_character)
                 .chain()
-                .before(super::figure::rebuild_figure)
-                .before(TransformSystems::Propagate),
+                .in_set(EditorSet::Character),
         );
 }
 
@@ -88,18 +78,17 @@ fn load_character(
     if let Some(old) = shown.character.take() {
         commands.entity(old.root).despawn();
     }
-    let Some(path) = document.skeleton().skin_path(document.source()) else {
-        return;
-    };
-    let character = match Character::open(&path) {
-        Ok(c) => c,
-        Err(e) => {
+    let character = match document.skin_character() {
+        SkinCharacter::None => return,
+        SkinCharacter::Unreadable(e) => {
             notices.error(format!(
                 "The character's skin could not be read ({e}): the figure is drawn with capsules"
             ));
             return;
         }
+        SkinCharacter::Read(c) => c.clone(),
     };
+    let path = character.file.path.clone();
     report.0 = character.report();
     let skeleton = document.skeleton();
     let rig_joint = joint_nodes(skeleton, &character.rig)

@@ -91,13 +91,12 @@ pub(super) fn rebuild_figure(
     parts: Query<Entity, (With<FigurePart>, Without<ChildOf>)>,
     shown: Query<&Ground>,
     (mut meshes, asset_server): (ResMut<Assets<Mesh>>, Res<AssetServer>),
-    character: Res<super::character::ShownCharacter>,
 ) {
     if shown.iter().any(|g| g.document == document.id()) {
         return;
     }
     // A character draws itself: its bodies are there, hidden, for the ghosts to copy.
-    let bodies_visible = if character.is_shown() {
+    let bodies_visible = if document.character().is_some() {
         Visibility::Hidden
     } else {
         Visibility::Inherited

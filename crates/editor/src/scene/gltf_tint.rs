@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use marionette_skeleton::JointId;
 
 use super::{Body, GhostMeshBody, Palette};
+use crate::EditorSet;
 use crate::resources::OpenDocument;
 use crate::selection::{Hovered, Selection};
 
@@ -52,7 +53,7 @@ impl Plugin for TintPlugin {
             PostUpdate,
             (adopt_mesh_body_parts, tint_mesh_body_parts)
                 .chain()
-                .before(TransformSystems::Propagate),
+                .in_set(EditorSet::Scene),
         );
     }
 }

@@ -19,6 +19,7 @@ use marionette_skeleton::{JointId, SiteId};
 
 use figure_material::FigureMaterial;
 
+use crate::EditorSet;
 use crate::resources::Notices;
 
 /// Everything spawned for the current skeleton (despawned when another one is opened).
@@ -80,8 +81,16 @@ impl Plugin for ScenePlugin {
             ..default()
         })
         .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
-        .add_systems(Startup, (setup_palette, setup_lights).chain())
-        .add_systems(Update, economise_on_software_renderer)
+        .add_systems(
+            Startup,
+            (setup_palette, setup_lights)
+                .chain()
+                .in_set(EditorSet::Setup),
+        )
+        .add_systems(
+            Update,
+            economise_on_software_renderer.in_set(EditorSet::Settle),
+        )
         .add_systems(
             PostUpdate,
             (
@@ -91,11 +100,13 @@ impl Plugin for ScenePlugin {
                 figure::highlight,
             )
                 .chain()
-                .before(TransformSystems::Propagate),
+                .in_set(EditorSet::Scene),
         )
         .add_systems(
             PreUpdate,
-            picking::update_hover.after(bevy::picking::PickingSystems::Hover),
+            picking::update_hover
+                .after(bevy::picking::PickingSystems::Hover)
+                .in_set(EditorSet::Hover),
         )
         .add_observer(picking::on_press)
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));

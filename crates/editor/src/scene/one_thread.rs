@@ -2,8 +2,9 @@
 //! thread each. The renderer's rasteriser threads want every core; Bevy's multi-threaded executor
 //! spreads the frame's many small systems over the same cores, and waking and parking its workers
 //! costs more than running them side by side gains. Measured on the demo replay under llvmpipe on
-//! 2 cores (interleaved, 4 rounds): 29.4 ms a frame with one thread per schedule, 36.0 ms with
-//! Bevy's default. With a GPU nothing changes.
+//! 2 cores on 2026-11-25 (three runs interleaved with the build before the switch, README's
+//! *Performance*): 28.8, 32.7 and 28.7 ms a frame with one thread per schedule, 35.2, 34.3 and
+//! 36.3 ms with Bevy's default. With a GPU nothing changes.
 
 use bevy::app::{First, Last, Main, PostUpdate, PreUpdate, Update};
 use bevy::ecs::schedule::{
@@ -12,6 +13,8 @@ use bevy::ecs::schedule::{
 use bevy::prelude::*;
 use bevy::render::renderer::RenderAdapterInfo;
 use bevy::render::{ExtractSchedule, Render, RenderApp};
+
+use crate::EditorSet;
 
 /// The main world's schedules that run every frame.
 fn every_frame() -> [InternedScheduleLabel; 5] {
@@ -29,11 +32,16 @@ pub(super) fn add_systems(app: &mut App) {
     // Before the main schedule runs the others, so none of them is running when it is changed.
     app.add_systems(
         Main,
-        when_known(every_frame().to_vec()).before(Main::run_main),
+        when_known(every_frame().to_vec())
+            .before(Main::run_main)
+            .in_set(EditorSet::Setup),
     );
     if let Some(render) = app.get_sub_app_mut(RenderApp) {
         // The render schedule does not run during extraction.
-        render.add_systems(ExtractSchedule, when_known(vec![Render.intern()]));
+        render.add_systems(
+            ExtractSchedule,
+            when_known(vec![Render.intern()]).in_set(EditorSet::Setup),
+        );
     }
 }
 
@@ -99,6 +107,69 @@ mod tests {
             &mut app.world_mut().resource_mut::<Schedules>(),
             every_frame(),
         );
+        for _ in 0..5 {
+            app.update();
+        }
+        let seen = seen.lock().expect("no system panicked");
+        assert_eq!(*seen, HashSet::from([std::thread::current().id()]));
+    }
+
+    fn adapter(device_type: wgpu_types::DeviceType) -> RenderAdapterInfo {
+        RenderAdapterInfo(bevy::render::renderer::WgpuWrapper::new(
+            wgpu_types::AdapterInfo {
+                name: "test adapter".into(),
+                vendor: 0,
+                device: 0,
+                device_type,
+                device_pci_bus_id: String::new(),
+                driver: String::new(),
+                driver_info: String::new(),
+                backend: wgpu_types::Backend::Vulkan,
+                subgroup_min_size: 8,
+                subgroup_max_size: 8,
+                transient_saves_memory: false,
+            },
+        ))
+    }
+
+    #[test]
+    fn only_a_cpu_adapter_is_a_software_renderer() {
+        use wgpu_types::DeviceType;
+        assert!(is_software(&adapter(DeviceType::Cpu)));
+        for gpu in [
+            DeviceType::DiscreteGpu,
+            DeviceType::IntegratedGpu,
+            DeviceType::VirtualGpu,
+            DeviceType::Other,
+        ] {
+            assert!(!is_software(&adapter(gpu)), "{gpu:?}");
+        }
+    }
+
+    #[test]
+    fn the_switch_waits_for_the_adapter_then_gives_a_software_renderer_one_thread() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        let seen: Arc<Mutex<HashSet<ThreadId>>> = Arc::default();
+        for _ in 0..16 {
+            let seen = seen.clone();
+            app.add_systems(Update, move || {
+                // Long enough that the executor has every reason to spread the systems.
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                seen.lock()
+                    .expect("no system panicked")
+                    .insert(std::thread::current().id());
+            });
+        }
+        app.add_systems(
+            Main,
+            when_known(every_frame().to_vec()).before(Main::run_main),
+        );
+        // No adapter yet: nothing is decided (the frame runs as Bevy runs it).
+        app.update();
+        app.insert_resource(adapter(wgpu_types::DeviceType::Cpu));
+        app.update();
+        seen.lock().expect("no system panicked").clear();
         for _ in 0..5 {
             app.update();
         }

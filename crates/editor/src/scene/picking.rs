@@ -41,9 +41,9 @@ pub(super) fn update_hover(
     bodies: Query<&Body>,
     parents: Query<&ChildOf>,
     mut hovered: ResMut<Hovered>,
-    character: Res<super::character::ShownCharacter>,
+    document: Res<crate::resources::OpenDocument>,
 ) {
-    if character.is_shown() {
+    if document.character().is_some() {
         // A character's bodies are hidden: its surface is picked as drawn instead.
         return;
     }

@@ -127,7 +127,10 @@ impl Plugin for ViewsPlugin {
             .init_resource::<CursorCamera>()
             .init_resource::<target::ViewResolution>()
             .init_resource::<target::ViewsImage>()
-            .add_systems(Startup, (spawn_cameras, target::register_texture))
+            .add_systems(
+                Startup,
+                (spawn_cameras, target::register_texture).in_set(EditorSet::Setup),
+            )
             .add_systems(
                 Update,
                 (

@@ -21,7 +21,12 @@ pub(super) fn add_systems(app: &mut App) {
         is_mouse_enabled: false,
         is_touch_enabled: true,
     })
-    .add_systems(First, mouse_on_views.in_set(PickingSystems::Input));
+    .add_systems(
+        First,
+        mouse_on_views
+            .in_set(PickingSystems::Input)
+            .in_set(crate::EditorSet::Locate),
+    );
 }
 
 /// Where a window position (logical pixels) is for picking: on the views' image over the free

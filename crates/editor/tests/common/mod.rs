@@ -51,6 +51,9 @@ pub fn send(app: &mut App, edit: Edit) {
 pub fn request_file(app: &mut App, request: FileRequest) {
     app.world_mut().write_message(request);
     app.update();
+    // What a request makes of the work (a pose file opened, a drag ended before a save) is an
+    // edit, applied in the frame after.
+    app.update();
 }
 
 /// The left mouse button pressed or released.
