@@ -1,6 +1,7 @@
 //! Gives a document a sequence that moves every joint: keys at frames 0 (the document's pose),
 //! 12 (each DOF a third of the way from its rest value towards a limit, at most 40°; the root
-//! raised 5 % of the figure) and 24 (the other way). `scripts/blender-check.sh` uses it on an
+//! raised 5 % of the figure) and 24 (the other way); the document's pose becomes frame 12's, so
+//! a pose export is not the rest either. `scripts/blender-check.sh` uses it on an
 //! imported character to check that Blender puts every bone of the glTF export where our
 //! forward kinematics does, over a sequence and not only at rest:
 //!
@@ -47,6 +48,7 @@ fn main() -> Result<(), String> {
         Key::new(12, moved(1.0)),
         Key::new(24, moved(-1.0)),
     ];
+    doc.pose = moved(1.0);
     doc.sequences.push(Sequence {
         name: "moving".into(),
         fps: 24.0,

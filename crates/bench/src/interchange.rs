@@ -3,9 +3,11 @@
 //! and the sequence) and the export of the 10 000-frame crouch cycle of the bake protocol (baked
 //! once, not timed) to each format, in memory; best of `runs`.
 
+use std::path::Path;
 use std::time::Instant;
 
-use marionette_interchange::bvh::{import::import, parse::parse, write::to_bvh};
+use marionette_interchange::bvh::write::to_bvh;
+use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_interchange::json::frames_with_world_positions;
 use marionette_motion::{BakeSettings, Baker, bake_with_threads};
 
@@ -35,12 +37,13 @@ pub fn table(frames: i64, runs: usize) -> Table {
         ),
         &["what", "frames", "ms", "MB"],
     );
-    match std::fs::read_to_string(CAPTURE) {
-        Ok(text) => {
-            let (ms, imported) = best_ms(runs, || {
-                let bvh = parse(&text).expect("the capture reads").bvh;
-                import(&bvh, 0.01, 1, "01_01").expect("imports")
+    match std::fs::metadata(CAPTURE) {
+        Ok(meta) => {
+            let (ms, capture) = best_ms(runs, || {
+                read_capture(Path::new(CAPTURE), CaptureScale::Times(0.01), 1)
+                    .expect("the capture reads")
             });
+            let imported = &capture.imported;
             table.row(vec![
                 format!(
                     "import CMU 01_01 ({} joints)",
@@ -48,7 +51,7 @@ pub fn table(frames: i64, runs: usize) -> Table {
                 ),
                 imported.sequence.keys.len().to_string(),
                 format!("{ms:.1}"),
-                format!("{:.1}", text.len() as f64 / 1e6),
+                format!("{:.1}", meta.len() as f64 / 1e6),
             ]);
         }
         Err(e) => table.note(format!("{CAPTURE}: {e} (install assimp-testmodels)")),

@@ -4,7 +4,9 @@
 //! and the sequence baked to measure them (`clean_feet`, two or three bakes of every frame on
 //! every core); best of `runs`, with the contacts found and held.
 
-use marionette_interchange::bvh::{import::import, parse::parse};
+use std::path::Path;
+
+use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_interchange::character::Character;
 use marionette_interchange::feet::foot_points;
 use marionette_interchange::retarget::retarget_imported;
@@ -56,16 +58,12 @@ pub fn table(runs: usize) -> Table {
         ),
         &COLUMNS,
     );
-    let Ok(text) = std::fs::read_to_string(CAPTURE) else {
-        table.row(padded(format!("{CAPTURE} missing (assimp-testmodels)"), ""));
-        return table;
-    };
-    let imported = parse(&text)
-        .map_err(|e| e.to_string())
-        .and_then(|p| import(&p.bvh, 0.056, 1, "01_01").map_err(|e| e.to_string()));
-    let Ok(capture) = imported else {
-        table.row(padded(format!("{CAPTURE} does not import"), ""));
-        return table;
+    let capture = match read_capture(Path::new(CAPTURE), CaptureScale::Times(0.056), 1) {
+        Ok(c) => c.imported,
+        Err(e) => {
+            table.row(padded(format!("{e} (assimp-testmodels)"), ""));
+            return table;
+        }
     };
     for (name, skeleton) in figures() {
         let Ok(target) = skeleton else {

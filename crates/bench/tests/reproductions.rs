@@ -73,5 +73,17 @@ fn the_quick_suite_produces_every_table() {
             "{}",
             t.title
         );
+        // A table measures: some row has a number in a column after its first (a table of
+        // notes, or of rows saying what is missing, measured nothing).
+        let measured = t.rows.iter().any(|r| {
+            r.iter().skip(1).any(|cell| {
+                cell.split(|c: char| c.is_whitespace() || c == '/' || c == '(' || c == ')')
+                    .any(|w| {
+                        let w = w.trim_end_matches(['%', '×', 'x', ',']);
+                        !w.is_empty() && w.parse::<f64>().is_ok_and(f64::is_finite)
+                    })
+            })
+        });
+        assert!(measured, "{}: no row holds a number: {:?}", t.title, t.rows);
     }
 }

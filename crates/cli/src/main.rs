@@ -30,7 +30,7 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     /// Bake a document's sequence: every frame, its locks re-solved, written as JSON.
     Bake(commands::bake::BakeArgs),
-    /// Export a document's sequence (baked, locks held) or a pose as BVH or JSON.
+    /// Export a document's sequence (baked, locks held) or a pose as BVH, glTF (.glb) or JSON.
     Export(commands::export::ExportArgs),
     /// Import a BVH motion capture or a rigged glTF character as a skeleton and a document.
     Import(commands::import::ImportArgs),

@@ -894,6 +894,114 @@ fn broken_bvh_files_are_refused_with_their_line_and_nothing_is_written() {
     }
 }
 
+/// `retarget --onto DOCUMENT --clean-feet`: the capture goes onto the document's skeleton from
+/// the document's pose (its reference), and the feet's contacts are found and locked as
+/// `cleanup --sites auto` does, their slide measured here by a bake of the written document.
+#[test]
+fn retarget_onto_a_document_from_its_pose_and_with_its_feet_cleaned() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // A document on the humanoid whose pose has the arms lowered (the reference the capture's
+    // rest is lined up with) and the figure standing 2 m to the side.
+    let skeleton = path("humanoid.ron");
+    let target = dir.path().join("figure.ron");
+    let mut figure = marionette_document::DocumentFile::new(
+        PathBuf::from(&skeleton),
+        marionette_skeleton::Skeleton::load(&skeleton).expect("the humanoid"),
+        marionette_skeleton::builtin::standing(&marionette_skeleton::builtin::humanoid()),
+    );
+    figure.pose.q[0] = 2.0;
+    figure.save(&target).expect("saved");
+    let out = dir.path().join("walk.ron");
+    let (target_text, out_text) = (target.display().to_string(), out.display().to_string());
+    let o = marionette(&[
+        "retarget",
+        CMU,
+        "--onto",
+        &target_text,
+        "--every",
+        "4",
+        "--clean-feet",
+        "--doc-out",
+        &out_text,
+    ]);
+    let text = stdout(&o);
+    assert!(
+        matches!(o.status.code(), Some(0 | 3)),
+        "{text}{}",
+        stderr(&o)
+    );
+    assert!(text.contains("contacts found"), "{text}");
+    let doc = marionette_document::DocumentFile::load(&out).expect("the document loads");
+    assert_eq!(doc.skeleton.name(), "humanoid");
+    assert_eq!(
+        doc.skeleton_path.canonicalize().ok(),
+        Path::new(&skeleton).canonicalize().ok(),
+        "on the document's skeleton"
+    );
+    assert_eq!(doc.pose.q, figure.pose.q, "the document's pose is kept");
+    // From the pose: the same document 2 m to the other side gives the same take 4 m away.
+    figure.pose.q[0] = -2.0;
+    figure.save(&target).expect("saved");
+    let other = dir.path().join("other.ron");
+    let other_text = other.display().to_string();
+    let o = marionette(&[
+        "retarget",
+        CMU,
+        "--onto",
+        &target_text,
+        "--every",
+        "4",
+        "--doc-out",
+        &other_text,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let moved = marionette_document::DocumentFile::load(&other).expect("loads");
+    for (a, b) in doc.sequences[0].keys.iter().zip(&moved.sequences[0].keys) {
+        assert!(
+            (a.pose.q[0] - b.pose.q[0] - 4.0).abs() < 1e-9,
+            "frame {}",
+            a.frame
+        );
+        let other_values = a.pose.q[1..].iter().zip(&b.pose.q[1..]);
+        let worst = other_values.map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        assert!(worst < 1e-9, "frame {}: {worst}", a.frame);
+    }
+    assert!(moved.locks.is_empty(), "no --clean-feet, no contact locks");
+    // The contacts are locked: locks named "<point> contact <first>–<last>" over frame ranges.
+    let contacts: Vec<&marionette_document::Lock> = doc
+        .locks
+        .iter()
+        .filter(|l| l.name.contains(" contact "))
+        .collect();
+    assert!(contacts.len() >= 4, "{} contact locks", contacts.len());
+    // Baked here: a locked foot point stays within 2 mm over most of its contact.
+    let sequence = &doc.sequences[0];
+    let baker = marionette_motion::Baker::new(
+        &doc.skeleton,
+        sequence,
+        &doc.locks,
+        marionette_motion::BakeSettings::default(),
+    );
+    let frames = marionette_motion::bake_with_threads(&baker, 0, &|| {}).expect("bakes");
+    let start = frames[0].frame;
+    let mut fk = marionette_skeleton::Fk::new(&doc.skeleton);
+    let mut held = 0;
+    for lock in &contacts {
+        let (first, last) = lock.frames().expect("a contact has frames");
+        let mut at = |f: i64| {
+            fk.update(&doc.skeleton, &frames[(f - start) as usize].q);
+            lock.violation(&doc.skeleton, &fk).largest()
+        };
+        let worst = (first..=last).map(&mut at).fold(0.0, f64::max);
+        held += usize::from(worst <= 2e-3);
+    }
+    assert!(
+        held * 10 >= contacts.len() * 8,
+        "{held} of {} contact locks held within 2 mm",
+        contacts.len()
+    );
+}
+
 #[test]
 fn retarget_writes_the_capture_on_the_target_or_nothing() {
     let dir = tempfile::tempdir().expect("tmp");

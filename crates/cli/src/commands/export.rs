@@ -145,6 +145,7 @@ fn write(
     let sources = Sources {
         assets: assets.as_deref(),
         skeleton_file,
+        character: None,
     };
     let (bytes, warnings) = export_bytes(
         args.format.into(),

@@ -1,4 +1,5 @@
-//! `marionette import FILE --skeleton-out S.ron --doc-out D.ron`, chosen by the file's content:
+//! `marionette import FILE --skeleton-out S.ron --doc-out D.ron`, chosen by the file's content
+//! ([`FileKind`]):
 //! a BVH motion capture (`[--scale S] [--every N]`) as a skeleton and a document with one
 //! sequence named after the file; or a rigged glTF character (`.glb`, `.gltf`, `.vrm`) as a
 //! skeleton that names the file as its skin and a document at its rest pose, with what was
@@ -9,8 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use marionette_interchange::bvh::import::import;
-use marionette_interchange::bvh::parse::parse;
+use marionette_interchange::capture::{CaptureScale, read_capture};
+use marionette_interchange::character::{CharacterImport, import_character};
+use marionette_interchange::file_kind::FileKind;
 
 use crate::output::outln;
 
@@ -40,40 +42,41 @@ pub struct ImportArgs {
 /// Reads, converts, writes both files or neither.
 pub fn run(args: &ImportArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
-    let bytes = marionette_skeleton::ron_io::read_bytes(
-        &args.file,
-        marionette_skeleton::ron_io::MAX_DATA_BYTES,
-        "a capture or a character",
-    )
-    .map_err(|e| format!("{file}: {e}"))?;
-    if marionette_interchange::gltf_file::looks_like_gltf(&bytes) {
-        if args.scale.is_some() || args.every.is_some() {
-            return Err(format!(
-                "{file}: --scale and --every are for BVH captures; this is a glTF character"
-            ));
+    match FileKind::of(&args.file).map_err(|e| format!("{file}: {e}"))? {
+        FileKind::Character => {
+            if args.scale.is_some() || args.every.is_some() {
+                return Err(format!(
+                    "{file}: --scale and --every are for BVH captures; this is a glTF character"
+                ));
+            }
+            character(args)
         }
-        return character(args, &bytes);
+        // Anything that is not told apart as something else is read as a capture, whose parser
+        // says where it goes wrong.
+        FileKind::Capture | FileKind::Other => capture(args),
+        other => Err(format!(
+            "{file}: this is {}, not a BVH capture or a glTF character",
+            other.describe()
+        )),
     }
-    let text = String::from_utf8_lossy(&bytes);
-    let parsed = parse(&text).map_err(|e| format!("{file}: {e}"))?;
-    if parsed.extra_rows > 0 {
+}
+
+/// A BVH capture: its skeleton and a document with one sequence.
+fn capture(args: &ImportArgs) -> Result<ExitCode, String> {
+    let file = args.file.display();
+    let capture = read_capture(
+        &args.file,
+        CaptureScale::Times(args.scale.unwrap_or(1.0)),
+        args.every.unwrap_or(1) as usize,
+    )
+    .map_err(|e| e.to_string())?;
+    if capture.extra_rows > 0 {
         eprintln!(
             "{file}: {} rows of motion after the {} that Frames: declares were ignored",
-            parsed.extra_rows,
-            parsed.bvh.frames.len()
+            capture.extra_rows, capture.frames
         );
     }
-    let name = args
-        .file
-        .file_stem()
-        .map_or_else(|| "take".to_owned(), |s| s.to_string_lossy().into_owned());
-    let imported = import(
-        &parsed.bvh,
-        args.scale.unwrap_or(1.0),
-        args.every.unwrap_or(1) as usize,
-        &name,
-    )
-    .map_err(|e| format!("{file}: {e}"))?;
+    let imported = &capture.imported;
     let skeleton_text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| format!("{file}: cannot write the skeleton: {e}"))?;
     let doc = imported.document(args.skeleton_out.clone());
@@ -84,7 +87,7 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, String> {
     outln!(
         "{file}: {} joints, {} frames at {:.1} fps ({} keys) → {} and {}",
         imported.skeleton.joints().len(),
-        parsed.bvh.frames.len(),
+        capture.frames,
         imported.sequence.fps,
         imported.sequence.keys.len(),
         args.skeleton_out.display(),
@@ -103,21 +106,12 @@ fn write_both(args: &ImportArgs, skeleton_text: &str, doc_text: &str) -> Result<
 
 /// A rigged glTF character: its skeleton (naming the file as its skin, by a path relative to
 /// the skeleton file) and a document at its rest pose; what was recognised is printed.
-fn character(args: &ImportArgs, bytes: &[u8]) -> Result<ExitCode, String> {
-    use marionette_interchange::character::Character;
-    use marionette_interchange::gltf_file::GltfFile;
-    let gltf = GltfFile::from_bytes(bytes, &args.file).map_err(|e| e.to_string())?;
-    let character = Character::from_file(gltf).map_err(|e| e.to_string())?;
-    let name = args.file.file_stem().map_or_else(
-        || "character".to_owned(),
-        |s| s.to_string_lossy().into_owned(),
-    );
-    let folder = match args.skeleton_out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    let skin = marionette_document::relative_path(folder, &args.file);
-    let imported = character.import(&name, &skin).map_err(|e| e.to_string())?;
+fn character(args: &ImportArgs) -> Result<ExitCode, String> {
+    let CharacterImport {
+        character,
+        imported,
+        ..
+    } = import_character(&args.file, &args.skeleton_out).map_err(|e| e.to_string())?;
     let skeleton_text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| format!("{}: cannot write the skeleton: {e}", args.file.display()))?;
     let rest = marionette_skeleton::Pose::rest(&imported.skeleton);

@@ -11,8 +11,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::DocumentFile;
-use marionette_interchange::bvh::import::import;
-use marionette_interchange::bvh::parse::parse;
+use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_interchange::retarget::{MapOverride, RetargetMap, retarget_imported};
 use marionette_skeleton::Skeleton;
 
@@ -69,25 +68,19 @@ fn read_map(
 /// Reads both, retargets, writes the document or nothing.
 pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
     let file = args.capture.display().to_string();
-    let bytes = marionette_skeleton::ron_io::read_bytes(
+    let capture = read_capture(
         &args.capture,
-        marionette_skeleton::ron_io::MAX_DATA_BYTES,
-        "a BVH capture",
+        CaptureScale::Times(args.scale),
+        args.every as usize,
     )
-    .map_err(|e| format!("{file}: {e}"))?;
-    let parsed = parse(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("{file}: {e}"))?;
-    let name = args
-        .capture
-        .file_stem()
-        .map_or_else(|| "take".to_owned(), |s| s.to_string_lossy().into_owned());
-    let captured = import(&parsed.bvh, args.scale, args.every as usize, &name)
-        .map_err(|e| format!("{file}: {e}"))?;
+    .map_err(|e| e.to_string())?;
+    let (captured, name) = (&capture.imported, &capture.name);
     let (target, target_pose, skeleton_path) = super::load_figure(&args.onto, None)?;
     let overrides = match &args.map {
         Some(path) => read_map(path, &captured.skeleton, &target)?,
         None => Vec::new(),
     };
-    let result = retarget_imported(&captured, (&target, &target_pose.q), &overrides, &name)
+    let result = retarget_imported(captured, (&target, &target_pose.q), &overrides, name)
         .map_err(|e| format!("{file} onto {}: {e}", args.onto.display()))?;
     let keys = result.sequence.keys.len();
     let sequence = result.sequence.name.clone();
