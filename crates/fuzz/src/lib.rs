@@ -13,6 +13,8 @@
 //! `cargo run -p marionette-fuzz --example regenerate -- READER SEED INDEX`.
 
 pub mod mutate;
+pub mod outputs;
+pub mod paths;
 pub mod readers;
 
 use std::panic::AssertUnwindSafe;

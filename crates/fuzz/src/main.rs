@@ -3,9 +3,12 @@
 //! than a second), keeping each failing input in the output folder.
 //!
 //! ```text
-//! cargo run --release -p marionette-fuzz -- --inputs 1000000 --out target/fuzz
-//! cargo run --release -p marionette-fuzz -- --reader gltf --inputs 20000
+//! cargo run --profile fuzz -p marionette-fuzz -- --inputs 1000000 --seed 1 --seed 777
+//! cargo run --profile fuzz -p marionette-fuzz -- --reader gltf --inputs 20000
 //! ```
+//!
+//! The `fuzz` profile is `release` with overflow checks and debug assertions on, so that
+//! arithmetic on a file's numbers that overflows is a finding (a release build wraps silently).
 
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::FileExt;
@@ -19,7 +22,7 @@ use marionette_fuzz::{Outcome, Reader, TIME_LIMIT, input, prepare_work_folder, r
 /// The mutation fuzzer of Marionette's file readers.
 #[derive(Parser, Debug)]
 #[command(
-    after_help = "Examples:\n  marionette-fuzz --inputs 1000000 --out target/fuzz\n  \
+    after_help = "Examples:\n  marionette-fuzz --inputs 1000000 --seed 1 --seed 777 --out target/fuzz\n  \
     marionette-fuzz --reader gltf --reader bvh --inputs 20000"
 )]
 struct Args {
@@ -29,9 +32,10 @@ struct Args {
     /// The readers to fuzz (default: all).
     #[arg(long, value_enum)]
     reader: Vec<Reader>,
-    /// The run's seed: the same seed gives the same inputs.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// The run's seeds: the same seed gives the same inputs; each seed is a run of `--inputs`
+    /// inputs per reader.
+    #[arg(long, default_values_t = [1])]
+    seed: Vec<u64>,
     /// Where failing inputs and the summary are written.
     #[arg(long, default_value = "target/fuzz")]
     out: PathBuf,
@@ -57,7 +61,7 @@ fn main() -> ExitCode {
         args.reader.clone()
     };
     if let Some(from) = args.worker_from {
-        return worker(&args, readers[0], from);
+        return worker(&args, readers[0], args.seed[0], from);
     }
     match drive(&args, &readers) {
         Ok(true) => ExitCode::SUCCESS,
@@ -95,27 +99,33 @@ impl Tally {
 /// Runs every reader in worker processes, `jobs` at a time, and prints the results.
 fn drive(args: &Args, readers: &[Reader]) -> Result<bool, String> {
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut results: Vec<(Reader, Tally)> = Vec::new();
-    for batch in readers.chunks(args.jobs.max(1)) {
+    let mut results: Vec<(Reader, u64, Tally)> = Vec::new();
+    let runs: Vec<(u64, Reader)> = args
+        .seed
+        .iter()
+        .flat_map(|&seed| readers.iter().map(move |&r| (seed, r)))
+        .collect();
+    for batch in runs.chunks(args.jobs.max(1)) {
         let handles: Vec<_> = batch
             .iter()
-            .map(|&reader| {
-                let args_out = args.out.clone();
-                let (inputs, seed, memory) = (args.inputs, args.seed, args.memory_mib);
+            .map(|&(seed, reader)| {
+                let args_out = args.out.join(format!("seed-{seed}"));
+                let (inputs, memory) = (args.inputs, args.memory_mib);
                 std::thread::spawn(move || {
                     let tally = fuzz_reader(reader, inputs, seed, memory, &args_out);
-                    (reader, tally)
+                    (reader, seed, tally)
                 })
             })
             .collect();
         for h in handles {
-            let (reader, tally) = h.join().map_err(|_| "a driver thread panicked")?;
-            results.push((reader, tally?));
+            let (reader, seed, tally) = h.join().map_err(|_| "a driver thread panicked")?;
+            results.push((reader, seed, tally?));
         }
     }
     println!(
-        "{:<9} {:>9} {:>9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>6} {:>6} {:>9} {:>8}",
+        "{:<9} {:>5} {:>9} {:>9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>6} {:>6} {:>9} {:>8}",
         "reader",
+        "seed",
         "inputs",
         "read",
         "refused",
@@ -129,10 +139,11 @@ fn drive(args: &Args, readers: &[Reader]) -> Result<bool, String> {
         "µs/input"
     );
     let mut summary = Vec::new();
-    for (reader, t) in &results {
+    for (reader, seed, t) in &results {
         println!(
-            "{:<9} {:>9} {:>9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>6} {:>6} {:>9.1} {:>8.0}",
+            "{:<9} {:>5} {:>9} {:>9} {:>9} {:>8} {:>7} {:>7} {:>7} {:>6} {:>6} {:>9.1} {:>8.0}",
             reader.name(),
+            seed,
             t.inputs,
             t.read,
             t.refused,
@@ -146,7 +157,7 @@ fn drive(args: &Args, readers: &[Reader]) -> Result<bool, String> {
             t.total_secs * 1e6 / t.inputs.max(1) as f64
         );
         summary.push(serde_json::json!({
-            "reader": reader.name(), "inputs": t.inputs, "read": t.read, "refused": t.refused, "unsorted": t.unsorted,
+            "reader": reader.name(), "seed": seed, "inputs": t.inputs, "read": t.read, "refused": t.refused, "unsorted": t.unsorted,
             "panics": t.panics, "silent": t.silent, "aborts": t.aborts, "hangs": t.hangs,
             "slow": t.slow, "slowest_ms": t.slowest_ms, "seconds": t.total_secs,
         }));
@@ -154,7 +165,7 @@ fn drive(args: &Args, readers: &[Reader]) -> Result<bool, String> {
     let file = args.out.join("summary.json");
     std::fs::write(&file, serde_json::Value::Array(summary).to_string() + "\n")
         .map_err(|e| format!("{}: {e}", file.display()))?;
-    let failures: u64 = results.iter().map(|(_, t)| t.failures()).sum();
+    let failures: u64 = results.iter().map(|(_, _, t)| t.failures()).sum();
     if failures > 0 {
         println!("{failures} failing inputs kept in {}", args.out.display());
     }
@@ -320,7 +331,7 @@ fn work_folder(dir: &Path, pid: u32, reader: Reader) -> PathBuf {
 /// Reads inputs `from..inputs`, announcing each index in the progress file before it is read,
 /// keeping panicking, silent and slow inputs, and printing the counts so far every thousand
 /// inputs and at the end.
-fn worker(args: &Args, reader: Reader, from: u64) -> ExitCode {
+fn worker(args: &Args, reader: Reader, seed: u64, from: u64) -> ExitCode {
     std::panic::set_hook(Box::new(|_| {}));
     let dir = args.out.join(reader.name());
     let work = work_folder(&dir, std::process::id(), reader);
@@ -346,7 +357,7 @@ fn worker(args: &Args, reader: Reader, from: u64) -> ExitCode {
         if progress.write_all_at(&index.to_le_bytes(), 0).is_err() {
             return ExitCode::FAILURE;
         }
-        let bytes = input(&seeds, args.seed, index);
+        let bytes = input(&seeds, seed, index);
         let (outcome, took) = run_input(reader, &bytes, &work);
         slowest = slowest.max(took);
         let keep = |kind: &str, note: &str| {

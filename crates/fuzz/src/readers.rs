@@ -1,20 +1,16 @@
 //! The readers fuzzed, each run as its command runs it: the input written to a file in a work
-//! folder and read with the same library call the command makes, then what the command does
-//! next with what it read (forward kinematics of a skeleton, a skeleton and document written
-//! from a capture, a character imported and exported). An `Err` is the reader refusing the
-//! input, which is what it should do with most of them; a panic is caught by the caller.
+//! folder and read with the same library call the command makes, then what the commands do
+//! next with what they read ([`crate::paths`]). An `Err` is the reader refusing the input, which
+//! is what it should do with most of them; a panic is caught by the caller.
 
 use std::path::{Path, PathBuf};
 
-use marionette_document::DocumentFile;
 use marionette_editing::Script;
 use marionette_ik::Problem;
-use marionette_interchange::bvh::import::import;
-use marionette_interchange::bvh::parse::parse;
 use marionette_interchange::bvh::write::to_bvh;
-use marionette_interchange::character::Character;
-use marionette_interchange::character::export::character_glb;
 use marionette_skeleton::{Fk, Pose, Skeleton, builtin};
+
+use crate::paths;
 
 /// A file format Marionette reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -25,11 +21,13 @@ pub enum Reader {
     Pose,
     /// Problem files (`marionette solve`).
     Problem,
-    /// Document files (`marionette bake`, `export`, the editor's Open).
+    /// Document files (`marionette bake`, `export`, the editor's Open): baked, exported as
+    /// BVH, glTF and JSON.
     Document,
     /// Replay scripts (`marionette-editor --replay`).
     Replay,
-    /// BVH captures (`marionette import`, the editor's Import BVH).
+    /// BVH captures (`marionette import`, `retarget`, the editor's Import BVH and Retarget):
+    /// imported and retargeted onto the humanoid.
     Bvh,
     /// glTF characters, JSON and binary (`marionette import`, `export`, the editor's Import
     /// character).
@@ -108,7 +106,11 @@ impl Reader {
         }
     }
 
-    /// Reads `input` as the commands do, in `work` (made by [`prepare_work_folder`]).
+    /// Reads `input` as the commands do, in `work` (made by [`prepare_work_folder`]), and
+    /// carries it along the whole path its commands take: a document baked and exported in
+    /// every format, a capture imported and retargeted, a character imported and exported.
+    /// What an export writes is checked ([`crate::outputs`]); an export no other tool could
+    /// read panics, which the caller counts as a failure.
     pub fn run(self, input: &[u8], work: &Path) -> Result<(), String> {
         let path = work.join(self.file_name());
         std::fs::write(&path, input).map_err(|e| format!("cannot write the input: {e}"))?;
@@ -127,42 +129,12 @@ impl Reader {
                 Ok(())
             }
             Reader::Problem => Problem::load(&path).map(drop).map_err(|e| e.to_string()),
-            Reader::Document => {
-                let doc = DocumentFile::load(&path).map_err(|e| e.to_string())?;
-                doc.to_ron_string(&path)
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            }
+            Reader::Document => paths::document(&path),
             Reader::Replay => Script::parse(&text()?, "input.ron")
                 .map(drop)
                 .map_err(|e| e.to_string()),
-            Reader::Bvh => {
-                let bytes = marionette_skeleton::ron_io::read_bytes(
-                    &path,
-                    marionette_skeleton::ron_io::MAX_DATA_BYTES,
-                    "a capture",
-                )
-                .map_err(|e| e.to_string())?;
-                let parsed = parse(&String::from_utf8_lossy(&bytes)).map_err(|e| e.to_string())?;
-                let imported = import(&parsed.bvh, 0.01, 1, "input").map_err(|e| e.to_string())?;
-                marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
-                    .map_err(|e| e.to_string())?;
-                let doc = imported.document(work.join("input.skeleton.ron"));
-                doc.to_ron_string(&work.join("input.marionette.ron"))
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            }
-            Reader::Gltf => {
-                let character = Character::open(&path).map_err(|e| e.to_string())?;
-                let imported = character
-                    .import("input", "input.glb")
-                    .map_err(|e| e.to_string())?;
-                let _ = character.report();
-                let rest = Pose::rest(&imported.skeleton).q;
-                character_glb(&path, &imported.skeleton, &[rest], 24.0, "pose")
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            }
+            Reader::Bvh => paths::capture(&path, work),
+            Reader::Gltf => paths::character(&path, work),
         }
     }
 }

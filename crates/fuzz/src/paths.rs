@@ -1,0 +1,132 @@
+//! What the commands do with a file once read, for the readers whose files go further: a
+//! document is baked (as `marionette bake`) and exported in every format (as `marionette
+//! export`, the sequences and the pose); a capture is imported (as `marionette import` and the
+//! editor's Import BVH) and retargeted onto the built-in humanoid (as `marionette retarget`); a
+//! character is imported and exported posed. Bakes are cut to [`BAKED_FRAMES`] frames so that a
+//! valid long sequence does not make a slow input; the range arithmetic runs on every frame
+//! number all the same.
+
+use std::path::Path;
+
+use marionette_document::{DocumentFile, Sequence};
+use marionette_interchange::capture::{CaptureScale, read_capture};
+use marionette_interchange::character::import_character;
+use marionette_interchange::export::{ExportFormat, Sources, export_bytes};
+use marionette_interchange::retarget::retarget_imported;
+use marionette_motion::frames_file::frames_text;
+use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
+use marionette_skeleton::{Fk, Pose, Skeleton, builtin};
+
+use crate::outputs::check_export;
+
+/// A sequence spanning at most this many frames is baked whole, as `marionette bake` bakes it;
+/// a longer one has its first this many frames baked one by one.
+pub const BAKED_FRAMES: i64 = 12;
+
+/// A document: read, written back, each sequence (up to two) baked and exported, the pose
+/// exported.
+pub fn document(path: &Path) -> Result<(), String> {
+    let doc = DocumentFile::load(path).map_err(|e| e.to_string())?;
+    doc.to_ron_string(path).map_err(|e| e.to_string())?;
+    for sequence in doc.sequences.iter().take(2) {
+        let frames = bake(&doc, sequence)?;
+        frames_text(
+            &doc.skeleton,
+            &doc.locks,
+            &sequence.name,
+            sequence.fps,
+            &frames,
+        );
+        export_all(&doc, &sequence.name, sequence.fps, &frames)?;
+    }
+    let pose = BakedFrame {
+        frame: 0,
+        q: doc.pose.q.clone(),
+        lock_errors: Vec::new(),
+    };
+    export_all(&doc, "pose", 24.0, &[pose])
+}
+
+/// The sequence's frames, locks held: the whole of a short one, the first of a long one.
+fn bake(doc: &DocumentFile, sequence: &Sequence) -> Result<Vec<BakedFrame>, String> {
+    let baker = Baker::new(&doc.skeleton, sequence, &doc.locks, BakeSettings::default());
+    let (first, last) = baker.range();
+    if last - first < BAKED_FRAMES {
+        return bake_with_threads(&baker, 1, &|| {}).map_err(|e| e.to_string());
+    }
+    let mut fk = Fk::new(&doc.skeleton);
+    Ok((first..first + BAKED_FRAMES)
+        .map(|f| baker.frame(f, &mut fk))
+        .collect())
+}
+
+/// Every export format of `frames`; each file written is checked.
+fn export_all(
+    doc: &DocumentFile,
+    name: &str,
+    fps: f64,
+    frames: &[BakedFrame],
+) -> Result<(), String> {
+    for format in [ExportFormat::Bvh, ExportFormat::Glb, ExportFormat::Json] {
+        let sources = Sources {
+            assets: None,
+            skeleton_file: Some(&doc.skeleton_path),
+            character: None,
+        };
+        let (bytes, _) = export_bytes(
+            format,
+            &doc.skeleton,
+            &doc.locks,
+            name,
+            fps,
+            frames,
+            sources,
+        )?;
+        check_export(format, &bytes, &doc.skeleton, frames.len(), 0);
+    }
+    Ok(())
+}
+
+/// A capture: imported as the editor imports it (the scale guessed) with its skeleton and
+/// document written as `marionette import` writes them, then retargeted onto the humanoid.
+pub fn capture(path: &Path, work: &Path) -> Result<(), String> {
+    let capture = read_capture(path, CaptureScale::Guess, 1).map_err(|e| e.to_string())?;
+    let imported = &capture.imported;
+    marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
+        .map_err(|e| e.to_string())?;
+    let doc = imported.document(work.join("input.skeleton.ron"));
+    doc.to_ron_string(&work.join("input.marionette.ron"))
+        .map_err(|e| e.to_string())?;
+    let target = builtin::humanoid();
+    let rest = builtin::standing(&target).q;
+    let result = retarget_imported(imported, (&target, &rest), &[], &capture.name)
+        .map_err(|e| e.to_string())?;
+    let defects = result.sequence.defects();
+    assert!(
+        defects.is_empty(),
+        "the retargeted sequence is invalid: {defects:?}"
+    );
+    Ok(())
+}
+
+/// A character: imported as `marionette import` imports it, then exported at its rest pose.
+pub fn character(path: &Path, work: &Path) -> Result<(), String> {
+    let skeleton_out = work.join("input.skeleton.ron");
+    let import = import_character(path, &skeleton_out).map_err(|e| e.to_string())?;
+    let _ = import.character.report();
+    let skeleton: &Skeleton = &import.imported.skeleton;
+    let rest = Pose::rest(skeleton).q;
+    let bytes = marionette_interchange::character::export::character_glb(
+        &import.character,
+        skeleton,
+        &[rest],
+        24.0,
+        "pose",
+    )
+    .map_err(|e| e.to_string())?;
+    let copied = import.character.file.json["accessors"]
+        .as_array()
+        .map_or(0, Vec::len);
+    check_export(ExportFormat::Glb, &bytes, skeleton, 1, copied);
+    Ok(())
+}
