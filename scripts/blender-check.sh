@@ -2,19 +2,22 @@
 # Checks Marionette's BVH and glTF exports in a real client: Blender 3.4 (Debian package
 # `blender`) imports them headless and every joint's world position is compared with
 # Marionette's forward kinematics on every frame, within 1e-5 m (scripts/blender-check.py): the
-# humanoid's crouch cycle as BVH and glTF, and an imported character (RiggedFigure) with a
-# sequence moving every joint as its own glTF file. Run before
+# humanoid's crouch cycle as BVH and glTF, and an imported character (RiggedFigure, whose file
+# has an animation of its own) with a sequence moving every joint, and posed, as its own glTF
+# file. Run before
 # releasing an exporter change; it is not part of CI (Blender takes a minute to start here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v blender >/dev/null || { echo "needs Blender: sudo apt-get install blender python3-numpy" >&2; exit 1; }
-cargo build --release -p marionette-cli -p marionette-bench --examples --locked
+cargo build --release -p marionette-cli -p marionette-bench --bins --examples --locked
+target="$(cargo metadata --format-version 1 --no-deps --locked |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/release"
 out="${1:-demo-output/blender-check}"
 mkdir -p "$out"
 skeleton="$PWD/skeletons/humanoid.ron"
-target/release/examples/crouch_document 49 "$out/crouches.marionette.ron" >/dev/null
+"$target"/examples/crouch_document 49 "$out/crouches.marionette.ron" >/dev/null
 for format in bvh glb json; do
-    target/release/marionette export "$out/crouches.marionette.ron" --sequence crouches \
+    "$target"/marionette export "$out/crouches.marionette.ron" --sequence crouches \
         --format "$format" --out "$out/crouches.$format"
 done
 blender -b --factory-startup --python scripts/blender-check.py -- \
@@ -25,15 +28,24 @@ blender -b --factory-startup --python scripts/blender-check.py -- \
 # A character: RiggedFigure imported, a sequence moving every joint added, exported as glTF (its
 # own file with the animation); Blender must put every bone where our forward kinematics does.
 cp crates/interchange/tests/data/characters/RiggedFigure.gltf "$out/"
-target/release/marionette import "$out/RiggedFigure.gltf" \
+"$target"/marionette import "$out/RiggedFigure.gltf" \
     --skeleton-out "$out/RiggedFigure.skeleton.ron" --doc-out "$out/RiggedFigure.ron" >/dev/null
-target/release/examples/character_sequence "$out/RiggedFigure.ron" "$out/figure.ron" >/dev/null
+"$target"/examples/character_sequence "$out/RiggedFigure.ron" "$out/figure.ron" >/dev/null
 for format in glb json; do
-    target/release/marionette export "$out/figure.ron" --sequence moving \
+    "$target"/marionette export "$out/figure.ron" --sequence moving \
         --format "$format" --out "$out/figure.$format"
 done
 blender -b --factory-startup --python scripts/blender-check.py -- \
     "$out/figure.json" - "$out/figure.glb" 2>&1 | grep -E "^glTF|Error|error" || true
 blender -b --factory-startup --python scripts/blender-check.py -- \
     "$out/figure.json" - "$out/figure.glb" >/dev/null 2>&1
+# The same character posed (the document's pose, no sequence): Blender shows the file's first
+# animation, which must be the pose (the file's own walk is dropped).
+for format in glb json; do
+    "$target"/marionette export "$out/figure.ron" --format "$format" --out "$out/figure-pose.$format"
+done
+blender -b --factory-startup --python scripts/blender-check.py -- \
+    "$out/figure-pose.json" - "$out/figure-pose.glb" 2>&1 | grep -E "^glTF|Error|error" || true
+blender -b --factory-startup --python scripts/blender-check.py -- \
+    "$out/figure-pose.json" - "$out/figure-pose.glb" >/dev/null 2>&1
 echo "Blender reads every file with every joint where Marionette puts it"

@@ -4,12 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
-cargo build --workspace --all-targets --locked
+bin="$(scripts/build-editor.sh)"
 mkdir -p demo-output docs/getting-started
-run=(target/debug/marionette-editor --replay scripts/getting-started-replay.ron)
+run=("$bin"/marionette-editor --replay scripts/getting-started-replay.ron)
 if [ -z "${DISPLAY:-}" ]; then
     run=(xvfb-run -a -s "-screen 0 1280x800x24" "${run[@]}")
 fi
 XDG_DATA_HOME="$PWD/demo-output/data" MARIONETTE_NO_NATIVE_DIALOGS=1 "${run[@]}"
-target/debug/marionette bake demo-output/getting-started.marionette.ron \
+"$bin"/marionette bake demo-output/getting-started.marionette.ron \
     --sequence "Sequence 1" --out demo-output/getting-started.frames.json

@@ -10,7 +10,8 @@ command -v gnuplot >/dev/null || { echo "needs gnuplot: sudo apt-get install gnu
 out=demo-output/cleanup
 mkdir -p "$out"
 cargo build --release -q -p marionette-cli
-m=target/release/marionette
+m="$(cargo metadata --format-version 1 --no-deps --locked |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/release/marionette"
 # 01_01's units are about 5.6 cm: the figure stands 1.7 m tall.
 "$m" import /usr/share/assimp/models/BVH/01_01.bvh --scale 0.056 \
     --skeleton-out "$out/01_01.skeleton.ron" --doc-out "$out/01_01.marionette.ron"

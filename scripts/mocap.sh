@@ -7,17 +7,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
-cargo build --workspace --all-targets --locked
+bin="$(scripts/build-editor.sh)"
 out=demo-output/mocap
 mkdir -p "$out" docs/mocap
-m=target/debug/marionette
+m="$bin"/marionette
 capture=/usr/share/assimp/models/BVH/01_01.bvh
 # 01_01's units are about 5.6 cm (the retarget scales the root by the hip heights anyway).
 cp crates/interchange/tests/data/characters/authored/mixamo_apose.glb "$out/figure.glb"
 "$m" import "$out/figure.glb" --skeleton-out "$out/figure.skeleton.ron" --doc-out "$out/figure.marionette.ron"
 "$m" retarget "$capture" --onto "$out/figure.marionette.ron" --scale 0.056 \
     --doc-out "$out/figure-walk.marionette.ron"
-run=(target/debug/marionette-editor --replay scripts/mocap-replay.ron)
+run=("$bin"/marionette-editor --replay scripts/mocap-replay.ron)
 if [ -z "${DISPLAY:-}" ]; then
     run=(xvfb-run -a -s "-screen 0 1280x800x24" "${run[@]}")
 fi

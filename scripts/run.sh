@@ -7,12 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
-# The same build as scripts/test.sh (dev profile with optimised dependencies, every target, so
-# the features unify alike): Bevy is compiled once for both.
-cargo build --workspace --all-targets --locked
-target_dir="$(cargo metadata --format-version 1 --no-deps --locked |
-    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
-bin="$target_dir/debug"
+# Only the editor and the command are built here (scripts/build-editor.sh): the tests' build
+# (scripts/test.sh) shares every dependency built here, Bevy included, and adds what it needs.
+bin="$(scripts/build-editor.sh)"
 "$bin/marionette" check skeletons/*.ron
 if [ -n "${DISPLAY:-}" ]; then
     exec "$bin/marionette-editor" "$@"

@@ -9,12 +9,12 @@ command -v convert >/dev/null && convert -version | grep -q ImageMagick || {
     echo "needs ImageMagick: sudo apt-get install imagemagick" >&2
     exit 1
 }
-cargo build --workspace --all-targets --locked
+bin="$(scripts/build-editor.sh)"
 mkdir -p demo-output/timeline
 XDG_DATA_HOME="$PWD/demo-output/data" MARIONETTE_NO_NATIVE_DIALOGS=1 \
-    xvfb-run -a -s "-screen 0 1280x800x24" target/debug/marionette-editor \
+    xvfb-run -a -s "-screen 0 1280x800x24" "$bin"/marionette-editor \
     --replay scripts/timeline-replay.ron
-target/debug/marionette bake demo-output/timeline.marionette.ron --sequence "Sequence 1" \
+"$bin"/marionette bake demo-output/timeline.marionette.ron --sequence "Sequence 1" \
     --out demo-output/timeline.frames.json
 # The front view at 1280×800: x 300–970, y 24–456; the figure's middle third.
 crop="300x432+485+24"
