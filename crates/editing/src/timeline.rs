@@ -13,8 +13,8 @@ use marionette_document::{
 use marionette_motion::{BakeSettings, BakedFrame, Baker};
 use marionette_skeleton::{Fk, Pose};
 
-use crate::document::{Document, EditError};
 use crate::history::Change;
+use crate::{Document, EditError};
 
 impl Document {
     /// The sequence the timeline shows.

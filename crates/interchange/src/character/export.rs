@@ -16,31 +16,8 @@ use marionette_skeleton::Skeleton;
 use super::posing::{joint_nodes, posed_locals};
 use super::{Character, CharacterError};
 use crate::gltf::read::{GltfFile, decompose, uri_data};
-use crate::gltf::write::glb;
+use crate::gltf::write::{BinChunk, glb};
 use marionette_skeleton::rotation::quaternion_of;
-
-/// The bytes being gathered into one BIN chunk, with the buffer views that point into it.
-struct Bin {
-    bytes: Vec<u8>,
-    views: Vec<Value>,
-}
-
-impl Bin {
-    /// Appends `data` (4-byte aligned) as a new buffer view; its index.
-    fn view(&mut self, data: &[u8], target: Option<u64>) -> usize {
-        while !self.bytes.len().is_multiple_of(4) {
-            self.bytes.push(0);
-        }
-        let mut view =
-            json!({"buffer": 0, "byteOffset": self.bytes.len(), "byteLength": data.len()});
-        if let Some(t) = target {
-            view["target"] = json!(t);
-        }
-        self.bytes.extend_from_slice(data);
-        self.views.push(view);
-        self.views.len() - 1
-    }
-}
 
 /// The character posed by the skeleton's `frames` (at least one) at `fps`, as GLB bytes: the
 /// frames as an animation named `name`, the joint nodes' transforms those of the first frame.
@@ -107,9 +84,7 @@ pub fn character_glb(
         fps,
         name,
     )?;
-    while !bin.bytes.len().is_multiple_of(4) {
-        bin.bytes.push(0);
-    }
+    bin.pad(4);
     json["buffers"] = json!([{"byteLength": bin.bytes.len()}]);
     json["bufferViews"] = Value::Array(bin.views);
     json["asset"]["generator"] = json!("Marionette (posed from the original file)");
@@ -131,16 +106,11 @@ fn trs(
 
 /// Every buffer of `file` and every image it names by URI, gathered into one BIN chunk; the
 /// buffer views and images of `json` point into it.
-fn gather_buffers(file: &GltfFile, json: &mut Value) -> Result<Bin, CharacterError> {
-    let mut bin = Bin {
-        bytes: Vec::new(),
-        views: Vec::new(),
-    };
+fn gather_buffers(file: &GltfFile, json: &mut Value) -> Result<BinChunk, CharacterError> {
+    let mut bin = BinChunk::default();
     let mut starts = Vec::new();
     for data in &file.buffers {
-        while !bin.bytes.len().is_multiple_of(16) {
-            bin.bytes.push(0);
-        }
+        bin.pad(16);
         starts.push(bin.bytes.len());
         bin.bytes.extend_from_slice(data);
     }
@@ -181,14 +151,14 @@ fn gather_buffers(file: &GltfFile, json: &mut Value) -> Result<Bin, CharacterErr
 fn animation(
     file: &GltfFile,
     json: &mut Value,
-    bin: &mut Bin,
+    bin: &mut BinChunk,
     (locals, statics): (&[Vec<Matrix4<f64>>], &[Matrix4<f64>]),
     driven: &[usize],
     fps: f64,
     name: &str,
 ) -> Result<(), CharacterError> {
     let mut accessors = json["accessors"].as_array().cloned().unwrap_or_default();
-    let mut add = |bin: &mut Bin, values: &[f32], kind: &str, extremes: bool| {
+    let mut add = |bin: &mut BinChunk, values: &[f32], kind: &str, extremes: bool| {
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let view = bin.view(&bytes, None);
         let width = match kind {

@@ -136,21 +136,27 @@ impl MeshData {
     }
 }
 
-/// The binary buffer being filled, with its buffer views and accessors.
+/// A GLB's BIN chunk being filled, with the buffer views that point into it (this writer's and
+/// the character export's).
 #[derive(Default)]
-struct Buffer {
-    bytes: Vec<u8>,
-    views: Vec<Value>,
-    accessors: Vec<Value>,
+pub(crate) struct BinChunk {
+    /// The chunk's bytes so far.
+    pub(crate) bytes: Vec<u8>,
+    /// Its buffer views so far.
+    pub(crate) views: Vec<Value>,
 }
 
-impl Buffer {
-    /// Appends `data` as a buffer view (aligned to 4 bytes) and an accessor over it; returns the
-    /// accessor's index.
-    fn add(&mut self, data: &[u8], target: Option<u32>, accessor: Value) -> usize {
-        while !self.bytes.len().is_multiple_of(4) {
+impl BinChunk {
+    /// Pads the bytes with zeros to a multiple of `align`.
+    pub(crate) fn pad(&mut self, align: usize) {
+        while !self.bytes.len().is_multiple_of(align) {
             self.bytes.push(0);
         }
+    }
+
+    /// Appends `data` (4-byte aligned) as a new buffer view; its index.
+    pub(crate) fn view(&mut self, data: &[u8], target: Option<u32>) -> usize {
+        self.pad(4);
         let mut view =
             json!({"buffer": 0, "byteOffset": self.bytes.len(), "byteLength": data.len()});
         if let Some(t) = target {
@@ -158,8 +164,24 @@ impl Buffer {
         }
         self.bytes.extend_from_slice(data);
         self.views.push(view);
+        self.views.len() - 1
+    }
+}
+
+/// The binary buffer being filled, with its buffer views and accessors.
+#[derive(Default)]
+struct Buffer {
+    chunk: BinChunk,
+    accessors: Vec<Value>,
+}
+
+impl Buffer {
+    /// Appends `data` as a buffer view (aligned to 4 bytes) and an accessor over it; returns the
+    /// accessor's index.
+    fn add(&mut self, data: &[u8], target: Option<u32>, accessor: Value) -> usize {
+        let view = self.chunk.view(data, target);
         let mut accessor = accessor;
-        accessor["bufferView"] = json!(self.views.len() - 1);
+        accessor["bufferView"] = json!(view);
         self.accessors.push(accessor);
         self.accessors.len() - 1
     }
@@ -354,9 +376,7 @@ pub fn to_glb(
             }
         }
     }
-    while !buffer.bytes.len().is_multiple_of(4) {
-        buffer.bytes.push(0);
-    }
+    buffer.chunk.pad(4);
     let mut root = json!({
         "asset": {"version": "2.0", "generator": "Marionette"},
         "scene": 0,
@@ -365,8 +385,8 @@ pub fn to_glb(
         "skins": [{"name": skeleton.name(), "joints": (0..n).collect::<Vec<_>>(),
                    "inverseBindMatrices": ibm, "skeleton": skeleton.root().index()}],
         "materials": [{"name": "body", "pbrMetallicRoughness": {"baseColorFactor": [0.85, 0.82, 0.76, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}}],
-        "buffers": [{"byteLength": buffer.bytes.len()}],
-        "bufferViews": buffer.views,
+        "buffers": [{"byteLength": buffer.chunk.bytes.len()}],
+        "bufferViews": buffer.chunk.views,
         "accessors": buffer.accessors,
     });
     if !meshes.is_empty() {
@@ -375,7 +395,7 @@ pub fn to_glb(
     if !channels.is_empty() {
         root["animations"] = json!([{"name": "baked", "channels": channels, "samplers": samplers}]);
     }
-    (glb(&root, &buffer.bytes), warnings)
+    (glb(&root, &buffer.chunk.bytes), warnings)
 }
 
 /// The GLB container: header, JSON chunk (padded with spaces), BIN chunk (`bin`, whose length
