@@ -16,6 +16,7 @@ pub mod peer;
 pub mod planar;
 pub mod retarget;
 pub mod rng;
+pub mod stage;
 pub mod table;
 pub mod tracking;
 
@@ -55,7 +56,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 15] = [
+pub const PROTOCOLS: [&str; 16] = [
     "tracking",
     "planar",
     "convergence",
@@ -71,6 +72,7 @@ pub const PROTOCOLS: [&str; 15] = [
     "interchange",
     "characters",
     "retarget",
+    "stage",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -100,6 +102,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             }
             "characters" => characters::table(if quick { 1 } else { 5 }),
             "retarget" => retarget::table(if quick { 1 } else { 3 }),
+            "stage" => stage::table(if quick { 100 } else { 1_000 }, if quick { 1 } else { 11 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

@@ -14,8 +14,11 @@ use thiserror::Error;
 use crate::lock::Lock;
 use crate::sequence::{Key, KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence};
 
-/// The version this build reads and writes.
+/// The version of a one-figure document, which this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The version of a stage document (several figures and props, [`crate::stage_file`]).
+pub const STAGE_VERSION: u32 = 2;
 
 fn yes() -> bool {
     true
@@ -27,7 +30,7 @@ fn is_true(b: &bool) -> bool {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Lock", deny_unknown_fields)]
-struct LockDef {
+pub(crate) struct LockDef {
     name: String,
     goal: GoalDef,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -46,7 +49,7 @@ fn is_zero(v: &i64) -> bool {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Key", deny_unknown_fields)]
-struct KeyDef {
+pub(crate) struct KeyDef {
     frame: i64,
     pose: PoseFile,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,7 +64,7 @@ fn is_zero_f64(v: &f64) -> bool {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Sequence", deny_unknown_fields)]
-struct SequenceDef {
+pub(crate) struct SequenceDef {
     name: String,
     fps: f64,
     #[serde(default)]
@@ -75,33 +78,33 @@ struct SequenceDef {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "LibraryPose", deny_unknown_fields)]
-struct LibraryPoseDef {
+pub(crate) struct LibraryPoseDef {
     name: String,
     pose: PoseFile,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Document", deny_unknown_fields)]
-struct DocumentDef {
-    version: u32,
-    skeleton: String,
+pub(crate) struct DocumentDef {
+    pub(crate) version: u32,
+    pub(crate) skeleton: String,
     #[serde(default)]
-    pose: Option<PoseFile>,
+    pub(crate) pose: Option<PoseFile>,
     #[serde(default)]
-    locks: Vec<LockDef>,
+    pub(crate) locks: Vec<LockDef>,
     #[serde(default)]
-    sequences: Vec<SequenceDef>,
+    pub(crate) sequences: Vec<SequenceDef>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    library: Vec<LibraryPoseDef>,
+    pub(crate) library: Vec<LibraryPoseDef>,
 }
 
 /// Only the version, read first so that a newer file is refused for its version and not for a
 /// field this build does not know.
 #[derive(Deserialize)]
 #[serde(rename = "Document")]
-struct VersionProbe {
+pub(crate) struct VersionProbe {
     #[serde(default)]
-    version: u32,
+    pub(crate) version: u32,
 }
 
 /// One way a document does not fit the format or its skeleton.
@@ -118,6 +121,12 @@ pub enum DocumentDefect {
         /// What this build reads.
         supported: u32,
     },
+    /// A stage (version 2: several figures or props) where one figure's document was expected.
+    #[error(
+        "this is a stage document (version 2: several figures or props); only a one-figure \
+         document (version 1) can be read here"
+    )]
+    Stage,
     /// No version, or version 0.
     #[error("the document has no valid version (version: 1 is required)")]
     NoVersion,
@@ -214,7 +223,7 @@ pub struct LibraryPose {
     pub pose: Pose,
 }
 
-fn folder(path: &Path) -> &Path {
+pub(crate) fn folder(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -282,10 +291,13 @@ impl DocumentFile {
         };
         if let Ok(probe) = ron_io::parse::<VersionProbe>(text) {
             match probe.version {
-                v if v > FORMAT_VERSION => {
+                STAGE_VERSION => {
+                    return Err(invalid(vec![DocumentDefect::Stage]));
+                }
+                v if v > STAGE_VERSION => {
                     return Err(invalid(vec![DocumentDefect::NewerVersion {
                         found: v,
-                        supported: FORMAT_VERSION,
+                        supported: STAGE_VERSION,
                     }]));
                 }
                 0 => return Err(invalid(vec![DocumentDefect::NoVersion])),
@@ -313,6 +325,12 @@ impl DocumentFile {
     /// ([`Sequence::defects`]), a root beyond the largest coordinate, or text larger than a
     /// document may be read ([`marionette_skeleton::ron_io::MAX_FILE_BYTES`]).
     pub fn to_ron_string(&self, path: &Path) -> Result<String, ron::Error> {
+        write_pretty(&self.to_def(path)?)
+    }
+
+    /// The file's definition, paths written relative to `path`'s folder; refused as
+    /// [`DocumentFile::to_ron_string`] says.
+    pub(crate) fn to_def(&self, path: &Path) -> Result<DocumentDef, ron::Error> {
         let s = &self.skeleton;
         // What could not be opened again is not written (a sequence made by an import or a
         // retarget beyond the limits, say).
@@ -384,22 +402,7 @@ impl DocumentFile {
                 })
                 .collect(),
         };
-        let config = ron::ser::PrettyConfig::new()
-            .struct_names(true)
-            .indentor("    ")
-            .separate_tuple_members(false)
-            .compact_arrays(true);
-        let body = ron::Options::default().to_string_pretty(&def, config)?;
-        let limit = marionette_skeleton::ron_io::MAX_FILE_BYTES;
-        if body.len() as u64 >= limit {
-            return Err(ron::Error::Message(format!(
-                "the document would be {} MiB, and documents are read up to {} MiB (a capture \
-                 imported with fewer keys, e.g. --every 2, or a shorter sequence, fits)",
-                body.len() >> 20,
-                limit >> 20
-            )));
-        }
-        Ok(format!("{body}\n"))
+        Ok(def)
     }
 
     /// Saves the document atomically at `path`: a kill at any moment leaves the old file or
@@ -411,8 +414,29 @@ impl DocumentFile {
     }
 }
 
+/// A document's definition as RON text, as every document is written (struct names, four-space
+/// indents); refused when larger than a document may be read.
+pub(crate) fn write_pretty<T: Serialize>(def: &T) -> Result<String, ron::Error> {
+    let config = ron::ser::PrettyConfig::new()
+        .struct_names(true)
+        .indentor("    ")
+        .separate_tuple_members(false)
+        .compact_arrays(true);
+    let body = ron::Options::default().to_string_pretty(def, config)?;
+    let limit = marionette_skeleton::ron_io::MAX_FILE_BYTES;
+    if body.len() as u64 >= limit {
+        return Err(ron::Error::Message(format!(
+            "the document would be {} MiB, and documents are read up to {} MiB (a capture \
+             imported with fewer keys, e.g. --every 2, or a shorter sequence, fits)",
+            body.len() >> 20,
+            limit >> 20
+        )));
+    }
+    Ok(format!("{body}\n"))
+}
+
 /// Resolves names and checks values; every defect found is listed.
-fn resolve(
+pub(crate) fn resolve(
     def: DocumentDef,
     skeleton_path: PathBuf,
     skeleton: Skeleton,

@@ -20,6 +20,8 @@ pub enum Owner {
     Lock(usize),
     /// The edit in progress (a drag's goal, a swivel's).
     Edit,
+    /// The stage's link at this index (a site held to another figure's site or to a prop).
+    Link(usize),
 }
 
 /// Goals, the chain each may move, and whose each goal is.
@@ -56,6 +58,61 @@ impl GoalSet {
             }
         }
         set
+    }
+
+    /// Adds `goal`, kept by `chain`, as `owner`'s (a stage solving several figures' locks and
+    /// its links as one set).
+    pub fn push(&mut self, goal: Goal, chain: Chain, owner: Owner) {
+        self.goals.push(goal);
+        self.chains.push(chain);
+        self.owners.push(owner);
+    }
+
+    /// The set split into sets whose chains share no column, each to be solved on its own:
+    /// goals are kept only by their own chains ([`GoalSet::system`]), so the system is block
+    /// diagonal and its blocks are independent problems. Solving them apart costs the sum of
+    /// their sizes, not the size of their union (a stage's figures, or one figure's feet and
+    /// hands). Goals keep their set order within each part; parts come in order of their first
+    /// goal.
+    pub fn components(&self) -> Vec<GoalSet> {
+        let n = self.goals.len();
+        let mut part: Vec<usize> = (0..n).collect();
+        fn find(part: &mut [usize], mut i: usize) -> usize {
+            while part[i] != i {
+                part[i] = part[part[i]];
+                i = part[i];
+            }
+            i
+        }
+        for a in 0..n {
+            for b in a + 1..n {
+                let shares = self.chains[a]
+                    .columns()
+                    .iter()
+                    .any(|c| self.chains[b].contains(*c));
+                if shares {
+                    let (ra, rb) = (find(&mut part, a), find(&mut part, b));
+                    part[ra.max(rb)] = ra.min(rb);
+                }
+            }
+        }
+        let mut sets: Vec<(usize, GoalSet)> = Vec::new();
+        for i in 0..n {
+            let root = find(&mut part, i);
+            let at = match sets.iter().position(|(r, _)| *r == root) {
+                Some(at) => at,
+                None => {
+                    sets.push((root, GoalSet::default()));
+                    sets.len() - 1
+                }
+            };
+            sets[at].1.push(
+                self.goals[i].clone(),
+                self.chains[i].clone(),
+                self.owners[i],
+            );
+        }
+        sets.into_iter().map(|(_, s)| s).collect()
     }
 
     /// Keeps only the locks for whose document index `keep` is true (the edit goals stay).
@@ -209,6 +266,53 @@ mod tests {
         let k = s.joint_dofs(knee).next().expect("dof").state_index();
         assert!(q[k] > start[k] + 0.1, "{} → {}", start[k], q[k]);
         assert!(Pose { q }.within_limits(&s));
+    }
+
+    #[test]
+    fn components_are_the_goals_that_share_columns() {
+        let s = builtin::humanoid();
+        let fk = {
+            let mut fk = Fk::new(&s);
+            fk.update(&s, &builtin::standing(&s).q);
+            fk
+        };
+        let lock = |n: &str| {
+            let site = s.site_by_name(n).expect("site");
+            Lock::at_current(&s, &fk, n, LockPart::Site(site), LockKind::Position).expect("lock")
+        };
+        // Both feet and one hand: three limbs, three parts; a hand-to-hand lock joins the arms.
+        let locks = vec![
+            lock("left heel"),
+            lock("right heel"),
+            lock("right fingertips"),
+            lock("left fingertips"),
+        ];
+        let set = GoalSet::with_locks(&locks, None);
+        assert_eq!(set.components().len(), 4);
+        let mut joined = set.clone();
+        let together = Lock::together(
+            &s,
+            "hands",
+            s.site_by_name("right fingertips").expect("site"),
+            s.site_by_name("left fingertips").expect("site"),
+        )
+        .expect("lock");
+        joined.push(
+            together.goal().clone(),
+            together.limb().clone(),
+            Owner::Link(0),
+        );
+        let parts = joined.components();
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        let owners: Vec<Vec<Owner>> = parts.iter().map(|p| p.owners().to_vec()).collect();
+        assert_eq!(
+            owners,
+            vec![
+                vec![Owner::Lock(0)],
+                vec![Owner::Lock(1)],
+                vec![Owner::Lock(2), Owner::Lock(3), Owner::Link(0)],
+            ]
+        );
     }
 
     #[test]

@@ -11,9 +11,14 @@ pub mod goal_set;
 pub mod key_edits;
 pub mod lock;
 pub mod sequence;
+pub mod stage;
+pub mod stage_check;
+pub mod stage_file;
+mod stage_format;
 
 pub use file::{
-    DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION, LibraryPose, relative_path,
+    DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION, LibraryPose, STAGE_VERSION,
+    relative_path,
 };
 pub use goal_set::{GoalSet, Owner};
 pub use key_edits::{Clip, KeyEditError};
@@ -22,3 +27,9 @@ pub use sequence::{
     Key, KeyInterpolation, MAX_FPS, MAX_FRAME, MAX_SPAN, MIN_FPS, RootInterpolation,
     RotationInterpolation, Sequence, frame_in_range,
 };
+pub use stage::{
+    Cue, Hold, Link, LinkTarget, Placement, Prop, PropKey, PropPlace, PropShape, PropTrack,
+    SiteRef, Stage, StageFigure,
+};
+pub use stage_check::StageDefect;
+pub use stage_file::{StageError, StageFile};

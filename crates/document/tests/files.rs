@@ -174,9 +174,9 @@ fn refused(dir: &Path, name: &str, text: &str) -> String {
 fn broken_documents_name_the_file_and_the_culprit() {
     let dir = tempfile::tempdir().expect("dir");
     let good = example(&skeletons().join("humanoid.ron"));
-    let newer = good.replace("version: 1,", "version: 2,\n    takes: [],");
+    let newer = good.replace("version: 1,", "version: 3,\n    takes: [],");
     let m = refused(dir.path(), "newer.ron", &newer);
-    assert!(m.contains("version 2 is newer"), "{m}");
+    assert!(m.contains("version 3 is newer"), "{m}");
     let missing = example(&skeletons().join("nobody.ron"));
     let m = refused(dir.path(), "missing.ron", &missing);
     assert!(m.contains("nobody.ron"), "{m}");

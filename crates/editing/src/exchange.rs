@@ -96,6 +96,7 @@ impl ExportJob {
             assets: self.assets.as_deref(),
             skeleton_file: self.skeleton_file.as_deref(),
             character: self.character.as_deref(),
+            stage: None,
         };
         let (bytes, warnings) = marionette_interchange::export::export_bytes(
             self.format,

@@ -8,12 +8,14 @@
 
 use std::path::Path;
 
-use marionette_document::{DocumentFile, Sequence};
+use marionette_document::{DocumentFile, Sequence, Stage, StageFile};
 use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_interchange::character::import_character;
-use marionette_interchange::export::{ExportFormat, Sources, export_bytes};
+use marionette_interchange::export::{ExportFormat, OnStage, Sources, export_bytes};
 use marionette_interchange::retarget::retarget_imported;
 use marionette_motion::frames_file::frames_text;
+use marionette_motion::stage::frames_file::props_json;
+use marionette_motion::stage::{StageBake, StageBaker, write_stage_frames};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::{Fk, Pose, Skeleton, builtin};
 
@@ -26,10 +28,14 @@ pub const BAKED_FRAMES: i64 = 12;
 /// A document: read, written back, each sequence (up to two) baked and exported, the pose
 /// exported.
 pub fn document(path: &Path) -> Result<(), String> {
-    let doc = DocumentFile::load(path).map_err(|e| e.to_string())?;
-    doc.to_ron_string(path).map_err(|e| e.to_string())?;
+    let file = StageFile::load(path).map_err(|e| e.to_string())?;
+    file.to_ron_string(path).map_err(|e| e.to_string())?;
+    if !file.stage.is_one_figure() {
+        return stage(&file.stage);
+    }
+    let doc = &file.stage.figures[0].document;
     for sequence in doc.sequences.iter().take(2) {
-        let frames = bake(&doc, sequence)?;
+        let frames = bake(doc, sequence)?;
         frames_text(
             &doc.skeleton,
             &doc.locks,
@@ -37,14 +43,48 @@ pub fn document(path: &Path) -> Result<(), String> {
             sequence.fps,
             &frames,
         );
-        export_all(&doc, &sequence.name, sequence.fps, &frames)?;
+        export_all(doc, &sequence.name, sequence.fps, &frames, None)?;
     }
     let pose = BakedFrame {
         frame: 0,
         q: doc.pose.q.clone(),
         lock_errors: Vec::new(),
     };
-    export_all(&doc, "pose", 24.0, &[pose])
+    export_all(doc, "pose", 24.0, &[pose], None)
+}
+
+/// A stage: each sequence (up to two) baked as `marionette bake` bakes it (cut to
+/// [`BAKED_FRAMES`] frames) and written, and every figure exported as BVH and JSON as
+/// `marionette export --figure` exports it.
+fn stage(stage: &Stage) -> Result<(), String> {
+    for name in stage.sequence_names().into_iter().take(2) {
+        let baker = StageBaker::new(stage, name, BakeSettings::default())?;
+        let (first, last) = baker.range();
+        let mut scratch = baker.scratch();
+        let frames: Vec<_> = (first..=last.min(first + BAKED_FRAMES - 1))
+            .map(|f| baker.frame(f, &mut scratch))
+            .collect();
+        let props = baker.props(&frames);
+        let bake = StageBake { frames, props };
+        let mut out = Vec::new();
+        write_stage_frames(&mut out, stage, name, baker.fps(), &bake).map_err(|e| e.to_string())?;
+        let props: Vec<_> = (0..bake.frames.len())
+            .map(|k| props_json(stage, &bake, k))
+            .collect();
+        for (f, figure) in stage.figures.iter().enumerate() {
+            let frames: Vec<BakedFrame> = bake
+                .frames
+                .iter()
+                .map(|frame| frame.figures[f].clone())
+                .collect();
+            let on_stage = OnStage {
+                placement: figure.placement.isometry(),
+                props: &props,
+            };
+            export_all(&figure.document, name, baker.fps(), &frames, Some(on_stage))?;
+        }
+    }
+    Ok(())
 }
 
 /// The sequence's frames, locks held: the whole of a short one, the first of a long one.
@@ -66,12 +106,19 @@ fn export_all(
     name: &str,
     fps: f64,
     frames: &[BakedFrame],
+    stage: Option<OnStage<'_>>,
 ) -> Result<(), String> {
-    for format in [ExportFormat::Bvh, ExportFormat::Glb, ExportFormat::Json] {
+    let formats: &[ExportFormat] = match stage {
+        // A stage's figure: BVH and JSON (a stage is not written as glb).
+        Some(_) => &[ExportFormat::Bvh, ExportFormat::Json],
+        None => &[ExportFormat::Bvh, ExportFormat::Glb, ExportFormat::Json],
+    };
+    for &format in formats {
         let sources = Sources {
             assets: None,
             skeleton_file: Some(&doc.skeleton_path),
             character: None,
+            stage,
         };
         let (bytes, _) = export_bytes(
             format,

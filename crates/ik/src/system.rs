@@ -31,6 +31,8 @@ pub struct System<'s> {
     limit_hits: Vec<bool>,
     /// Whether a goal reads the centre of mass (otherwise forward kinematics skips it).
     needs_com: bool,
+    /// The joints forward kinematics computes, ascending (`None`: every joint).
+    fk_joints: Option<Vec<JointId>>,
     /// Per goal, the chain columns allowed to serve it (empty: all of them). A goal's Jacobian
     /// rows are zero in the other columns, so only its own chain moves to meet it, while the
     /// union of every goal's chain moves (a lock kept by its limb while a drag moves the body).
@@ -76,6 +78,7 @@ impl<'s> System<'s> {
             stiffness,
             limit_hits: vec![false; n],
             needs_com,
+            fk_joints: None,
             goal_columns: Vec::new(),
             chain,
         }
@@ -247,9 +250,31 @@ impl<'s> System<'s> {
         self.j.shape()
     }
 
+    /// Forward kinematics from now on computes only the joints the goals read and their
+    /// ancestors (the frames every goal and every chain column that moves a goal need); other
+    /// joints and sites keep stale values in [`System::fk`]. For a system on a skeleton much
+    /// larger than its goals (several figures of a stage merged for a link between two hands).
+    /// Nothing changes when a goal reads the centre of mass.
+    pub fn limit_fk_to_goals(&mut self) {
+        let mut joints = Vec::new();
+        for g in &self.goals {
+            let Some(read) = g.kind.joints(self.skeleton) else {
+                return;
+            };
+            for j in read {
+                joints.extend(self.skeleton.path_to_root(j));
+            }
+        }
+        joints.sort_unstable();
+        joints.dedup();
+        self.fk_joints = Some(joints);
+    }
+
     /// Forward kinematics at `q`, the centre of mass only when a goal reads it.
     fn update_fk(&mut self, q: &[f64]) {
-        if self.needs_com {
+        if let Some(joints) = &self.fk_joints {
+            self.fk.update_joints(self.skeleton, q, joints);
+        } else if self.needs_com {
             self.fk.update(self.skeleton, q);
         } else {
             self.fk.update_transforms(self.skeleton, q);

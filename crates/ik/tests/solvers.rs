@@ -96,6 +96,23 @@ fn run(
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
+    /// Forward kinematics limited to the goals' joints and their ancestors changes nothing a
+    /// Jacobian method computes: the same pose, bit for bit, and the same report.
+    #[test]
+    fn limiting_forward_kinematics_to_the_goals_changes_no_jacobian_solve((s, pose) in skeleton_and_pose(), t in target()) {
+        let goals = goals_for(&s, &pose, &t);
+        for kind in [SolverKind::DampedLeastSquares, SolverKind::PseudoInverse, SolverKind::JacobianTranspose, SolverKind::SelectivelyDamped] {
+            let (full, full_report) = run(kind, &s, &pose, &goals, 30);
+            let mut sys = System::new(&s, goals.clone(), Chain::whole(&s, false));
+            sys.limit_fk_to_goals();
+            let mut q = pose.q.clone();
+            let mut solver = kind.build();
+            let report = solve(solver.as_mut(), &mut sys, &mut q, Settings { tolerance: 1e-6, max_iterations: 30 });
+            prop_assert!(q.iter().zip(&full).all(|(a, b)| a.to_bits() == b.to_bits()), "{kind}: {q:?} against {full:?}");
+            prop_assert_eq!(report, full_report);
+        }
+    }
+
     #[test]
     fn every_solver_keeps_limits_finiteness_and_determinism((s, pose) in skeleton_and_pose(), t in target()) {
         let goals = goals_for(&s, &pose, &t);

@@ -41,6 +41,18 @@ pub struct Sources<'a> {
     /// The character the skeleton's skin names, already read (the editor's); else it is read
     /// from its file.
     pub character: Option<&'a Character>,
+    /// Where the figure stands when it is one of a stage's: BVH's root and JSON's world
+    /// positions are placed on the stage; and every prop's place per frame, for JSON.
+    pub stage: Option<OnStage<'a>>,
+}
+
+/// A stage figure's part of an export.
+#[derive(Debug, Clone, Copy)]
+pub struct OnStage<'a> {
+    /// The figure's place on the stage.
+    pub placement: nalgebra::Isometry3<f64>,
+    /// Per frame, `{NAME: {"position": [x, y, z], "rotation": [x, y, z, w]}}` of every prop.
+    pub props: &'a [serde_json::Value],
 }
 
 /// The file's bytes for `frames` (named `name`, at `fps`), and what was written otherwise than
@@ -74,16 +86,33 @@ pub fn export_bytes(
     }
     Ok(match format {
         ExportFormat::Bvh => (
-            crate::bvh::write::to_bvh(skeleton, &qs, fps)
-                .to_text()
-                .into_bytes(),
+            match &sources.stage {
+                Some(stage) => {
+                    crate::bvh::write::to_bvh_placed(skeleton, &qs, fps, &stage.placement)
+                }
+                None => crate::bvh::write::to_bvh(skeleton, &qs, fps),
+            }
+            .to_text()
+            .into_bytes(),
             Vec::new(),
         ),
         ExportFormat::Glb => crate::gltf::to_glb(skeleton, &qs, fps, assets),
         ExportFormat::Json => {
             let mut out = Vec::new();
-            crate::json::frames_with_world_positions(&mut out, skeleton, locks, name, fps, frames)
-                .map_err(|e| e.to_string())?;
+            match &sources.stage {
+                Some(stage) => crate::json::frames_on_stage(
+                    &mut out,
+                    skeleton,
+                    locks,
+                    (name, fps, frames),
+                    &stage.placement,
+                    stage.props,
+                ),
+                None => crate::json::frames_with_world_positions(
+                    &mut out, skeleton, locks, name, fps, frames,
+                ),
+            }
+            .map_err(|e| e.to_string())?;
             (out, Vec::new())
         }
     })

@@ -37,8 +37,10 @@ pub mod contacts;
 pub mod frames_file;
 pub mod interpolate;
 pub mod root_curve;
+pub mod stage;
 
 pub use bake::{BakeSettings, BakedFrame, Baker, bake_with_threads, lock_summary};
 pub use cleanup::{Cleaned, ContactPoint, clean_feet};
 pub use interpolate::Interpolator;
 pub use root_curve::RootCurve;
+pub use stage::{StageBake, StageBaker, StageFrame};

@@ -163,6 +163,26 @@ impl Fk {
         }
     }
 
+    /// Computes the world transforms of `joints` (ascending, each joint's parent listed before
+    /// it or current already) and of the sites on them, for `q`; everything else keeps its last
+    /// value. For a system whose goals read a small part of a large skeleton.
+    ///
+    /// # Panics
+    /// As [`Fk::update`], or if a joint is not a joint of `skeleton`.
+    pub fn update_joints(&mut self, skeleton: &Skeleton, q: &[f64], joints: &[JointId]) {
+        assert_eq!(q.len(), skeleton.state_len(), "state vector length");
+        for j in joints {
+            self.update_joint(skeleton, q, j.0);
+        }
+        for (i, site) in skeleton.sites().iter().enumerate() {
+            if joints.binary_search(&site.joint).is_ok() {
+                let j = site.joint.0;
+                self.site_position[i] =
+                    self.joint_position[j] + self.joint_rotation[j] * site.offset;
+            }
+        }
+    }
+
     /// Computes the world transforms of the ancestors of `joint` (not of `joint` itself), root
     /// first, for `q`; everything else keeps its last value. For methods that need only the frame
     /// a limb hangs from, without a whole pass.

@@ -11,8 +11,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use marionette_document::DocumentFile;
+use marionette_document::{Stage, StageFile};
 use marionette_motion::frames_file::{frames_text, json_number};
+use marionette_motion::stage::{StageBaker, StageSummary, write_stage_frames};
 use marionette_motion::{BakeSettings, Baker, bake_with_threads, lock_summary};
 use serde_json::{Value, json};
 
@@ -52,7 +53,18 @@ pub struct BakeArgs {
 /// Loads, bakes, writes and prints.
 pub fn run(args: &BakeArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
-    let doc = DocumentFile::load(&args.document).map_err(|e| e.to_string())?;
+    let stage = StageFile::load(&args.document)
+        .map_err(|e| e.to_string())?
+        .stage;
+    if !stage.is_one_figure() {
+        return run_stage(args, &stage, start);
+    }
+    let doc = stage
+        .figures
+        .into_iter()
+        .next()
+        .expect("one figure")
+        .document;
     let sequence = super::find_sequence(&doc, &args.sequence, &args.document)?;
     let baker = Baker::new(&doc.skeleton, sequence, &doc.locks, BakeSettings::default());
     let (first, last) = baker.range();
@@ -118,6 +130,95 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode, String> {
         if !held {
             outln!(
                 "some lock is off by more than {:e} on some frame",
+                args.tolerance
+            );
+        }
+    }
+    Ok(if held {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(NOT_HELD)
+    })
+}
+
+/// A stage's sequence: every figure, prop and link (docs/file-formats.md, "Baked frames of a
+/// stage").
+fn run_stage(args: &BakeArgs, stage: &Stage, start: Instant) -> Result<ExitCode, String> {
+    let baker = StageBaker::new(stage, &args.sequence, BakeSettings::default())
+        .map_err(|e| format!("{}: {e}", args.document.display()))?;
+    let (first, last) = baker.range();
+    let bake = baker
+        .bake_with_threads(args.threads, &|| {})
+        .map_err(|e| format!("cannot start {} baking threads: {e}", args.threads))?;
+    let mut text = Vec::new();
+    write_stage_frames(&mut text, stage, baker.sequence(), baker.fps(), &bake)
+        .map_err(|e| format!("cannot write the frames: {e}"))?;
+    marionette_skeleton::ron_io::write_bytes_atomically(&args.out, &text)
+        .map_err(|e| format!("{}: cannot write the frames: {e}", args.out.display()))?;
+    let micros = start.elapsed().as_secs_f64() * 1e6;
+    let summary = StageSummary::of(stage, &bake);
+    let held = summary.held(args.tolerance);
+    let lock_name = |f: usize, l: usize| {
+        let figure = &stage.figures[f];
+        (figure.name.clone(), figure.document.locks[l].name.clone())
+    };
+    if args.json {
+        let locks: Vec<Value> = summary
+            .locks
+            .iter()
+            .map(|&(f, l, n, max)| {
+                let (figure, name) = lock_name(f, l);
+                json!({"figure": figure, "name": name, "frames": n, "max_error": json_number(max)})
+            })
+            .collect();
+        let links: Vec<Value> = summary
+            .links
+            .iter()
+            .map(|&(l, n, max)| {
+                json!({"name": stage.links[l].name, "frames": n, "max_error": json_number(max)})
+            })
+            .collect();
+        outln!(
+            "{}",
+            json!({"sequence": baker.sequence(), "frames": bake.frames.len(), "micros": micros,
+                   "figures": stage.figures.len(), "props": stage.props.len(),
+                   "locks": locks, "links": links, "held": held})
+        );
+    } else {
+        outln!(
+            "{}: {} frames ({first}–{last}) of {} figures and {} props baked in {:.1} ms into {}",
+            baker.sequence(),
+            bake.frames.len(),
+            stage.figures.len(),
+            stage.props.len(),
+            micros / 1e3,
+            args.out.display()
+        );
+        let verdict = |max: f64| {
+            if max <= args.tolerance {
+                "held"
+            } else {
+                "NOT HELD"
+            }
+        };
+        for &(f, l, n, max) in &summary.locks {
+            let (figure, name) = lock_name(f, l);
+            outln!(
+                "  {:<24} {n:>6} frames  largest error {max:.3e}  {}",
+                format!("{figure}: {name}"),
+                verdict(max)
+            );
+        }
+        for &(l, n, max) in &summary.links {
+            outln!(
+                "  {:<24} {n:>6} frames  largest error {max:.3e}  {}",
+                format!("link {}", stage.links[l].name),
+                verdict(max)
+            );
+        }
+        if !held {
+            outln!(
+                "some lock or link is off by more than {:e} on some frame",
                 args.tolerance
             );
         }

@@ -76,7 +76,18 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
             ))
         }
         Some("Document") => {
-            let doc = marionette_document::DocumentFile::load(path).map_err(|e| e.to_string())?;
+            let stage = marionette_document::StageFile::load(path)
+                .map_err(|e| e.to_string())?
+                .stage;
+            if !stage.is_one_figure() {
+                return Ok(stage_summary(&stage));
+            }
+            let doc = stage
+                .figures
+                .into_iter()
+                .next()
+                .expect("one figure")
+                .document;
             let keys: usize = doc.sequences.iter().map(|s| s.keys.len()).sum();
             Ok(format!(
                 "document on \"{}\", {} locks, {} sequences ({keys} keys)",
@@ -104,4 +115,22 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
             ))
         }
     }
+}
+
+/// What `check` says of a stage: its figures (and their skeletons), props, links and sequences.
+fn stage_summary(stage: &marionette_document::Stage) -> String {
+    let figures: Vec<String> = stage
+        .figures
+        .iter()
+        .map(|f| format!("{} on \"{}\"", f.name, f.document.skeleton.name()))
+        .collect();
+    let locks: usize = stage.figures.iter().map(|f| f.document.locks.len()).sum();
+    format!(
+        "stage of {} figures ({}), {} props, {locks} locks, {} links, {} sequences",
+        stage.figures.len(),
+        figures.join(", "),
+        stage.props.len(),
+        stage.links.len(),
+        stage.sequence_names().len()
+    )
 }

@@ -8,8 +8,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use marionette_document::DocumentFile;
-use marionette_interchange::export::{ExportFormat, Sources, export_bytes};
+use marionette_document::{Stage, StageFile};
+use marionette_interchange::export::{ExportFormat, OnStage, Sources, export_bytes};
+use marionette_motion::stage::StageBaker;
+use marionette_motion::stage::frames_file::{place_json, props_json};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::Skeleton;
 
@@ -63,6 +65,10 @@ pub struct ExportArgs {
     /// Where to write.
     #[arg(long)]
     out: PathBuf,
+    /// The figure of a stage to export (BVH and JSON: one figure per file, placed on the
+    /// stage; JSON frames also carry every prop).
+    #[arg(long, value_name = "NAME")]
+    figure: Option<String>,
 }
 
 /// Loads, bakes, writes.
@@ -72,7 +78,27 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let is_document = marionette_skeleton::ron_io::top_level_name(&text) == Some("Document");
     let mut skeleton_file = args.skeleton.clone();
     let (skeleton, locks, name, fps, frames) = if is_document {
-        let doc = DocumentFile::from_ron_str(&text, &args.input).map_err(|e| e.to_string())?;
+        let stage = StageFile::from_ron_str(&text, &args.input)
+            .map_err(|e| e.to_string())?
+            .stage;
+        if !stage.is_one_figure() {
+            return export_stage_figure(args, &stage);
+        }
+        if let Some(figure) = &args.figure
+            && figure != &stage.figures[0].name
+        {
+            return Err(format!(
+                "{}: no figure \"{figure}\" (the document's one figure is \"{}\")",
+                args.input.display(),
+                stage.figures[0].name
+            ));
+        }
+        let doc = stage
+            .figures
+            .into_iter()
+            .next()
+            .expect("one figure")
+            .document;
         skeleton_file = Some(doc.skeleton_path.clone());
         let Some(wanted) = &args.sequence else {
             let frame = BakedFrame {
@@ -132,11 +158,100 @@ type Export = (
     Vec<BakedFrame>,
 );
 
+/// One figure of a stage: its pose, or its frames of the sequence baked with the whole stage
+/// (links and props included), placed on the stage.
+fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String> {
+    let input = args.input.display();
+    let names = || {
+        stage
+            .figures
+            .iter()
+            .map(|f| format!("\"{}\"", f.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if args.format == Format::Glb {
+        return Err(format!(
+            "{input}: a stage (several figures and props) cannot be written as one glb yet; \
+             export each figure as BVH or JSON with --figure NAME (figures: {})",
+            names()
+        ));
+    }
+    let Some(wanted) = &args.figure else {
+        return Err(format!(
+            "{input}: a stage holds several figures; say which to export with --figure NAME \
+             (figures: {})",
+            names()
+        ));
+    };
+    let Some(f) = stage.figure_index(wanted) else {
+        return Err(format!(
+            "{input}: no figure \"{wanted}\" on the stage (figures: {})",
+            names()
+        ));
+    };
+    let figure = &stage.figures[f];
+    let (name, fps, frames, props) = match &args.sequence {
+        None => {
+            let frame = BakedFrame {
+                frame: 0,
+                q: figure.document.pose.q.clone(),
+                lock_errors: Vec::new(),
+            };
+            let props = serde_json::Value::Object(
+                stage
+                    .props
+                    .iter()
+                    .map(|p| (p.name.clone(), place_json(&p.place.isometry())))
+                    .collect(),
+            );
+            (stem(&args.input), 24.0, vec![frame], vec![props])
+        }
+        Some(sequence) => {
+            let baker = StageBaker::new(stage, sequence, BakeSettings::default())
+                .map_err(|e| format!("{input}: {e}"))?;
+            let bake = baker
+                .bake_with_threads(0, &|| {})
+                .map_err(|e| format!("cannot start the baking threads: {e}"))?;
+            let props = (0..bake.frames.len())
+                .map(|k| props_json(stage, &bake, k))
+                .collect();
+            let frames = bake
+                .frames
+                .into_iter()
+                .map(|mut frame| frame.figures.swap_remove(f))
+                .collect();
+            (sequence.clone(), baker.fps(), frames, props)
+        }
+    };
+    let doc = &figure.document;
+    let on_stage = OnStage {
+        placement: figure.placement.isometry(),
+        props: &props,
+    };
+    write_with(
+        args,
+        (doc.skeleton.clone(), doc.locks.clone(), name, fps, frames),
+        Some(&doc.skeleton_path),
+        Some(on_stage),
+    )
+}
+
 /// Writes the export.
 fn write(
     args: &ExportArgs,
+    export: Export,
+    skeleton_file: Option<&std::path::Path>,
+) -> Result<ExitCode, String> {
+    write_with(args, export, skeleton_file, None)
+}
+
+/// Writes the export of a figure, on a stage or not.
+fn write_with(
+    args: &ExportArgs,
     (skeleton, locks, name, fps, frames): Export,
     skeleton_file: Option<&std::path::Path>,
+    stage: Option<OnStage<'_>>,
 ) -> Result<ExitCode, String> {
     let assets = args
         .assets
@@ -146,6 +261,7 @@ fn write(
         assets: assets.as_deref(),
         skeleton_file,
         character: None,
+        stage,
     };
     let (bytes, warnings) = export_bytes(
         args.format.into(),

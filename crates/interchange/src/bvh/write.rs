@@ -79,8 +79,23 @@ fn has_position(skeleton: &Skeleton, joint: JointId) -> bool {
 
 /// The BVH of `frames` (state vectors of `skeleton`) at `fps` frames per second.
 pub fn to_bvh(skeleton: &Skeleton, frames: &[Vec<f64>], fps: f64) -> Bvh {
+    to_bvh_placed(skeleton, frames, fps, &nalgebra::Isometry3::identity())
+}
+
+/// [`to_bvh`] of a figure standing at `placement` on a stage: the root's channels carry it.
+pub fn to_bvh_placed(
+    skeleton: &Skeleton,
+    frames: &[Vec<f64>],
+    fps: f64,
+    placement: &nalgebra::Isometry3<f64>,
+) -> Bvh {
     let n = skeleton.joints().len();
-    let locals = local_tracks(skeleton, frames);
+    let mut locals = local_tracks(skeleton, frames);
+    let turn = *placement.rotation.to_rotation_matrix().matrix();
+    for (r, t) in &mut locals[skeleton.root().index()] {
+        *r = turn * *r;
+        *t = turn * *t + placement.translation.vector;
+    }
     let mut joints = Vec::with_capacity(n);
     let mut columns: Vec<Vec<Vec<f64>>> = Vec::with_capacity(n); // per joint, per frame
     for j in skeleton.joint_ids() {
