@@ -206,3 +206,77 @@ fn a_sequence_no_figure_has_is_refused_by_name() {
         .expect("refused");
     assert!(err.contains("\"waltz\""), "{err}");
 }
+
+/// The test stage's text with `edit` applied, loaded from the test data folder.
+fn edited(edit: impl Fn(String) -> String) -> Stage {
+    let text = std::fs::read_to_string(data("two-dancers.marionette.ron")).expect("stage");
+    StageFile::from_ron_str(&edit(text), &data("edited.marionette.ron"))
+        .expect("the edited stage loads")
+        .stage
+}
+
+#[test]
+fn a_hand_held_to_a_moving_prop_follows_it() {
+    // A's left hand on the stick's end while the stick is keyed across a few centimetres.
+    let stage = edited(|t| {
+        t.replace(
+            r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),"#,
+            r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),
+        Link(name: "on the stick", a: ("A", "left fingertips"), b: Prop("stick", (0.0, 0.5, 0.0))),"#,
+        )
+        .replace(
+            r#"            holds: ["#,
+            r#"            tracks: [Track(prop: "stick", keys: [
+                PropKey(frame: 0, at: (0.45, 0.95, 0.1), rotation: (0.0, 0.0, 90.0)),
+                PropKey(frame: 48, at: (0.35, 1.0, 0.2), rotation: (0.0, 0.0, 80.0)),
+            ])],
+            holds: ["#,
+        )
+        .replace(
+            r#"                Grip(prop: "stick", figure: "A", site: "left fingertips", frame: 10),
+                Grip(prop: "stick", figure: "B", site: "right fingertips", frame: 30),
+                Release(prop: "stick", frame: 40),
+"#,
+            "",
+        )
+    });
+    let baked = bake(&stage, "sway");
+    let link = &stage.links[1];
+    for (k, frame) in baked.frames.iter().enumerate() {
+        let hand = site_frame(&stage, link.a, &frame.figures[0].q)
+            .translation
+            .vector;
+        let end = (baked.props[0][k] * nalgebra::Point3::new(0.0, 0.5, 0.0)).coords;
+        let gap = (hand - end).norm();
+        assert!(
+            gap < 1e-3,
+            "frame {}: the hand is {gap} m off the stick",
+            frame.frame
+        );
+        let reported = frame
+            .link_errors
+            .iter()
+            .find(|(l, _)| *l == 1)
+            .expect("held")
+            .1;
+        assert!((reported - gap).abs() < 1e-9, "{reported} against {gap}");
+    }
+    assert_ne!(baked.props[0][0], baked.props[0][48], "the stick moved");
+}
+
+#[test]
+fn a_prop_someone_carries_cannot_also_hold_a_hand() {
+    let stage = edited(|t| {
+        t.replace(
+            r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),"#,
+            r#"Link(name: "on the stick", a: ("A", "right fingertips"), b: Prop("stick", (0.0, 0.5, 0.0))),"#,
+        )
+    });
+    let err = StageBaker::new(&stage, "sway", BakeSettings::default())
+        .err()
+        .expect("refused");
+    assert!(
+        err.contains("\"on the stick\"") && err.contains("\"stick\""),
+        "{err}"
+    );
+}
