@@ -8,6 +8,7 @@ use std::path::Path;
 use marionette_skeleton::{Skeleton, ron_io};
 
 use crate::file::{DocumentDef, DocumentDefect, FORMAT_VERSION, resolve};
+use crate::sequence::{MAX_SPAN, frame_in_range};
 use crate::stage::{
     Cue, Hold, Link, LinkTarget, Placement, Prop, PropKey, PropPlace, PropShape, PropTrack,
     SiteRef, Stage, StageFigure,
@@ -395,6 +396,34 @@ pub(crate) fn resolve_stage(
             }
         }
         cue.holds.sort_by_key(|h| h.frame());
+        // A stage's sequence runs from its earliest key, grip or release to its latest: no
+        // longer than one sequence may be.
+        let cue_frames = cue
+            .tracks
+            .iter()
+            .flat_map(|t| t.keys.iter().map(|k| k.frame))
+            .chain(cue.holds.iter().map(|h| h.frame()));
+        let key_frames = stage
+            .figures
+            .iter()
+            .filter_map(|f| f.document.sequences.iter().find(|s| s.name == cue.sequence))
+            .flat_map(|s| {
+                s.keys
+                    .first()
+                    .into_iter()
+                    .chain(s.keys.last())
+                    .map(|k| k.frame)
+            });
+        let all: Vec<i64> = cue_frames.chain(key_frames).collect();
+        if let (Some(first), Some(last)) = (all.iter().min(), all.iter().max())
+            && last.abs_diff(*first) > MAX_SPAN as u64
+        {
+            bad(format!(
+                "its keys, grips and releases run from frame {first} to {last}, more than the \
+                 {MAX_SPAN} frames a sequence may span"
+            ));
+            continue;
+        }
         cues.push(cue);
     }
     for name in stage.sequence_names() {
@@ -433,10 +462,10 @@ fn value(what: &'static str, name: &str, problem: &str) -> StageDefect {
 /// What is wrong with a frame range, if anything.
 fn frames_problem((first, last): (i64, i64)) -> Option<String> {
     let max = crate::sequence::MAX_FRAME;
-    if first > last {
-        Some(format!("frames ({first}, {last}) end before they start"))
-    } else if first.abs() > max || last.abs() > max {
+    if !(frame_in_range(first) && frame_in_range(last)) {
         Some(format!("frame beyond ±{max}"))
+    } else if first > last {
+        Some(format!("frames ({first}, {last}) end before they start"))
     } else {
         None
     }

@@ -156,6 +156,16 @@ fn every_mistake_is_named() {
             at:"#,
         &["figure \"B\"", "skeleton \"skeletons/missing.ron\""],
     );
+    refused(
+        r#"Release(prop: "stick", frame: 40)"#,
+        r#"Release(prop: "stick", frame: -9223372036854775808)"#,
+        &["cue of sequence \"sway\"", "frame beyond"],
+    );
+    refused(
+        r#"Release(prop: "stick", frame: 40)"#,
+        r#"Release(prop: "stick", frame: 4000000)"#,
+        &["cue of sequence \"sway\"", "more than the 1000000 frames"],
+    );
     refused("version: 2", "version: 3", &["version 3 is newer"]);
 }
 

@@ -16,8 +16,17 @@ fn work_folder(reader: Reader) -> tempfile::TempDir {
 
 /// The inputs kept in `crates/fuzz/regressions/READER/`, by reader: the test fails if one goes
 /// missing (a folder renamed or emptied would otherwise pass by reading nothing).
-const KEPT: [(&str, &[&str]); 2] = [
+const KEPT: [(&str, &[&str]); 3] = [
     ("gltf", &["hang-16712.bin", "hang-99530.bin"]),
+    (
+        "document",
+        &[
+            "abort-14295-seed-777.bin",
+            "hang-30117-seed-1.bin",
+            "panic-1407-seed-1.bin",
+            "slow-24225-seed-1.bin",
+        ],
+    ),
     (
         "bvh",
         &["panic-1870-seed-777.bin", "panic-19106-seed-1.bin"],

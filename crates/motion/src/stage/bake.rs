@@ -487,13 +487,15 @@ impl<'a> StageBaker<'a> {
         Ok(pool.install(|| self.bake(progress)))
     }
 
-    /// Every prop's pose on every frame of `frames` (a bake's, first to last).
+    /// Every prop's pose on every frame of `frames` (consecutive frames of a bake from its
+    /// first: holds after the last are not reached).
     pub fn props(&self, frames: &[StageFrame]) -> Vec<Vec<Isometry3<f64>>> {
         let stage = self.stage;
         let site_frame = |site: SiteRef, frame: i64| -> Isometry3<f64> {
             let f = &stage.figures[site.figure];
             let s = &f.document.skeleton;
-            let at = (frame - self.range.0).clamp(0, frames.len() as i64 - 1) as usize;
+            let start = frames.first().map_or(0, |f| f.frame);
+            let at = (frame - start).clamp(0, frames.len() as i64 - 1) as usize;
             let mut fk = Fk::new(s);
             fk.update(s, &frames[at].figures[site.figure].q);
             let joint = s.site(site.site).joint;
@@ -505,9 +507,13 @@ impl<'a> StageBaker<'a> {
                 )
         };
         let cue = stage.cue(&self.sequence);
+        let (Some(first), Some(last)) = (frames.first(), frames.last()) else {
+            return vec![Vec::new(); stage.props.len()];
+        };
+        let range = (first.frame, last.frame);
         (0..stage.props.len())
             .into_par_iter()
-            .map(|p| prop_track(p, &stage.props[p], cue, self.range, &site_frame))
+            .map(|p| prop_track(p, &stage.props[p], cue, range, &site_frame))
             .collect()
     }
 }
