@@ -89,6 +89,14 @@ fn random_in_limits(
     q
 }
 
+/// Whether the peer arm's elbow (the fourth of `dofs`) is within 1e-4 rad of straight or
+/// folded. Its angle then comes from cos θ ≈ ±(1 − θ²/2), which double precision knows to
+/// about √(2ε) ≈ 2e-8 rad: the hand, 0.33 m beyond, to about 7e-9 m.
+fn elbow_nearly_straight(dofs: &[f64]) -> bool {
+    let elbow = dofs[3].abs();
+    elbow.min(PI - elbow) < 1e-4
+}
+
 fn q_from(u: &[f64]) -> Vec<f64> {
     let mut q = vec![0.0; 3];
     q.extend(u.iter().copied());
@@ -103,7 +111,8 @@ proptest! {
         let arm = load("arm7_peer.ron");
         let start = q_from(&[0.1, 0.5, -0.2, 1.2, 0.3, 0.6, -0.1]);
         let (_, p_err, r_err) = solve_from(&arm, &q_from(&target), &start, true);
-        prop_assert!(p_err < 1e-10 && r_err < 1e-10, "position {p_err}, rotation {r_err}");
+        let tolerance = if elbow_nearly_straight(&target) { 1e-8 } else { 1e-10 };
+        prop_assert!(p_err < tolerance && r_err < tolerance, "position {p_err}, rotation {r_err}");
     }
 
     #[test]
@@ -126,6 +135,11 @@ proptest! {
         let target = q_from(&target);
         let (from_goal, p_err, r_err) = solve_from(&arm, &target, &target, true);
         let from_rest = solve_from(&arm, &target, &q_from(&[0.0; 7]), true).0;
+        if elbow_nearly_straight(&target[3..]) {
+            // The swivel circle shrinks to a point: other joint values make the same pose.
+            prop_assert!(p_err < 1e-8 && r_err < 1e-8, "position {p_err}, rotation {r_err}");
+            return Ok(());
+        }
         prop_assert!(p_err < 1e-10 && r_err < 1e-9);
         for (x, y) in from_goal.iter().zip(&from_rest) {
             prop_assert!((x - y).abs() < 1e-9, "{:?} vs {:?}", from_goal, from_rest);
