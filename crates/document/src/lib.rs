@@ -28,8 +28,8 @@ pub use sequence::{
     RotationInterpolation, Sequence, frame_in_range,
 };
 pub use stage::{
-    Cue, Hold, Link, LinkTarget, Placement, Prop, PropKey, PropPlace, PropShape, PropTrack,
-    SiteRef, Stage, StageFigure,
+    Cue, Hold, Link, LinkTarget, Placement, Prop, PropContact, PropKey, PropPlace, PropShape,
+    PropTrack, SiteRef, Stage, StageFigure,
 };
 pub use stage_check::StageDefect;
 pub use stage_file::{StageError, StageFile};

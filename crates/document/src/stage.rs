@@ -188,13 +188,27 @@ pub struct Cue {
 pub enum LinkTarget {
     /// Another figure's site: both figures move to meet (both limbs within their limits).
     Site(SiteRef),
-    /// A point fixed in a prop's frame (the prop's own motion carries it).
+    /// A point, plane or line fixed in a prop's frame (the prop's own motion carries it).
     Prop {
         /// The prop.
         prop: usize,
-        /// The point, in the prop's frame (metres).
+        /// The point (on the plane or line), in the prop's frame (metres).
         point: [f64; 3],
+        /// What of the prop holds the site.
+        contact: PropContact,
     },
+}
+
+/// How a prop holds a site: at a point (a hand on a handle), on a plane through the point (a
+/// foot on a step: it may slide over it), or on a line through it (a hand along a table's edge).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PropContact {
+    /// At the point.
+    Point,
+    /// On the plane through the point with this normal (in the prop's frame, not zero).
+    Plane([f64; 3]),
+    /// On the line through the point along this direction (in the prop's frame, not zero).
+    Line([f64; 3]),
 }
 
 /// A lock between two things on the stage: a figure's site held to another figure's site or to

@@ -10,8 +10,8 @@ use marionette_skeleton::{Skeleton, ron_io};
 use crate::file::{DocumentDef, DocumentDefect, FORMAT_VERSION, resolve};
 use crate::sequence::{MAX_SPAN, frame_in_range};
 use crate::stage::{
-    Cue, Hold, Link, LinkTarget, Placement, Prop, PropKey, PropPlace, PropShape, PropTrack,
-    SiteRef, Stage, StageFigure,
+    Cue, Hold, Link, LinkTarget, Placement, Prop, PropContact, PropKey, PropPlace, PropShape,
+    PropTrack, SiteRef, Stage, StageFigure,
 };
 use crate::stage_format::{HoldDef, LinkTargetDef, StageDef};
 
@@ -245,28 +245,33 @@ pub(crate) fn resolve_stage(
                     continue;
                 }
             },
-            LinkTargetDef::Prop(p, point) => match lookup.prop(p) {
-                Ok(prop)
-                    if point
-                        .iter()
-                        .all(|v| marionette_skeleton::coordinate_in_range(*v)) =>
-                {
-                    LinkTarget::Prop {
-                        prop,
-                        point: *point,
+            LinkTargetDef::Prop(p, point) => {
+                match prop_target(&lookup, p, point, PropContact::Point) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        defects.push(bad(e));
+                        continue;
                     }
                 }
-                Ok(_) => {
-                    defects.push(bad(
-                        "the point on the prop is not a finite coordinate".into()
-                    ));
-                    continue;
+            }
+            LinkTargetDef::PropPlane(p, point, normal) => {
+                match prop_target(&lookup, p, point, PropContact::Plane(*normal)) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        defects.push(bad(e));
+                        continue;
+                    }
                 }
-                Err(e) => {
-                    defects.push(bad(e));
-                    continue;
+            }
+            LinkTargetDef::PropLine(p, point, direction) => {
+                match prop_target(&lookup, p, point, PropContact::Line(*direction)) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        defects.push(bad(e));
+                        continue;
+                    }
                 }
-            },
+            }
         };
         if let Some(problem) = l.frames.and_then(frames_problem) {
             defects.push(bad(problem));
@@ -457,6 +462,42 @@ fn value(what: &'static str, name: &str, problem: &str) -> StageDefect {
         name: name.to_owned(),
         problem: problem.to_owned(),
     }
+}
+
+/// A link's target on prop `name`: the point finite, a plane's normal or a line's direction
+/// finite and not zero.
+fn prop_target(
+    lookup: &Lookup<'_>,
+    name: &str,
+    point: &[f64; 3],
+    contact: PropContact,
+) -> Result<LinkTarget, String> {
+    let prop = lookup.prop(name)?;
+    if !point
+        .iter()
+        .all(|v| marionette_skeleton::coordinate_in_range(*v))
+    {
+        return Err("the point on the prop is not a finite coordinate".into());
+    }
+    let axis = match contact {
+        PropContact::Point => None,
+        PropContact::Plane(v) => Some(("plane's normal", v)),
+        PropContact::Line(v) => Some(("line's direction", v)),
+    };
+    if let Some((what, v)) = axis {
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if !(norm.is_finite() && norm > 1e-9 && v.iter().all(|x| x.abs() <= 1e6)) {
+            return Err(format!(
+                "the {what} ({}, {}, {}) is not a finite, non-zero vector",
+                v[0], v[1], v[2]
+            ));
+        }
+    }
+    Ok(LinkTarget::Prop {
+        prop,
+        point: *point,
+        contact,
+    })
 }
 
 /// What is wrong with a frame range, if anything.

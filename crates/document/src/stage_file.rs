@@ -9,7 +9,7 @@ use std::path::Path;
 use marionette_skeleton::{FileError, ron_io};
 
 use crate::file::{DocumentError, DocumentFile, STAGE_VERSION, VersionProbe, folder, write_pretty};
-use crate::stage::{Hold, LinkTarget, SiteRef, Stage};
+use crate::stage::{Hold, LinkTarget, PropContact, SiteRef, Stage};
 use crate::stage_check::{StageDefect, resolve_stage};
 use crate::stage_format::{
     CueDef, FigureDef, HoldDef, LinkDef, LinkTargetDef, PropDef, PropKeyDef, StageDef, TrackDef,
@@ -115,8 +115,17 @@ impl StageFile {
                     a: (figure(l.a.figure), site(l.a)),
                     b: match l.b {
                         LinkTarget::Site(b) => LinkTargetDef::Site(figure(b.figure), site(b)),
-                        LinkTarget::Prop { prop, point } => {
-                            LinkTargetDef::Prop(stage.props[prop].name.clone(), point)
+                        LinkTarget::Prop {
+                            prop,
+                            point,
+                            contact,
+                        } => {
+                            let name = stage.props[prop].name.clone();
+                            match contact {
+                                PropContact::Point => LinkTargetDef::Prop(name, point),
+                                PropContact::Plane(n) => LinkTargetDef::PropPlane(name, point, n),
+                                PropContact::Line(d) => LinkTargetDef::PropLine(name, point, d),
+                            }
                         }
                     },
                     enabled: l.enabled,

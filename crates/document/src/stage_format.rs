@@ -61,6 +61,8 @@ pub(crate) struct PropDef {
 pub(crate) enum LinkTargetDef {
     Site(String, String),
     Prop(String, [f64; 3]),
+    PropPlane(String, [f64; 3], [f64; 3]),
+    PropLine(String, [f64; 3], [f64; 3]),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -60,6 +60,34 @@ fn a_stage_round_trips_byte_for_byte() {
 }
 
 #[test]
+fn links_to_a_prop_s_point_plane_and_line_round_trip() {
+    let dir = folder();
+    let path = dir.path().join("stage.marionette.ron");
+    let text = here(&stage_text()).replace(
+        r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),"#,
+        r#"Link(name: "point", a: ("A", "right fingertips"), b: Prop("stick", (0.0, 0.5, 0.0))),
+        Link(name: "plane", a: ("B", "right heel"), b: PropPlane("stick", (0.0, 0.0, 0.0), (0.0, 1.0, 0.0))),
+        Link(name: "line", a: ("B", "left fingertips"), b: PropLine("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), frames: Some((0, 5))),"#,
+    );
+    let once = load(dir.path(), &text)
+        .expect("loads")
+        .to_ron_string(&path)
+        .expect("writes");
+    for piece in [
+        "b: Prop(\"stick\"",
+        "b: PropPlane(\"stick\"",
+        "b: PropLine(\"stick\"",
+    ] {
+        assert!(once.contains(piece), "{piece} in {once}");
+    }
+    let again = load(dir.path(), &once)
+        .expect("reads back")
+        .to_ron_string(&path)
+        .expect("writes");
+    assert_eq!(once, again);
+}
+
+#[test]
 fn a_one_figure_document_stays_version_1() {
     let dir = folder();
     let path = dir.path().join("stage.marionette.ron");
@@ -165,6 +193,15 @@ fn every_mistake_is_named() {
         r#"Release(prop: "stick", frame: 40)"#,
         r#"Release(prop: "stick", frame: 4000000)"#,
         &["cue of sequence \"sway\"", "more than the 1000000 frames"],
+    );
+    refused(
+        r#"b: Site("B", "left fingertips")"#,
+        r#"b: PropPlane("stick", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))"#,
+        &[
+            "link \"hands\"",
+            "plane's normal",
+            "not a finite, non-zero vector",
+        ],
     );
     refused("version: 2", "version: 3", &["version 3 is newer"]);
 }

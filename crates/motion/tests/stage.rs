@@ -280,3 +280,63 @@ fn a_prop_someone_carries_cannot_also_hold_a_hand() {
         "{err}"
     );
 }
+
+#[test]
+fn hands_slide_on_a_prop_s_line_and_plane() {
+    // A's left hand on the keyed stick's axis (a line), B's right hand on the plane through the
+    // stick's centre across its x axis (horizontal while the stick lies along x).
+    let stage = edited(|t| {
+        t.replace(
+            r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),"#,
+            r#"Link(name: "along", a: ("A", "left fingertips"), b: PropLine("stick", (0.0, 0.0, 0.0), (0.0, 2.0, 0.0))),
+        Link(name: "on", a: ("B", "right fingertips"), b: PropPlane("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0))),"#,
+        )
+        .replace(
+            r#"            holds: ["#,
+            r#"            tracks: [Track(prop: "stick", keys: [
+                PropKey(frame: 0, at: (0.2, 0.95, 0.3), rotation: (0.0, 0.0, 90.0)),
+                PropKey(frame: 48, at: (0.1, 1.0, 0.4), rotation: (0.0, 0.0, 80.0)),
+            ])],
+            holds: ["#,
+        )
+        .replace(
+            r#"                Grip(prop: "stick", figure: "A", site: "left fingertips", frame: 10),
+                Grip(prop: "stick", figure: "B", site: "right fingertips", frame: 30),
+                Release(prop: "stick", frame: 40),
+"#,
+            "",
+        )
+    });
+    let baked = bake(&stage, "sway");
+    for (k, frame) in baked.frames.iter().enumerate() {
+        let stick = baked.props[0][k];
+        let centre = stick.translation.vector;
+        let hand_a = site_frame(&stage, stage.links[0].a, &frame.figures[0].q)
+            .translation
+            .vector;
+        let axis = stick.rotation * Vector3::y();
+        let off_line = (hand_a - centre).cross(&axis).norm();
+        let hand_b = site_frame(&stage, stage.links[1].a, &frame.figures[1].q)
+            .translation
+            .vector;
+        let normal = stick.rotation * Vector3::x();
+        let off_plane = (hand_b - centre).dot(&normal).abs();
+        assert!(
+            off_line < 1e-3,
+            "frame {}: {off_line} m off the stick's axis",
+            frame.frame
+        );
+        assert!(
+            off_plane < 1e-3,
+            "frame {}: {off_plane} m off the plane",
+            frame.frame
+        );
+        for (l, error) in &frame.link_errors {
+            let measured = if *l == 0 { off_line } else { off_plane };
+            assert!(
+                (error - measured).abs() < 1e-9,
+                "link {l}: {error} against {measured}"
+            );
+        }
+    }
+}

@@ -11,8 +11,8 @@
 //! is the same whatever the number of threads.
 
 use marionette_document::{
-    GoalSet, Key, Link, LinkTarget, Owner, RootInterpolation, RotationInterpolation, Sequence,
-    SiteRef, Stage,
+    GoalSet, Key, Link, LinkTarget, Owner, PropContact, RootInterpolation, RotationInterpolation,
+    Sequence, SiteRef, Stage,
 };
 use marionette_ik::{Goal, GoalKind, Settings, solve};
 use marionette_skeleton::{Chain, Fk, JointId};
@@ -411,18 +411,36 @@ impl<'a> StageBaker<'a> {
                 }),
                 limb(link.a).union(&limb(b)),
             ),
-            LinkTarget::Prop { prop, point } => {
+            LinkTarget::Prop {
+                prop,
+                point,
+                contact,
+            } => {
                 let place = free_place(
                     prop,
                     &self.stage.props[prop],
                     self.stage.cue(&self.sequence),
                     frame,
                 );
-                let target = (place * Point3::from(Vector3::from(point))).coords;
-                (
-                    Goal::new(GoalKind::Position { site: a, target }),
-                    limb(link.a),
-                )
+                let point = (place * Point3::from(Vector3::from(point))).coords;
+                let axis = |v: [f64; 3]| (place.rotation * Vector3::from(v)).normalize();
+                let kind = match contact {
+                    PropContact::Point => GoalKind::Position {
+                        site: a,
+                        target: point,
+                    },
+                    PropContact::Plane(n) => GoalKind::Plane {
+                        site: a,
+                        point,
+                        normal: axis(n),
+                    },
+                    PropContact::Line(d) => GoalKind::Line {
+                        site: a,
+                        point,
+                        direction: axis(d),
+                    },
+                };
+                (Goal::new(kind), limb(link.a))
             }
         }
     }
