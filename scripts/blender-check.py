@@ -67,11 +67,13 @@ if bvh_file != '-':
     bpy.ops.import_anim.bvh(filepath=bvh_file, frame_start=1, update_scene_fps=True, rotate_mode='NATIVE')
     bvh_gap = compare('BVH', lambda j: '_'.join(j.split()), lambda k: k + 1)
 
-clear()
-bpy.ops.import_scene.gltf(filepath=glb_file)
-arm = armature()
-action = arm.animation_data.action if arm.animation_data else None
-start = int(round(action.frame_range[0])) if action else 0
-glb_gap = compare('glTF (' + glb_file.rsplit('/', 1)[-1] + ')', lambda j: j, lambda k: start + k)
+glb_gap = 0.0
+if glb_file != '-':
+    clear()
+    bpy.ops.import_scene.gltf(filepath=glb_file)
+    arm = armature()
+    action = arm.animation_data.action if arm.animation_data else None
+    start = int(round(action.frame_range[0])) if action else 0
+    glb_gap = compare('glTF (' + glb_file.rsplit('/', 1)[-1] + ')', lambda j: j, lambda k: start + k)
 
 sys.exit(0 if max(bvh_gap, glb_gap) <= TOLERANCE else 1)

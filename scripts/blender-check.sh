@@ -4,7 +4,7 @@
 # Marionette's forward kinematics on every frame, within 1e-5 m (scripts/blender-check.py): the
 # humanoid's crouch cycle as BVH and glTF, and an imported character (RiggedFigure, whose file
 # has an animation of its own) with a sequence moving every joint, and posed, as its own glTF
-# file. Run before
+# file, and each figure of a stage as BVH placed on the stage. Run before
 # releasing an exporter change; it is not part of CI (Blender takes a minute to start here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,4 +48,17 @@ blender -b --factory-startup --python scripts/blender-check.py -- \
     "$out/figure-pose.json" - "$out/figure-pose.glb" 2>&1 | grep -E "^glTF|Error|error" || true
 blender -b --factory-startup --python scripts/blender-check.py -- \
     "$out/figure-pose.json" - "$out/figure-pose.glb" >/dev/null 2>&1
+# A stage: each of the two dancers exported alone (BVH, its root placed on the stage), every joint
+# where the stage's JSON export puts it.
+stage=crates/motion/tests/data/two-dancers.marionette.ron
+for figure in A B; do
+    for format in bvh json; do
+        "$target"/marionette export "$stage" --sequence sway --figure "$figure" \
+            --format "$format" --out "$out/dancer-$figure.$format" >/dev/null
+    done
+    blender -b --factory-startup --python scripts/blender-check.py -- \
+        "$out/dancer-$figure.json" "$out/dancer-$figure.bvh" - 2>&1 | grep -E "^BVH|Error|error" || true
+    blender -b --factory-startup --python scripts/blender-check.py -- \
+        "$out/dancer-$figure.json" "$out/dancer-$figure.bvh" - >/dev/null 2>&1
+done
 echo "Blender reads every file with every joint where Marionette puts it"
