@@ -285,6 +285,21 @@ impl Stage {
             && self.cues.is_empty()
     }
 
+    /// The one figure's document when the stage is what a version-1 document holds
+    /// ([`Stage::is_one_figure`]); else the stage itself, for the commands that take stages.
+    pub fn into_one_figure(self) -> Result<DocumentFile, Stage> {
+        if self.is_one_figure() {
+            Ok(self
+                .figures
+                .into_iter()
+                .next()
+                .expect("one figure")
+                .document)
+        } else {
+            Err(self)
+        }
+    }
+
     /// The figure named `name`.
     pub fn figure_index(&self, name: &str) -> Option<usize> {
         self.figures.iter().position(|f| f.name == name)

@@ -30,10 +30,10 @@ pub const BAKED_FRAMES: i64 = 12;
 pub fn document(path: &Path) -> Result<(), String> {
     let file = StageFile::load(path).map_err(|e| e.to_string())?;
     file.to_ron_string(path).map_err(|e| e.to_string())?;
-    if !file.stage.is_one_figure() {
-        return stage(&file.stage);
-    }
-    let doc = &file.stage.figures[0].document;
+    let doc = &match file.stage.into_one_figure() {
+        Ok(doc) => doc,
+        Err(stage) => return self::stage(&stage),
+    };
     for sequence in doc.sequences.iter().take(2) {
         let frames = bake(doc, sequence)?;
         frames_text(

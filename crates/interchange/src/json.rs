@@ -5,9 +5,11 @@
 
 use marionette_document::Lock;
 use marionette_motion::BakedFrame;
-use marionette_motion::frames_file::{point_json, write_frames_with};
+use marionette_motion::frames_file::{
+    joints_world_json_placed, sites_json_placed, write_frames_with,
+};
 use marionette_skeleton::{Fk, Skeleton};
-use nalgebra::{Isometry3, Point3};
+use nalgebra::Isometry3;
 use serde_json::{Map, Value};
 
 /// The export's text: written one frame at a time.
@@ -41,19 +43,13 @@ pub fn frames_on_stage(
 ) -> std::io::Result<()> {
     let mut fk = Fk::new(skeleton);
     let mut k = 0;
-    let placed = |p: nalgebra::Vector3<f64>| point_json(&(placement * Point3::from(p)).coords);
     write_frames_with(out, skeleton, locks, sequence, fps, frames, |f, frame| {
         fk.update(skeleton, &f.q);
-        let sites: Map<String, Value> = skeleton
-            .site_ids()
-            .map(|s| (skeleton.site(s).name.clone(), placed(fk.site_position(s))))
-            .collect();
-        let joints: Map<String, Value> = skeleton
-            .joint_ids()
-            .map(|j| (skeleton.joint(j).name.clone(), placed(fk.joint_position(j))))
-            .collect();
-        frame.insert("sites".into(), Value::Object(sites));
-        frame.insert("joints_world".into(), Value::Object(joints));
+        frame.insert("sites".into(), sites_json_placed(skeleton, &fk, placement));
+        frame.insert(
+            "joints_world".into(),
+            joints_world_json_placed(skeleton, &fk, placement),
+        );
         frame.insert(
             "props".into(),
             props

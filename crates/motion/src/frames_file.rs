@@ -15,13 +15,22 @@ pub fn point_json(p: &nalgebra::Vector3<f64>) -> Value {
 
 /// Every site's world position, by name in file order (as `marionette fk --json` prints them).
 pub fn sites_json(skeleton: &Skeleton, fk: &marionette_skeleton::Fk) -> Value {
+    sites_json_placed(skeleton, fk, &nalgebra::Isometry3::identity())
+}
+
+/// [`sites_json`] of a figure standing at `placement` on a stage.
+pub fn sites_json_placed(
+    skeleton: &Skeleton,
+    fk: &marionette_skeleton::Fk,
+    placement: &nalgebra::Isometry3<f64>,
+) -> Value {
     Value::Object(
         skeleton
             .site_ids()
             .map(|s| {
                 (
                     skeleton.site(s).name.clone(),
-                    point_json(&fk.site_position(s)),
+                    placed_json(placement, fk.site_position(s)),
                 )
             })
             .collect(),
@@ -31,17 +40,31 @@ pub fn sites_json(skeleton: &Skeleton, fk: &marionette_skeleton::Fk) -> Value {
 /// Every joint's world position, by name in hierarchy order (as `marionette fk --json` prints
 /// them).
 pub fn joints_world_json(skeleton: &Skeleton, fk: &marionette_skeleton::Fk) -> Value {
+    joints_world_json_placed(skeleton, fk, &nalgebra::Isometry3::identity())
+}
+
+/// [`joints_world_json`] of a figure standing at `placement` on a stage.
+pub fn joints_world_json_placed(
+    skeleton: &Skeleton,
+    fk: &marionette_skeleton::Fk,
+    placement: &nalgebra::Isometry3<f64>,
+) -> Value {
     Value::Object(
         skeleton
             .joint_ids()
             .map(|j| {
                 (
                     skeleton.joint(j).name.clone(),
-                    point_json(&fk.joint_position(j)),
+                    placed_json(placement, fk.joint_position(j)),
                 )
             })
             .collect(),
     )
+}
+
+/// `p` moved by `placement`, as `[x, y, z]` (the identity leaves every bit as it is).
+fn placed_json(placement: &nalgebra::Isometry3<f64>, p: nalgebra::Vector3<f64>) -> Value {
+    point_json(&(placement * nalgebra::Point3::from(p)).coords)
 }
 
 /// The pose as `{"root": [x, y, z], "joints": {name: [values]}}` (every joint, file units).

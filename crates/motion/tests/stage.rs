@@ -215,29 +215,40 @@ fn edited(edit: impl Fn(String) -> String) -> Stage {
         .stage
 }
 
+/// `text` with the cue's grips and releases replaced by keys moving the stick from `from`
+/// (turned 90° about z) at frame 0 to `to` (turned 80°) at frame 48: nobody carries it, so it
+/// can hold a hand.
+fn with_keyed_stick(text: String, from: (f64, f64, f64), to: (f64, f64, f64)) -> String {
+    text.replace(
+        r#"            holds: ["#,
+        &format!(
+            r#"            tracks: [Track(prop: "stick", keys: [
+                PropKey(frame: 0, at: {from:?}, rotation: (0.0, 0.0, 90.0)),
+                PropKey(frame: 48, at: {to:?}, rotation: (0.0, 0.0, 80.0)),
+            ])],
+            holds: ["#
+        ),
+    )
+    .replace(
+        r#"                Grip(prop: "stick", figure: "A", site: "left fingertips", frame: 10),
+                Grip(prop: "stick", figure: "B", site: "right fingertips", frame: 30),
+                Release(prop: "stick", frame: 40),
+"#,
+        "",
+    )
+}
+
 #[test]
 fn a_hand_held_to_a_moving_prop_follows_it() {
     // A's left hand on the stick's end while the stick is keyed across a few centimetres.
     let stage = edited(|t| {
-        t.replace(
+        with_keyed_stick(
+            t.replace(
             r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),"#,
             r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),
-        Link(name: "on the stick", a: ("A", "left fingertips"), b: Prop("stick", (0.0, 0.5, 0.0))),"#,
-        )
-        .replace(
-            r#"            holds: ["#,
-            r#"            tracks: [Track(prop: "stick", keys: [
-                PropKey(frame: 0, at: (0.45, 0.95, 0.1), rotation: (0.0, 0.0, 90.0)),
-                PropKey(frame: 48, at: (0.35, 1.0, 0.2), rotation: (0.0, 0.0, 80.0)),
-            ])],
-            holds: ["#,
-        )
-        .replace(
-            r#"                Grip(prop: "stick", figure: "A", site: "left fingertips", frame: 10),
-                Grip(prop: "stick", figure: "B", site: "right fingertips", frame: 30),
-                Release(prop: "stick", frame: 40),
-"#,
-            "",
+        Link(name: "on the stick", a: ("A", "left fingertips"), b: Prop("stick", (0.0, 0.5, 0.0))),"#,),
+            (0.45, 0.95, 0.1),
+            (0.35, 1.0, 0.2),
         )
     });
     let baked = bake(&stage, "sway");
@@ -286,25 +297,13 @@ fn hands_slide_on_a_prop_s_line_and_plane() {
     // A's left hand on the keyed stick's axis (a line), B's right hand on the plane through the
     // stick's centre across its x axis (horizontal while the stick lies along x).
     let stage = edited(|t| {
-        t.replace(
+        with_keyed_stick(
+            t.replace(
             r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),"#,
             r#"Link(name: "along", a: ("A", "left fingertips"), b: PropLine("stick", (0.0, 0.0, 0.0), (0.0, 2.0, 0.0))),
-        Link(name: "on", a: ("B", "right fingertips"), b: PropPlane("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0))),"#,
-        )
-        .replace(
-            r#"            holds: ["#,
-            r#"            tracks: [Track(prop: "stick", keys: [
-                PropKey(frame: 0, at: (0.2, 0.95, 0.3), rotation: (0.0, 0.0, 90.0)),
-                PropKey(frame: 48, at: (0.1, 1.0, 0.4), rotation: (0.0, 0.0, 80.0)),
-            ])],
-            holds: ["#,
-        )
-        .replace(
-            r#"                Grip(prop: "stick", figure: "A", site: "left fingertips", frame: 10),
-                Grip(prop: "stick", figure: "B", site: "right fingertips", frame: 30),
-                Release(prop: "stick", frame: 40),
-"#,
-            "",
+        Link(name: "on", a: ("B", "right fingertips"), b: PropPlane("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0))),"#,),
+            (0.2, 0.95, 0.3),
+            (0.1, 1.0, 0.4),
         )
     });
     let baked = bake(&stage, "sway");

@@ -56,15 +56,10 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode, String> {
     let stage = StageFile::load(&args.document)
         .map_err(|e| e.to_string())?
         .stage;
-    if !stage.is_one_figure() {
-        return run_stage(args, &stage, start);
-    }
-    let doc = stage
-        .figures
-        .into_iter()
-        .next()
-        .expect("one figure")
-        .document;
+    let doc = match stage.into_one_figure() {
+        Ok(doc) => doc,
+        Err(stage) => return run_stage(args, &stage, start),
+    };
     let sequence = super::find_sequence(&doc, &args.sequence, &args.document)?;
     let baker = Baker::new(&doc.skeleton, sequence, &doc.locks, BakeSettings::default());
     let (first, last) = baker.range();

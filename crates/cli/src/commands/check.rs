@@ -79,15 +79,10 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
             let stage = marionette_document::StageFile::load(path)
                 .map_err(|e| e.to_string())?
                 .stage;
-            if !stage.is_one_figure() {
-                return Ok(stage_summary(&stage));
-            }
-            let doc = stage
-                .figures
-                .into_iter()
-                .next()
-                .expect("one figure")
-                .document;
+            let doc = match stage.into_one_figure() {
+                Ok(doc) => doc,
+                Err(stage) => return Ok(stage_summary(&stage)),
+            };
             let keys: usize = doc.sequences.iter().map(|s| s.keys.len()).sum();
             Ok(format!(
                 "document on \"{}\", {} locks, {} sequences ({keys} keys)",

@@ -81,24 +81,20 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         let stage = StageFile::from_ron_str(&text, &args.input)
             .map_err(|e| e.to_string())?
             .stage;
-        if !stage.is_one_figure() {
-            return export_stage_figure(args, &stage);
-        }
+        let doc = match stage.into_one_figure() {
+            Ok(doc) => doc,
+            Err(stage) => return export_stage_figure(args, &stage),
+        };
+        // The one figure is named after its skeleton.
         if let Some(figure) = &args.figure
-            && figure != &stage.figures[0].name
+            && figure != doc.skeleton.name()
         {
             return Err(format!(
                 "{}: no figure \"{figure}\" (the document's one figure is \"{}\")",
                 args.input.display(),
-                stage.figures[0].name
+                doc.skeleton.name()
             ));
         }
-        let doc = stage
-            .figures
-            .into_iter()
-            .next()
-            .expect("one figure")
-            .document;
         skeleton_file = Some(doc.skeleton_path.clone());
         let Some(wanted) = &args.sequence else {
             let frame = BakedFrame {
