@@ -4,7 +4,7 @@
 # Marionette's forward kinematics on every frame, within 1e-5 m (scripts/blender-check.py): the
 # humanoid's crouch cycle as BVH and glTF, and an imported character (RiggedFigure, whose file
 # has an animation of its own) with a sequence moving every joint, and posed, as its own glTF
-# file, and each figure of a stage as BVH placed on the stage. Run before
+# file, and each figure of a stage as BVH placed on the stage, and the whole stage as one glTF. Run before
 # releasing an exporter change; it is not part of CI (Blender takes a minute to start here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,4 +61,11 @@ for figure in A B; do
     blender -b --factory-startup --python scripts/blender-check.py -- \
         "$out/dancer-$figure.json" "$out/dancer-$figure.bvh" - >/dev/null 2>&1
 done
+# The whole stage as one glb: both dancers' joints where their JSON exports put them, and the stick
+# where the bake puts it, on every frame.
+"$target"/marionette export "$stage" --sequence sway --format glb --out "$out/stage.glb" >/dev/null
+blender -b --factory-startup --python scripts/blender-stage-check.py -- \
+    "$out/stage.glb" A="$out/dancer-A.json" B="$out/dancer-B.json" 2>&1 | grep -E "^(figure|prop|no )|Error|error" || true
+blender -b --factory-startup --python scripts/blender-stage-check.py -- \
+    "$out/stage.glb" A="$out/dancer-A.json" B="$out/dancer-B.json" >/dev/null 2>&1
 echo "Blender reads every file with every joint where Marionette puts it"

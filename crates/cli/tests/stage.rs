@@ -168,7 +168,7 @@ fn a_stage_export_says_what_it_needs() {
         (vec!["--format", "json", "--figure", "C"], "no figure \"C\""),
         (
             vec!["--format", "glb", "--figure", "A"],
-            "cannot be written as one glb",
+            "a glb holds the whole stage",
         ),
     ] {
         let mut all = vec!["export", stage, "--out", out];

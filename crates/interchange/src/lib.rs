@@ -14,3 +14,4 @@ pub mod file_kind;
 pub mod gltf;
 pub mod json;
 pub mod retarget;
+pub mod stage_glb;

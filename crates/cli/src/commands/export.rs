@@ -1,8 +1,9 @@
 //! `marionette export DOC [--sequence NAME] --format bvh|glb|json --out FILE`: a document's
 //! sequence, baked with its locks held (or, without `--sequence`, its pose), for other tools;
 //! `marionette export POSE.ron --skeleton S.ron --format bvh|glb|json --out FILE` writes one pose
-//! as one frame. A character's glb is the character's own file, posed. Exit status: 0 written, 1
-//! bad input (nothing written).
+//! as one frame. A character's glb is the character's own file, posed. A stage's glb holds every
+//! figure and prop ([`marionette_interchange::stage_glb`]); its BVH and JSON one figure
+//! (`--figure NAME`). Exit status: 0 written, 1 bad input (nothing written).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,6 +11,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use marionette_document::{Stage, StageFile};
 use marionette_interchange::export::{ExportFormat, OnStage, Sources, export_bytes};
+use marionette_interchange::stage_glb::{StageFrames, StageSources, stage_glb};
 use marionette_motion::stage::StageBaker;
 use marionette_motion::stage::frames_file::{place_json, props_json};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
@@ -167,11 +169,13 @@ fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, Str
             .join(", ")
     };
     if args.format == Format::Glb {
-        return Err(format!(
-            "{input}: a stage (several figures and props) cannot be written as one glb yet; \
-             export each figure as BVH or JSON with --figure NAME (figures: {})",
-            names()
-        ));
+        if let Some(figure) = &args.figure {
+            return Err(format!(
+                "{input}: --figure {figure}: a glb holds the whole stage (every figure and \
+                 prop); leave --figure out, or export the figure as BVH or JSON"
+            ));
+        }
+        return export_stage_glb(args, stage);
     }
     let Some(wanted) = &args.figure else {
         return Err(format!(
@@ -231,6 +235,76 @@ fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, Str
         Some(&doc.skeleton_path),
         Some(on_stage),
     )
+}
+
+/// The whole stage as one glb: its pose, or its frames of the sequence.
+fn export_stage_glb(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String> {
+    let input = args.input.display();
+    let (name, fps, figures, props) = match &args.sequence {
+        None => {
+            let figures = stage
+                .figures
+                .iter()
+                .map(|f| {
+                    vec![BakedFrame {
+                        frame: 0,
+                        q: f.document.pose.q.clone(),
+                        lock_errors: Vec::new(),
+                    }]
+                })
+                .collect();
+            let props = stage
+                .props
+                .iter()
+                .map(|p| vec![p.place.isometry()])
+                .collect();
+            (stem(&args.input), 24.0, figures, props)
+        }
+        Some(sequence) => {
+            let baker = StageBaker::new(stage, sequence, BakeSettings::default())
+                .map_err(|e| format!("{input}: {e}"))?;
+            let bake = baker
+                .bake_with_threads(0, &|| {})
+                .map_err(|e| format!("cannot start the baking threads: {e}"))?;
+            let mut figures: Vec<Vec<BakedFrame>> = vec![Vec::new(); stage.figures.len()];
+            for frame in &bake.frames {
+                for (f, figure) in frame.figures.iter().enumerate() {
+                    figures[f].push(figure.clone());
+                }
+            }
+            (sequence.clone(), baker.fps(), figures, bake.props)
+        }
+    };
+    let folder = args
+        .input
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let frames = StageFrames {
+        name: &name,
+        fps,
+        figures: &figures,
+        props: &props,
+    };
+    let sources = StageSources {
+        folder,
+        assets: args.assets.as_deref(),
+    };
+    let (bytes, warnings) = stage_glb(stage, frames, sources)
+        .map_err(|e| format!("{input}: cannot write the export: {e}"))?;
+    for w in warnings {
+        eprintln!("{input}: {w}");
+    }
+    marionette_skeleton::ron_io::write_bytes_atomically(&args.out, &bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", args.out.display()))?;
+    outln!(
+        "{input}: {} frames of \"{name}\" ({} figures, {} props) written to {}",
+        figures.first().map_or(0, Vec::len),
+        stage.figures.len(),
+        stage.props.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes the export.

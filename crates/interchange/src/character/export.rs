@@ -106,7 +106,10 @@ fn trs(
 
 /// Every buffer of `file` and every image it names by URI, gathered into one BIN chunk; the
 /// buffer views and images of `json` point into it.
-fn gather_buffers(file: &GltfFile, json: &mut Value) -> Result<BinChunk, CharacterError> {
+pub(crate) fn gather_buffers(
+    file: &GltfFile,
+    json: &mut Value,
+) -> Result<BinChunk, CharacterError> {
     let mut bin = BinChunk::default();
     let mut starts = Vec::new();
     for data in &file.buffers {

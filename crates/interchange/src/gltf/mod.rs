@@ -5,6 +5,7 @@
 //! ([`write`]). A rigged character's own file, read as a skeleton and written back posed, is
 //! [`crate::character`].
 
+pub mod assemble;
 pub mod mesh;
 pub mod read;
 pub mod write;

@@ -8,6 +8,7 @@
 //!
 //! glTF is +Y up and right-handed like our skeletons, in metres, so nothing is converted.
 
+use marionette_document::PropShape;
 use marionette_skeleton::rotation::quaternion_of;
 use marionette_skeleton::{Fk, Pose, Shape, Skeleton};
 use nalgebra::{Matrix3, Matrix4, UnitQuaternion, Vector3};
@@ -90,6 +91,54 @@ impl MeshData {
         }
     }
 
+    /// A closed cylinder of `radius` along the frame's y axis, `length` long, centred on the
+    /// origin (a prop's shape).
+    fn cylinder(&mut self, bind: &(Matrix3<f64>, Vector3<f64>), radius: f64, length: f64) {
+        const SEGMENTS: usize = 24;
+        let half = length / 2.0;
+        let ring = |k: usize| {
+            let theta = std::f64::consts::TAU * k as f64 / SEGMENTS as f64;
+            (theta.cos(), theta.sin())
+        };
+        // The side: two rings with outward normals.
+        let start = self.positions.len() as u32;
+        for k in 0..=SEGMENTS {
+            let (c, s) = ring(k);
+            let n = Vector3::new(c, 0.0, s);
+            self.vertex(0, bind, Vector3::new(radius * c, half, radius * s), n);
+            self.vertex(0, bind, Vector3::new(radius * c, -half, radius * s), n);
+        }
+        for k in 0..SEGMENTS as u32 {
+            let (top, bottom) = (start + 2 * k, start + 2 * k + 1);
+            let (next_top, next_bottom) = (top + 2, bottom + 2);
+            self.indices
+                .extend_from_slice(&[top, next_top, bottom, bottom, next_top, next_bottom]);
+        }
+        // The caps: a fan each, facing out.
+        for sign in [1.0, -1.0] {
+            let n = Vector3::new(0.0, sign, 0.0);
+            let centre = self.positions.len() as u32;
+            self.vertex(0, bind, Vector3::new(0.0, sign * half, 0.0), n);
+            for k in 0..=SEGMENTS {
+                let (c, s) = ring(k);
+                self.vertex(
+                    0,
+                    bind,
+                    Vector3::new(radius * c, sign * half, radius * s),
+                    n,
+                );
+            }
+            for k in 0..SEGMENTS as u32 {
+                let (a, b) = (centre + 1 + k, centre + 2 + k);
+                if sign > 0.0 {
+                    self.indices.extend_from_slice(&[centre, b, a]);
+                } else {
+                    self.indices.extend_from_slice(&[centre, a, b]);
+                }
+            }
+        }
+    }
+
     /// The triangles of a mesh body, its origin at `origin` in the joint's frame.
     fn triangles(
         &mut self,
@@ -138,7 +187,7 @@ impl MeshData {
 
 /// A GLB's BIN chunk being filled, with the buffer views that point into it (this writer's and
 /// the character export's).
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(crate) struct BinChunk {
     /// The chunk's bytes so far.
     pub(crate) bytes: Vec<u8>,
@@ -396,6 +445,49 @@ pub fn to_glb(
         root["animations"] = json!([{"name": "baked", "channels": channels, "samplers": samplers}]);
     }
     (glb(&root, &buffer.chunk.bytes), warnings)
+}
+
+/// A prop's shape as a small glTF file of its own: one unskinned mesh on one node at the
+/// origin, the shape centred on it (a box of full `size`, a cylinder along y, a sphere): its
+/// JSON and its BIN chunk.
+pub(crate) fn shape_part(shape: &PropShape, name: &str) -> (Value, Vec<u8>) {
+    let bind = (Matrix3::identity(), Vector3::zeros());
+    let mut mesh = MeshData::default();
+    match shape {
+        PropShape::Box { size } => {
+            mesh.cuboid(0, &bind, Vector3::zeros(), Vector3::from(*size) / 2.0);
+        }
+        PropShape::Cylinder { radius, length } => mesh.cylinder(&bind, *radius, *length),
+        PropShape::Sphere { radius } => {
+            mesh.capsule(0, &bind, Vector3::zeros(), Vector3::y(), 0.0, *radius);
+        }
+        PropShape::Mesh(_) => {}
+    }
+    let mut buffer = Buffer::default();
+    let count = mesh.positions.len();
+    let mut node = json!({"name": name});
+    let mut root = json!({"asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}]});
+    if count > 0 {
+        let position = buffer.floats(&mesh.positions.concat(), "VEC3", count, Some(34962), true);
+        let normal = buffer.floats(&mesh.normals.concat(), "VEC3", count, Some(34962), false);
+        let indices: Vec<u8> = mesh.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let indices = buffer.add(
+            &indices,
+            Some(34963),
+            json!({"componentType": 5125, "count": mesh.indices.len(), "type": "SCALAR"}),
+        );
+        node["mesh"] = json!(0);
+        root["meshes"] = json!([{"name": name, "primitives": [{
+            "attributes": {"POSITION": position, "NORMAL": normal},
+            "indices": indices, "material": 0}]}]);
+        root["materials"] = json!([{"name": "prop", "pbrMetallicRoughness": {
+            "baseColorFactor": [0.55, 0.42, 0.3, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.7}}]);
+        root["accessors"] = json!(buffer.accessors);
+        root["bufferViews"] = json!(buffer.chunk.views);
+    }
+    root["nodes"] = json!([node]);
+    buffer.chunk.pad(4);
+    (root, buffer.chunk.bytes)
 }
 
 /// The GLB container: header, JSON chunk (padded with spaces), BIN chunk (`bin`, whose length
