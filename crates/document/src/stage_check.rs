@@ -526,8 +526,9 @@ fn place_problem(at: &[f64; 3], rotation: &[f64; 3]) -> Option<String> {
     }
 }
 
-/// What is wrong with a prop's shape, if anything (a mesh file is read to see it is glTF).
-fn shape_problem(shape: &PropShape, folder_path: &Path) -> Option<String> {
+/// What is wrong with a prop's shape, if anything: a size not positive or too large, a mesh file
+/// (relative to `folder_path`) that cannot be read or is not glTF.
+pub fn shape_problem(shape: &PropShape, folder_path: &Path) -> Option<String> {
     let size_ok = |v: f64| v.is_finite() && v > 0.0 && v <= MAX_PROP_SIZE;
     match shape {
         PropShape::Box { size } if !size.iter().all(|v| size_ok(*v)) => Some(format!(

@@ -65,6 +65,8 @@ pub struct Document {
     pub(crate) fk: Fk,
     /// The character the skeleton's skin names, read once when the document was made.
     pub(crate) character: SkinCharacter,
+    /// The other figures, props, links and cues ([`crate::stage`]).
+    pub(crate) stage: crate::stage::StageParts,
     id: u64,
 }
 
@@ -108,6 +110,7 @@ impl Document {
         let mut fk = Fk::new(&skeleton);
         fk.update(&skeleton, &pose);
         let handle_size = crate::rotate_handles::figure_size(&skeleton);
+        let skeleton_name = skeleton.name().to_owned();
         Document {
             skeleton,
             source,
@@ -127,6 +130,7 @@ impl Document {
             last_edit: None,
             fk,
             character,
+            stage: crate::stage::StageParts::one(skeleton_name.as_str()),
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -228,6 +232,12 @@ impl Document {
     /// Whether there are edits since it was opened or last saved.
     pub fn is_modified(&self) -> bool {
         self.history.revision() != self.saved_revision
+            || self
+                .stage
+                .figures
+                .iter()
+                .filter_map(|f| f.document.as_deref())
+                .any(Document::is_modified)
     }
 
     /// Whether lock `lock` can be disturbed by moving `chain`: the chain moves one of the joints
@@ -435,6 +445,7 @@ impl Document {
             locks: &mut self.locks,
             sequences: &mut self.sequences,
             library: &mut self.library,
+            stage: &mut self.stage,
         });
         self.after_sequences_changed(sequences != self.sequences);
         self.fk.update(&self.skeleton, &self.pose);
@@ -451,6 +462,7 @@ impl Document {
             locks: &mut self.locks,
             sequences: &mut self.sequences,
             library: &mut self.library,
+            stage: &mut self.stage,
         });
         self.after_sequences_changed(sequences != self.sequences);
         self.fk.update(&self.skeleton, &self.pose);

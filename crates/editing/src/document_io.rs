@@ -1,4 +1,5 @@
-//! Opening and saving the [`Document`] as a Document file (docs/file-formats.md, version 1), and its
+//! Opening and saving the [`Document`] as a Document file (docs/file-formats.md: version 1 for
+//! one figure, version 2 for a stage, whose first figure is edited when it opens), and its
 //! recovery file: autosaved beside the document (or in the user's data folder for a document
 //! never saved) while there are unsaved edits, offered on the next start when it is newer than
 //! the document. A failed open leaves the open document as it was (the caller keeps it); saves are
@@ -7,10 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use marionette_document::{DocumentError, DocumentFile};
-use marionette_skeleton::{FileError, Pose};
+use marionette_document::{DocumentFile, Stage, StageError, StageFigure, StageFile};
+use marionette_skeleton::FileError;
 
+use crate::stage::{FigureSlot, StageParts};
 use crate::{Document, History};
+
+/// Why a document could not be opened or saved.
+pub type DocumentError = StageError;
 
 /// The recovery file of an unsaved document, in the user's data folder.
 const UNTITLED_RECOVERY: &str = "untitled.recovery.ron";
@@ -63,10 +68,49 @@ impl Document {
     /// Opens a Document file. On error nothing is opened (the caller's document stays).
     pub fn open_document(path: impl AsRef<Path>) -> Result<Document, DocumentError> {
         let path = path.as_ref();
-        let file = DocumentFile::load(path)?;
-        let mut doc = Document::from_file(file);
+        let stage = StageFile::load(path)?.stage;
+        let mut doc = Document::from_stage(stage);
         doc.file = Some(path.to_path_buf());
         Ok(doc)
+    }
+
+    /// A document holding a whole stage, its first figure the one edited.
+    pub fn from_stage(stage: Stage) -> Document {
+        let Stage {
+            figures,
+            props,
+            links,
+            cues,
+        } = stage;
+        let mut slots = Vec::with_capacity(figures.len());
+        let mut first = None;
+        for StageFigure {
+            name,
+            placement,
+            document,
+        } in figures
+        {
+            let document = Document::from_file(document);
+            if first.is_none() {
+                first = Some(document);
+                slots.push(FigureSlot::new(name, placement, None));
+            } else {
+                slots.push(FigureSlot::new(name, placement, Some(document)));
+            }
+        }
+        let mut doc = first.unwrap_or_else(|| {
+            Document::new(marionette_skeleton::builtin::humanoid(), None).standing()
+        });
+        if !slots.is_empty() {
+            doc.stage = StageParts {
+                figures: slots,
+                active: 0,
+                props,
+                links,
+                cues,
+            };
+        }
+        doc
     }
 
     /// A document holding what `file` holds (no Document file of its own yet).
@@ -79,7 +123,9 @@ impl Document {
             sequences,
             library,
         } = file;
-        let mut doc = Document::new(skeleton, Some(skeleton_path));
+        // A snapshot of a built-in figure names no skeleton file.
+        let source = (!skeleton_path.as_os_str().is_empty()).then_some(skeleton_path);
+        let mut doc = Document::new(skeleton, source);
         doc.pose = pose.q;
         doc.fk.update(&doc.skeleton, &doc.pose);
         doc.locks = locks;
@@ -98,44 +144,57 @@ impl Document {
         Ok(doc)
     }
 
-    /// What would be saved, naming `skeleton_path` as the skeleton's file.
-    fn contents(&self, skeleton_path: PathBuf) -> DocumentFile {
-        DocumentFile {
-            skeleton_path,
-            skeleton: self.skeleton.clone(),
-            pose: Pose {
-                q: self.pose.clone(),
-            },
-            locks: self.locks.clone(),
-            sequences: self.sequences.clone(),
-            library: self.library.clone(),
-        }
-    }
-
     /// Writes the document to `path` without making it the document's file; returns the
-    /// skeleton file it names: the document's own, or (for a built-in figure, which has none)
-    /// the skeleton written beside `path` first.
-    fn write_to(&self, path: &Path) -> Result<PathBuf, DocumentError> {
-        let skeleton_path = match &self.source {
-            Some(source) => source.clone(),
-            None => {
-                let name = path
-                    .file_stem()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "figure".into());
-                let beside = path.with_file_name(format!("{name}.skeleton.ron"));
-                self.skeleton
-                    .save(&beside)
-                    .map_err(|source| DocumentError::Skeleton {
-                        document: path.display().to_string(),
-                        path: beside.display().to_string(),
-                        source,
+    /// skeleton file each figure names, in stage order: its own, or (for a built-in figure,
+    /// which has none) the skeleton written beside `path` first. One figure at the origin
+    /// named after its skeleton is written as version 1, anything more as a stage.
+    fn write_to(&self, path: &Path) -> Result<Vec<PathBuf>, DocumentError> {
+        let stem = path
+            .file_stem()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "figure".into());
+        let stem = stem.strip_suffix(".marionette").unwrap_or(&stem).to_owned();
+        let one = self.stage.figures.len() <= 1;
+        let mut figures = Vec::with_capacity(self.stage.figures.len());
+        let mut skeletons = Vec::with_capacity(self.stage.figures.len());
+        for slot in &self.stage.figures {
+            let doc = slot.document.as_deref().unwrap_or(self);
+            let skeleton_path = match &doc.source {
+                Some(source) => source.clone(),
+                None => {
+                    let name = if one {
+                        format!("{stem}.skeleton.ron")
+                    } else {
+                        format!("{stem}.{}.skeleton.ron", slot.name)
+                    };
+                    let beside = path.with_file_name(name);
+                    doc.skeleton.save(&beside).map_err(|source| {
+                        marionette_document::DocumentError::Skeleton {
+                            document: path.display().to_string(),
+                            path: beside.display().to_string(),
+                            source,
+                        }
                     })?;
-                beside
-            }
+                    beside
+                }
+            };
+            let mut file = doc.snapshot();
+            file.skeleton_path = skeleton_path.clone();
+            skeletons.push(skeleton_path);
+            figures.push(StageFigure {
+                name: slot.name.clone(),
+                placement: slot.placement,
+                document: file,
+            });
+        }
+        let stage = Stage {
+            figures,
+            props: self.stage.props.clone(),
+            links: self.stage.links.clone(),
+            cues: self.stage.cues.clone(),
         };
-        self.contents(skeleton_path.clone()).save(path)?;
-        Ok(skeleton_path)
+        StageFile { stage }.save(path)?;
+        Ok(skeletons)
     }
 
     /// Saves to `path` atomically and makes it the document's file; the document is then
@@ -143,8 +202,18 @@ impl Document {
     /// document's is the caller's: [`Document::discard_recovery`]).
     pub fn save_document(&mut self, path: impl AsRef<Path>) -> Result<(), DocumentError> {
         let path = path.as_ref();
-        let skeleton_path = self.write_to(path)?;
-        self.source = Some(skeleton_path);
+        let skeletons = self.write_to(path)?;
+        let active = self.stage.active;
+        for (k, skeleton_path) in skeletons.into_iter().enumerate() {
+            match self.stage.figures[k].document.as_deref_mut() {
+                Some(doc) => {
+                    doc.source = Some(skeleton_path);
+                    doc.saved_revision = doc.history.revision();
+                }
+                None if k == active => self.source = Some(skeleton_path),
+                None => {}
+            }
+        }
         if let Some(old) = &self.file {
             let _ = std::fs::remove_file(recovery_path(Some(old), Path::new(".")));
         }
@@ -165,7 +234,7 @@ impl Document {
         let recovery = recovery_path(self.file.as_deref(), untitled);
         if let Some(dir) = recovery.parent() {
             std::fs::create_dir_all(dir).map_err(|source| {
-                DocumentError::File(FileError::Io {
+                marionette_document::DocumentError::File(FileError::Io {
                     file: dir.display().to_string(),
                     source,
                 })

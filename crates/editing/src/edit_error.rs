@@ -69,6 +69,9 @@ pub enum EditError {
     /// The swivel could not be set (not a number, or the limb solver could not serve the limb).
     #[error("swivel: {0}")]
     Swivel(String),
+    /// A stage edit (figures, props, links, grips) that was refused: why.
+    #[error("{0}")]
+    Stage(String),
     /// IK settings that do not fit together.
     #[error("IK settings refused: {0}")]
     Settings(String),

@@ -6,6 +6,8 @@
 use marionette_document::{LibraryPose, Lock, Sequence};
 use marionette_skeleton::JointId;
 
+use crate::stage::{StageLayout, StageParts};
+
 /// The parts of a document that edits change, borrowed for an undo or a redo.
 #[derive(Debug)]
 pub struct Edited<'a> {
@@ -19,6 +21,8 @@ pub struct Edited<'a> {
     pub sequences: &'a mut Vec<Sequence>,
     /// The pose library.
     pub library: &'a mut Vec<LibraryPose>,
+    /// The rest of the stage.
+    pub stage: &'a mut StageParts,
 }
 
 /// One undoable edit.
@@ -73,6 +77,16 @@ pub enum Change {
         /// The library after.
         after: Vec<LibraryPose>,
     },
+    /// The stage changed: a figure added, removed, renamed or moved, a prop, a link, a grip
+    /// ([`crate::stage`]).
+    Stage {
+        /// What the user did ("Add figure B").
+        label: String,
+        /// The stage before.
+        before: Box<StageLayout>,
+        /// The stage after.
+        after: Box<StageLayout>,
+    },
 }
 
 impl Change {
@@ -83,7 +97,8 @@ impl Change {
             | Change::Stiffness { label, .. }
             | Change::Locks { label, .. }
             | Change::Sequences { label, .. }
-            | Change::Library { label, .. } => label,
+            | Change::Library { label, .. }
+            | Change::Stage { label, .. } => label,
         }
     }
 
@@ -95,6 +110,7 @@ impl Change {
             Change::Locks { before, after, .. } => before == after,
             Change::Sequences { before, after, .. } => before == after,
             Change::Library { before, after, .. } => before == after,
+            Change::Stage { before, after, .. } => before == after,
         }
     }
 
@@ -127,6 +143,9 @@ impl Change {
             Change::Library {
                 before, after: a, ..
             } => state.library.clone_from(if after { a } else { before }),
+            Change::Stage {
+                before, after: a, ..
+            } => state.stage.restore(if after { a } else { before }),
         }
     }
 }
@@ -180,7 +199,10 @@ impl History {
 
     fn bump(&mut self, change: &Change) {
         self.revision += 1;
-        if matches!(change, Change::Locks { .. } | Change::Sequences { .. }) {
+        if matches!(
+            change,
+            Change::Locks { .. } | Change::Sequences { .. } | Change::Stage { .. }
+        ) {
             self.motion_revision += 1;
         }
     }
@@ -238,6 +260,19 @@ impl History {
                 (
                     Change::Locks { label, after, .. },
                     Change::Locks {
+                        label: new_label,
+                        after: new_after,
+                        ..
+                    },
+                ) if label == new_label => {
+                    after.clone_from(new_after);
+                    self.revision += 1;
+                    self.motion_revision += 1;
+                    return;
+                }
+                (
+                    Change::Stage { label, after, .. },
+                    Change::Stage {
                         label: new_label,
                         after: new_after,
                         ..
@@ -320,6 +355,7 @@ mod tests {
                     locks: &mut locks,
                     sequences: &mut sequences,
                     library: &mut library,
+                    stage: &mut StageParts::default(),
                 }
             };
         }
@@ -360,6 +396,7 @@ mod tests {
                     locks: &mut locks,
                     sequences: &mut sequences,
                     library: &mut library,
+                    stage: &mut StageParts::default(),
                 }
             };
         }

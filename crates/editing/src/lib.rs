@@ -3,7 +3,8 @@
 //! [`lock_edits`], its timeline in [`timeline`], its files and recovery in [`document_io`], BVH,
 //! glTF and JSON files for other tools in [`exchange`]), every change as one [`Edit`] applied by
 //! [`Document::apply`] ([`edit`]), undo ([`history`]), which joints a drag moves ([`chain_mode`]),
-//! the solver run each step of a drag ([`solve`]), the outliner and DOF sliders ([`outliner`]),
+//! the stage of several figures and props around the edited one ([`stage`]), the solver run
+//! each step of a drag ([`solve`]), the outliner and DOF sliders ([`outliner`]),
 //! the swivel ([`swivel`]) and its gizmo's geometry ([`swivel_gizmo`]), the views by name
 //! ([`view`]) and the scripts that replay a session through the window ([`replay`]).
 //! The Bevy editor copies ECS state into these, calls them, and writes the result back; its ray
@@ -26,6 +27,7 @@ pub mod replay;
 pub mod retarget_capture;
 pub mod rotate_handles;
 pub mod solve;
+pub mod stage;
 pub mod swivel;
 pub mod swivel_gizmo;
 pub mod timeline;

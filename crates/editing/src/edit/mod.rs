@@ -272,6 +272,8 @@ pub enum Edit {
     ChainMode(ChainMode),
     /// Change the comparison ghosts; not recorded.
     Comparison(Comparison),
+    /// A stage edit: figures, props, links, grips ([`crate::stage`]).
+    Stage(crate::stage::StageEdit),
     /// Undo the last edit.
     Undo,
     /// Redo the last undone edit.
@@ -424,6 +426,7 @@ impl Document {
             Edit::Settings(settings) => {
                 runner.set_settings(settings).map_err(EditError::Settings)?
             }
+            Edit::Stage(edit) => return self.apply_stage(edit),
             Edit::ChainMode(mode) => solving.chain_mode = mode,
             Edit::Comparison(comparison) => solving.comparison = comparison,
             Edit::Undo => {

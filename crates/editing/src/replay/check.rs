@@ -37,6 +37,32 @@ impl Step {
                 drag_target(&format!("DragJoint \"{joint}\""), *to, *frames)
             }
             Step::Screenshot(path) => non_empty_path(path, "Screenshot"),
+            Step::AddFigure {
+                name,
+                file,
+                at,
+                facing,
+            } => {
+                if name.trim().is_empty() {
+                    return Err("AddFigure: the figure needs a name".into());
+                }
+                if !(at.0.is_finite() && at.1.is_finite() && facing.is_finite()) {
+                    return Err(format!(
+                        "AddFigure \"{name}\": at and facing must be finite"
+                    ));
+                }
+                non_empty_path(file, "AddFigure")
+            }
+            Step::AddProp {
+                name, at, rotation, ..
+            } if ![at.0, at.1, at.2, rotation.0, rotation.1, rotation.2]
+                .iter()
+                .all(|v| v.is_finite()) =>
+            {
+                Err(format!(
+                    "AddProp \"{name}\": at and rotation must be finite"
+                ))
+            }
             Step::SavePose(path) => non_empty_path(path, "SavePose"),
             Step::SaveDocument(path) => non_empty_path(path, "SaveDocument"),
             Step::OpenDocument(path) => non_empty_path(path, "OpenDocument"),

@@ -21,6 +21,12 @@
 //!     SaveDocument("crouch.ron"),
 //!     OpenDocument("crouch.ron"),
 //!     Recover(true),
+//!     AddFigure(name: "B", file: "skeletons/humanoid.ron", at: (0.0, 1.2), facing: 180.0),
+//!     SelectFigure("B"),
+//!     LockBetween(a: ("humanoid", "right fingertips"), b: ("B", "left fingertips")),
+//!     AddProp(name: "stick", shape: Cylinder(radius: 0.02, length: 1.0), at: (0.3, 1.0, 0.6)),
+//!     Grip(prop: "stick", figure: "B", site: "right fingertips", frame: 10),
+//!     Release(prop: "stick", frame: 30),
 //!     Exit,
 //! ])
 //! ```
@@ -42,7 +48,7 @@ mod step;
 
 pub use action::{Action, DragGrip, Panel, ReplayContext, Window};
 pub use keys::{KeyChord, KeyName};
-pub use step::{ReplayInterpolation, ReplayLockKind, Step};
+pub use step::{ReplayInterpolation, ReplayLockKind, ReplayPropShape, Step};
 
 /// The file's text, read directly into steps.
 #[derive(Debug, serde::Deserialize)]
@@ -78,13 +84,19 @@ impl Script {
     /// Reads and checks a script file.
     pub fn load(path: impl AsRef<Path>) -> Result<Script, ReplayError> {
         let path = path.as_ref();
-        let file: ReplayFile = ReplayError::read_ron(path)?;
-        Script::check(file, &marionette_skeleton::ron_io::display_path(path))
+        let file = marionette_skeleton::ron_io::display_path(path);
+        let text =
+            marionette_skeleton::ron_io::read_text(path).map_err(|source| FileError::Io {
+                file: file.clone(),
+                source,
+            })?;
+        Script::parse(&text, &file)
     }
 
     /// Parses and checks script text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Script, ReplayError> {
-        Script::check(ReplayError::parse_ron(text, file)?, file)
+        let text = step::spell_prop_release(text);
+        Script::check(ReplayError::parse_ron(&text, file)?, file)
     }
 
     fn check(file: ReplayFile, name: &str) -> Result<Script, ReplayError> {
@@ -110,11 +122,13 @@ impl Script {
     }
 
     /// Checks that every `DragSite` and `LockSite` names a site of `skeleton`, and every
-    /// `LockJoint` and `DragJoint` a joint; `file` names the script.
+    /// `LockJoint` and `DragJoint` a joint, up to the first step that adds or selects another
+    /// figure (the steps after it are checked when they are taken); `file` names the script.
     pub fn check_sites(&self, skeleton: &Skeleton, file: &str) -> Result<(), ReplayError> {
         let defects: Vec<ReplayDefect> = self
             .steps
             .iter()
+            .take_while(|step| !matches!(step, Step::SelectFigure(_) | Step::OpenDocument(_)))
             .enumerate()
             .filter_map(|(index, step)| match step {
                 Step::DragSite { site, .. } | Step::LockSite { site, .. }

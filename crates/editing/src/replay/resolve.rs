@@ -12,6 +12,13 @@ use super::keys::KeyChord;
 use super::step::Step;
 use crate::Edit;
 use crate::document::Document;
+use crate::stage::StageEdit;
+use marionette_document::{Placement, Prop, PropPlace};
+
+/// A point on the stage in the edited figure's frame (where the editor draws).
+fn on_stage(document: &Document, (x, y, z): (f64, f64, f64)) -> Vector3<f64> {
+    (document.stage_to_figure() * nalgebra::Point3::new(x, y, z)).coords
+}
 use crate::file_action::FileAction;
 
 /// Frames an edit that changes the panels (a new lock, a new key) is given to settle.
@@ -41,14 +48,15 @@ impl Step {
             Step::Type(text) => Action::Type(text.clone()),
             Step::SetView(name) => Action::SetView(name.parse()?),
             Step::SetSolver(name) => Action::SetSolver(solver(name)?),
+            // `to` is on the stage; the editor draws in the edited figure's frame.
             Step::DragSite { site, to, frames } => Action::Drag {
                 grip: DragGrip::Site(find.site(site)?),
-                to: Vector3::new(to.0, to.1, to.2),
+                to: on_stage(document, *to),
                 frames: (*frames).max(1),
             },
             Step::DragJoint { joint, to, frames } => Action::Drag {
                 grip: DragGrip::Joint(find.joint(joint)?),
-                to: Vector3::new(to.0, to.1, to.2),
+                to: on_stage(document, *to),
                 frames: (*frames).max(1),
             },
             Step::Screenshot(path) => Action::Screenshot(path.clone()),
@@ -222,6 +230,73 @@ impl Step {
                 format!("apply {name}"),
             ),
             Step::CheckSelection(joint) => Action::CheckSelection(find.joint(joint)?),
+            Step::AddFigure {
+                name,
+                file,
+                at,
+                facing,
+            } => edit(
+                Edit::Stage(StageEdit::AddFigure {
+                    name: name.clone(),
+                    file: Some(file.clone()),
+                    placement: Placement {
+                        at: [at.0, at.1],
+                        facing: *facing,
+                    },
+                }),
+                SETTLE,
+                format!("add figure {name}"),
+            ),
+            Step::SelectFigure(name) => edit(
+                Edit::Stage(StageEdit::SelectFigure(name.clone())),
+                SETTLE,
+                format!("select figure {name}"),
+            ),
+            Step::LockBetween { a, b } => edit(
+                Edit::Stage(StageEdit::LockBetween(a.clone(), b.clone())),
+                SETTLE,
+                format!("lock {}: {} to {}: {}", a.0, a.1, b.0, b.1),
+            ),
+            Step::AddProp {
+                name,
+                shape,
+                at,
+                rotation,
+            } => edit(
+                Edit::Stage(StageEdit::AddProp(Prop {
+                    name: name.clone(),
+                    shape: shape.shape(),
+                    place: PropPlace {
+                        at: [at.0, at.1, at.2],
+                        rotation: [rotation.0, rotation.1, rotation.2],
+                    },
+                })),
+                SETTLE,
+                format!("add prop {name}"),
+            ),
+            Step::Grip {
+                prop,
+                figure,
+                site,
+                frame,
+            } => edit(
+                Edit::Stage(StageEdit::Grip {
+                    prop: prop.clone(),
+                    figure: figure.clone(),
+                    site: site.clone(),
+                    frame: *frame,
+                }),
+                SETTLE,
+                format!("grip {prop} with {figure}: {site} at frame {frame}"),
+            ),
+            Step::ReleaseProp { prop, frame } => edit(
+                Edit::Stage(StageEdit::Release {
+                    prop: prop.clone(),
+                    frame: *frame,
+                }),
+                SETTLE,
+                format!("release {prop} at frame {frame}"),
+            ),
             Step::Exit => Action::Exit,
         })
     }

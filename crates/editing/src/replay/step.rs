@@ -171,8 +171,132 @@ pub enum Step {
     /// Export the shown sequence (or the pose) as File ▸ Export does; the format follows the
     /// file's extension (`.bvh`, `.glb`, `.json`), and the step waits until it is written.
     Export(PathBuf),
+    /// Add a figure to the stage: a skeleton or character file, standing at `at` (x, z) on the
+    /// floor, turned `facing` degrees about the vertical.
+    AddFigure {
+        /// Its name (unique among figures and props).
+        name: String,
+        /// The skeleton (`.ron`) or character (`.glb`, `.gltf`, `.vrm`) file.
+        file: PathBuf,
+        /// Where it stands on the floor (x, z), metres.
+        #[serde(default)]
+        at: (f64, f64),
+        /// Degrees about +Y, counter-clockwise seen from above.
+        #[serde(default)]
+        facing: f64,
+    },
+    /// Edit another figure: the steps after it that name joints and sites act on it.
+    SelectFigure(String),
+    /// Lock a site of one figure to a site of another: `(figure, site)` each.
+    LockBetween {
+        /// The first figure's site.
+        a: (String, String),
+        /// The second figure's site.
+        b: (String, String),
+    },
+    /// Add a prop at `at` (metres), turned `rotation` (Rx·Ry·Rz degrees).
+    AddProp {
+        /// Its name (unique among figures and props).
+        name: String,
+        /// Its shape.
+        shape: ReplayPropShape,
+        /// Where its origin is.
+        at: (f64, f64, f64),
+        /// Its rotation in degrees.
+        #[serde(default)]
+        rotation: (f64, f64, f64),
+    },
+    /// From `frame` of the shown sequence, the figure's site holds the prop.
+    Grip {
+        /// The prop.
+        prop: String,
+        /// The figure.
+        figure: String,
+        /// Its site.
+        site: String,
+        /// The frame.
+        frame: i64,
+    },
+    /// From `frame` of the shown sequence, the prop stays where it is. Scripts write it
+    /// `Release(prop: "stick", frame: 30)` (the bare `Release` is the mouse button's).
+    ReleaseProp {
+        /// The prop.
+        prop: String,
+        /// The frame.
+        frame: i64,
+    },
     /// Close the editor.
     Exit,
+}
+
+/// A prop's shape as a replay step writes it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub enum ReplayPropShape {
+    /// A box of these full sizes.
+    Box {
+        /// (x, y, z) in metres.
+        size: (f64, f64, f64),
+    },
+    /// A cylinder along the prop's y axis.
+    Cylinder {
+        /// Metres.
+        radius: f64,
+        /// Metres.
+        length: f64,
+    },
+    /// A sphere.
+    Sphere {
+        /// Metres.
+        radius: f64,
+    },
+    /// A glTF mesh file.
+    Mesh(String),
+}
+
+impl ReplayPropShape {
+    /// The stage's shape.
+    pub fn shape(&self) -> marionette_document::PropShape {
+        use marionette_document::PropShape;
+        match self {
+            ReplayPropShape::Box { size } => PropShape::Box {
+                size: [size.0, size.1, size.2],
+            },
+            ReplayPropShape::Cylinder { radius, length } => PropShape::Cylinder {
+                radius: *radius,
+                length: *length,
+            },
+            ReplayPropShape::Sphere { radius } => PropShape::Sphere { radius: *radius },
+            ReplayPropShape::Mesh(file) => PropShape::Mesh(file.clone()),
+        }
+    }
+}
+
+/// The script's text with each `Release(` (the prop step, whatever spaces before its
+/// parenthesis) spelled `ReleaseProp(`, so that both `Release` steps read; text in strings is
+/// left alone. Lines stay where they are, so errors point at the script's own lines.
+pub(crate) fn spell_prop_release(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if in_string {
+            in_string = c != '"' || escaped;
+            escaped = c == '\\' && !escaped;
+        } else if c == '"' {
+            in_string = true;
+        } else if let Some(after) = rest.strip_prefix("Release")
+            && !out.ends_with(|p: char| p.is_alphanumeric() || p == '_')
+            && after.trim_start().starts_with('(')
+        {
+            out.push_str("ReleaseProp");
+            rest = after;
+            continue;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// A key's interpolation as a replay writes it.

@@ -1,0 +1,516 @@
+//! The edits of the stage ([`crate::stage`]): figures added (a skeleton file, a character file
+//! or the built-in humanoid), removed, duplicated, renamed and moved on the floor; props added,
+//! removed and moved; a lock between two figures' sites (a [`Link`]); a prop gripped by a site
+//! and released in the shown sequence (its [`Cue`]). Each is checked first (names unique among
+//! figures and props, sites that exist, holds in order) and changes nothing when refused; each
+//! is one undo step of the selected figure ([`Change::Stage`]).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use marionette_document::{
+    Cue, DocumentFile, Hold, Link, LinkTarget, Placement, Prop, PropPlace, SiteRef,
+};
+
+use marionette_skeleton::Pose;
+
+use super::{FigureSlot, StageLayout};
+use crate::history::{Change, UndoStep};
+use crate::{Document, EditError};
+
+/// A stage edit refused: why.
+fn refused(why: impl Into<String>) -> EditError {
+    EditError::Stage(why.into())
+}
+
+/// Whether `value` is a finite number.
+fn finite(values: &[f64]) -> bool {
+    values.iter().all(|v| v.is_finite())
+}
+
+impl Document {
+    /// The figure named `name`, or an error listing the figures.
+    fn figure_named(&self, name: &str) -> Result<usize, EditError> {
+        self.stage
+            .figures
+            .iter()
+            .position(|f| f.name == name)
+            .ok_or_else(|| {
+                refused(format!(
+                    "there is no figure \"{name}\" (figures: {})",
+                    self.figure_names().join(", ")
+                ))
+            })
+    }
+
+    /// The prop named `name`.
+    fn prop_named(&self, name: &str) -> Result<usize, EditError> {
+        self.stage
+            .props
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| refused(format!("there is no prop \"{name}\"")))
+    }
+
+    /// Refuses a name that is empty or already a figure's or prop's (`except` may keep its own).
+    fn check_new_name(&self, name: &str, except: Option<&str>) -> Result<(), EditError> {
+        let name_trimmed = name.trim();
+        if name_trimmed.is_empty() || name_trimmed != name || name.contains('/') {
+            return Err(refused(format!(
+                "\"{name}\" cannot name a figure or prop: it must not be empty, start or end \
+                 with a space, or hold a slash"
+            )));
+        }
+        let taken = self.stage.figures.iter().any(|f| f.name == name)
+            || self.stage.props.iter().any(|p| p.name == name);
+        if taken && except != Some(name) {
+            return Err(refused(format!(
+                "a figure or prop is already named \"{name}\"; names on a stage are unique"
+            )));
+        }
+        Ok(())
+    }
+
+    /// A document of figure `k` (the edited one's is `self`).
+    fn figure_document(&self, k: usize) -> &Document {
+        match self.stage.figures[k].document.as_deref() {
+            Some(d) => d,
+            None => self,
+        }
+    }
+
+    /// The site `site` of figure `figure`, as a link names it.
+    fn site_ref(&self, figure: &str, site: &str) -> Result<SiteRef, EditError> {
+        let k = self.figure_named(figure)?;
+        let skeleton = self.figure_document(k).skeleton();
+        let site_id = skeleton.site_by_name(site).ok_or_else(|| {
+            refused(format!(
+                "figure \"{figure}\" has no site \"{site}\" (skeleton \"{}\")",
+                skeleton.name()
+            ))
+        })?;
+        Ok(SiteRef {
+            figure: k,
+            site: site_id,
+        })
+    }
+
+    /// Records the stage edit from `before` to what the stage is now.
+    fn record_stage(&mut self, label: String, before: StageLayout, undo: UndoStep) {
+        let after = self.stage.layout();
+        self.record_stage_layouts(label, before, after, undo);
+    }
+
+    fn record_stage_layouts(
+        &mut self,
+        label: String,
+        before: StageLayout,
+        after: StageLayout,
+        undo: UndoStep,
+    ) {
+        self.history.record_as(
+            Change::Stage {
+                label,
+                before: Box::new(before),
+                after: Box::new(after),
+            },
+            undo,
+        );
+    }
+
+    /// The document `file` names as a new figure: a skeleton file, a rigged character file
+    /// (`.glb`, `.gltf`, `.vrm`: imported, its skeleton written beside it) or, for `None`,
+    /// the built-in humanoid; standing.
+    pub fn figure_from_file(file: Option<&Path>) -> Result<Document, EditError> {
+        use marionette_interchange::file_kind::FileKind;
+        let Some(path) = file else {
+            return Ok(Document::new(marionette_skeleton::builtin::humanoid(), None).standing());
+        };
+        let kind = FileKind::of(path).map_err(|e| refused(format!("{}: {e}", path.display())))?;
+        match kind {
+            FileKind::Character => {
+                let (imported, _) = Document::import_character(path).map_err(refused)?;
+                let mut doc = imported.document;
+                doc.saved_revision = 0;
+                Ok(doc)
+            }
+            FileKind::Skeleton | FileKind::Other => Document::open(path)
+                .map(Document::standing)
+                .map_err(|e| refused(e.to_string())),
+            other => Err(refused(format!(
+                "{}: a figure is a skeleton or a character file, not a {other:?} file",
+                path.display()
+            ))),
+        }
+    }
+
+    /// Adds a figure named `name`, made from `file` ([`Document::figure_from_file`]), standing
+    /// at `placement`.
+    pub fn add_figure(
+        &mut self,
+        name: &str,
+        file: Option<&Path>,
+        placement: Placement,
+    ) -> Result<(), EditError> {
+        self.check_new_name(name, None)?;
+        check_placement(&placement)?;
+        let document = Document::figure_from_file(file)?;
+        let before = self.stage.layout();
+        let snapshot = Arc::new(document.snapshot());
+        self.stage
+            .figures
+            .push(FigureSlot::new(name.to_owned(), placement, Some(document)));
+        let mut after = self.stage.layout();
+        if let Some(last) = after.figures.last_mut() {
+            last.file = Some(snapshot);
+        }
+        self.record_stage_layouts(format!("Add figure {name}"), before, after, UndoStep::New);
+        Ok(())
+    }
+
+    /// Adds a copy of figure `name` (its pose, locks, keys and library) named `copy`, standing
+    /// at `placement`.
+    pub fn duplicate_figure(
+        &mut self,
+        name: &str,
+        copy: &str,
+        placement: Placement,
+    ) -> Result<(), EditError> {
+        let k = self.figure_named(name)?;
+        self.check_new_name(copy, None)?;
+        check_placement(&placement)?;
+        let snapshot = self.figure_document(k).snapshot();
+        let before = self.stage.layout();
+        let document = Document::from_file(snapshot.clone());
+        self.stage
+            .figures
+            .push(FigureSlot::new(copy.to_owned(), placement, Some(document)));
+        let mut after = self.stage.layout();
+        if let Some(last) = after.figures.last_mut() {
+            last.file = Some(Arc::new(snapshot));
+        }
+        self.record_stage_layouts(
+            format!("Duplicate figure {name} as {copy}"),
+            before,
+            after,
+            UndoStep::New,
+        );
+        Ok(())
+    }
+
+    /// Removes figure `name` with its links and holds. The figure being edited cannot be
+    /// removed (select another first); the last figure cannot either.
+    pub fn remove_figure(&mut self, name: &str) -> Result<(), EditError> {
+        let k = self.figure_named(name)?;
+        if k == self.stage.active {
+            return Err(refused(format!(
+                "figure \"{name}\" is being edited; select another figure to remove it"
+            )));
+        }
+        let mut before = self.stage.layout();
+        before.figures[k].file = Some(Arc::new(self.figure_document(k).snapshot()));
+        let stage = &mut self.stage;
+        stage.figures.remove(k);
+        if stage.active > k {
+            stage.active -= 1;
+        }
+        let moved = |f: usize| if f > k { f - 1 } else { f };
+        stage
+            .links
+            .retain(|l| l.a.figure != k && !matches!(l.b, LinkTarget::Site(s) if s.figure == k));
+        for link in &mut stage.links {
+            link.a.figure = moved(link.a.figure);
+            if let LinkTarget::Site(s) = &mut link.b {
+                s.figure = moved(s.figure);
+            }
+        }
+        for cue in &mut stage.cues {
+            remove_holds_of(cue, k);
+        }
+        self.record_stage(format!("Remove figure {name}"), before, UndoStep::New);
+        Ok(())
+    }
+
+    /// Renames figure `name` to `new`.
+    pub fn rename_figure(&mut self, name: &str, new: &str) -> Result<(), EditError> {
+        let k = self.figure_named(name)?;
+        self.check_new_name(new, Some(name))?;
+        let before = self.stage.layout();
+        self.stage.figures[k].name = new.to_owned();
+        self.record_stage(
+            format!("Rename figure {name} to {new}"),
+            before,
+            UndoStep::New,
+        );
+        Ok(())
+    }
+
+    /// Moves figure `name` on the floor (a handle's drag extends one step).
+    pub fn place_figure(
+        &mut self,
+        name: &str,
+        placement: Placement,
+        undo: UndoStep,
+    ) -> Result<(), EditError> {
+        let k = self.figure_named(name)?;
+        check_placement(&placement)?;
+        let before = self.stage.layout();
+        self.stage.figures[k].placement = placement;
+        self.record_stage(format!("Move figure {name}"), before, undo);
+        Ok(())
+    }
+
+    /// Adds a prop; its mesh file, if any, is read now (relative to the document's folder,
+    /// else the working directory).
+    pub fn add_prop(&mut self, prop: Prop) -> Result<(), EditError> {
+        self.check_new_name(&prop.name, None)?;
+        check_prop_place(&prop.name, &prop.place)?;
+        let folder = self.folder();
+        if let Some(why) = marionette_document::stage_check::shape_problem(&prop.shape, &folder) {
+            return Err(refused(format!("prop \"{}\": {why}", prop.name)));
+        }
+        let before = self.stage.layout();
+        let label = format!("Add prop {}", prop.name);
+        self.stage.props.push(prop);
+        self.record_stage(label, before, UndoStep::New);
+        Ok(())
+    }
+
+    /// Removes prop `name`, with its links, keys and holds.
+    pub fn remove_prop(&mut self, name: &str) -> Result<(), EditError> {
+        let k = self.prop_named(name)?;
+        let before = self.stage.layout();
+        let stage = &mut self.stage;
+        stage.props.remove(k);
+        let moved = |p: usize| if p > k { p - 1 } else { p };
+        stage
+            .links
+            .retain(|l| !matches!(l.b, LinkTarget::Prop { prop, .. } if prop == k));
+        for link in &mut stage.links {
+            if let LinkTarget::Prop { prop, .. } = &mut link.b {
+                *prop = moved(*prop);
+            }
+        }
+        for cue in &mut stage.cues {
+            cue.tracks.retain(|t| t.prop != k);
+            for t in &mut cue.tracks {
+                t.prop = moved(t.prop);
+            }
+            cue.holds.retain(|h| h.prop() != k);
+            for h in &mut cue.holds {
+                match h {
+                    Hold::Grip { prop, .. } | Hold::Release { prop, .. } => *prop = moved(*prop),
+                }
+            }
+        }
+        stage
+            .cues
+            .retain(|c| !c.tracks.is_empty() || !c.holds.is_empty());
+        self.record_stage(format!("Remove prop {name}"), before, UndoStep::New);
+        Ok(())
+    }
+
+    /// Moves prop `name` (where it is when no sequence moves it).
+    pub fn place_prop(
+        &mut self,
+        name: &str,
+        place: PropPlace,
+        undo: UndoStep,
+    ) -> Result<(), EditError> {
+        let k = self.prop_named(name)?;
+        check_prop_place(name, &place)?;
+        let before = self.stage.layout();
+        self.stage.props[k].place = place;
+        self.record_stage(format!("Move prop {name}"), before, undo);
+        Ok(())
+    }
+
+    /// Locks site `a.1` of figure `a.0` to site `b.1` of figure `b.0` (two figures, or two
+    /// sites of one): both move to meet.
+    pub fn lock_between(&mut self, a: (&str, &str), b: (&str, &str)) -> Result<(), EditError> {
+        let first = self.site_ref(a.0, a.1)?;
+        let second = self.site_ref(b.0, b.1)?;
+        if first == second {
+            return Err(refused(format!(
+                "\"{}: {}\" cannot be locked to itself",
+                a.0, a.1
+            )));
+        }
+        let mut name = format!("{} {} - {} {}", a.0, a.1, b.0, b.1);
+        let base = name.clone();
+        let mut n = 2;
+        while self.stage.links.iter().any(|l| l.name == name) {
+            name = format!("{base} ({n})");
+            n += 1;
+        }
+        let before = self.stage.layout();
+        self.stage.links.push(Link {
+            name: name.clone(),
+            a: first,
+            b: LinkTarget::Site(second),
+            enabled: true,
+            frames: None,
+        });
+        self.record_stage(format!("Lock {name}"), before, UndoStep::New);
+        Ok(())
+    }
+
+    /// Removes the link named `name`.
+    pub fn remove_link(&mut self, name: &str) -> Result<(), EditError> {
+        let k = self
+            .stage
+            .links
+            .iter()
+            .position(|l| l.name == name)
+            .ok_or_else(|| refused(format!("there is no link \"{name}\"")))?;
+        let before = self.stage.layout();
+        self.stage.links.remove(k);
+        self.record_stage(format!("Remove link {name}"), before, UndoStep::New);
+        Ok(())
+    }
+
+    /// The shown sequence's name, which grips and releases belong to.
+    fn shown_sequence_name(&self, what: &str) -> Result<String, EditError> {
+        self.sequence
+            .and_then(|s| self.sequences.get(s))
+            .map(|s| s.name.clone())
+            .ok_or_else(|| refused(format!("{what}: show a sequence first (a grip is timed)")))
+    }
+
+    /// Adds `hold` to the cue of the shown sequence, refusing one out of order for its prop.
+    fn add_hold(&mut self, hold: Hold, label: String) -> Result<(), EditError> {
+        let sequence = self.shown_sequence_name(&label)?;
+        let prop = hold.prop();
+        let frame = hold.frame();
+        let existing: Vec<Hold> = self
+            .stage
+            .cues
+            .iter()
+            .find(|c| c.sequence == sequence)
+            .map(|c| {
+                c.holds
+                    .iter()
+                    .filter(|h| h.prop() == prop)
+                    .copied()
+                    .collect()
+            })
+            .unwrap_or_default();
+        if existing.iter().any(|h| h.frame() == frame) {
+            return Err(refused(format!(
+                "{label}: prop \"{}\" already has a grip or release at frame {frame}",
+                self.stage.props[prop].name
+            )));
+        }
+        let held_before = existing
+            .iter()
+            .rfind(|h| h.frame() < frame)
+            .is_some_and(|h| matches!(h, Hold::Grip { .. }));
+        if matches!(hold, Hold::Release { .. }) && !held_before {
+            return Err(refused(format!(
+                "{label}: prop \"{}\" is not gripped before frame {frame}",
+                self.stage.props[prop].name
+            )));
+        }
+        let before = self.stage.layout();
+        let cues = &mut self.stage.cues;
+        let k = match cues.iter().position(|c| c.sequence == sequence) {
+            Some(k) => k,
+            None => {
+                cues.push(Cue {
+                    sequence,
+                    tracks: Vec::new(),
+                    holds: Vec::new(),
+                });
+                cues.len() - 1
+            }
+        };
+        let holds = &mut cues[k].holds;
+        let at = holds.partition_point(|h| h.frame() <= frame);
+        holds.insert(at, hold);
+        self.record_stage(label, before, UndoStep::New);
+        Ok(())
+    }
+
+    /// From `frame` of the shown sequence, `figure`'s `site` holds `prop` (a hand-over when
+    /// another site holds it then).
+    pub fn grip(
+        &mut self,
+        prop: &str,
+        figure: &str,
+        site: &str,
+        frame: i64,
+    ) -> Result<(), EditError> {
+        let p = self.prop_named(prop)?;
+        let by = self.site_ref(figure, site)?;
+        self.add_hold(
+            Hold::Grip { prop: p, by, frame },
+            format!("Grip {prop} with {figure} {site} at frame {frame}"),
+        )
+    }
+
+    /// From `frame` of the shown sequence, `prop` stays where it is.
+    pub fn release(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
+        let p = self.prop_named(prop)?;
+        self.add_hold(
+            Hold::Release { prop: p, frame },
+            format!("Release {prop} at frame {frame}"),
+        )
+    }
+
+    /// The figure as a file would hold it (its skeleton path, empty for a built-in figure).
+    pub(crate) fn snapshot(&self) -> DocumentFile {
+        DocumentFile {
+            skeleton_path: self.source.clone().unwrap_or_default(),
+            skeleton: self.skeleton.clone(),
+            pose: Pose {
+                q: self.pose.clone(),
+            },
+            locks: self.locks.clone(),
+            sequences: self.sequences.clone(),
+            library: self.library.clone(),
+        }
+    }
+
+    /// The folder relative paths of the document are read from: its file's, else the working
+    /// directory.
+    pub(crate) fn folder(&self) -> std::path::PathBuf {
+        self.file
+            .as_deref()
+            .and_then(Path::parent)
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf)
+    }
+}
+
+/// Refuses a placement that is not finite numbers.
+fn check_placement(placement: &Placement) -> Result<(), EditError> {
+    if finite(&placement.at) && placement.facing.is_finite() {
+        Ok(())
+    } else {
+        Err(refused("a figure's place and facing must be numbers"))
+    }
+}
+
+/// Refuses a prop place that is not finite numbers.
+fn check_prop_place(name: &str, place: &PropPlace) -> Result<(), EditError> {
+    if finite(&place.at) && finite(&place.rotation) {
+        Ok(())
+    } else {
+        Err(refused(format!(
+            "prop \"{name}\": its place and rotation must be numbers"
+        )))
+    }
+}
+
+/// Drops the holds by figure `k` from a cue, and renumbers the later figures'.
+fn remove_holds_of(cue: &mut Cue, k: usize) {
+    cue.holds
+        .retain(|h| !matches!(h, Hold::Grip { by, .. } if by.figure == k));
+    for h in &mut cue.holds {
+        if let Hold::Grip { by, .. } = h
+            && by.figure > k
+        {
+            by.figure -= 1;
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! The stage around the figure being edited (issue 32): the document's other figures, each a
+//! whole [`Document`] of its own (skeleton, pose, locks, keys, undo history), its props, the
+//! links between things and the props' cues. The figure being edited is the [`Document`]
+//! itself; selecting another ([`Document::select_figure`]) swaps it in, so every edit, drag,
+//! panel and replay step that works on one figure works on the selected one unchanged.
+//!
+//! The editor draws the stage in the selected figure's frame (the figure's joints are in it);
+//! [`Document::stage_to_figure`] and its inverse convert. Undo is the selected figure's: a stage
+//! edit (a figure added, removed, renamed or moved; a prop; a link; a grip) is recorded in the
+//! history of the figure selected when it was made ([`crate::history::Change::Stage`]). The
+//! edits are in [`edits`], their one value in [`StageEdit`].
+
+use std::sync::Arc;
+
+use marionette_document::{Cue, DocumentFile, Link, Placement, Prop};
+use nalgebra::Isometry3;
+
+use crate::Document;
+
+mod apply;
+mod edits;
+
+pub use apply::StageEdit;
+
+/// The next figure's identity ([`FigureSlot::id`]).
+static NEXT_FIGURE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A new figure identity.
+pub(crate) fn new_figure_id() -> u64 {
+    NEXT_FIGURE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// One figure on the stage.
+#[derive(Debug)]
+pub struct FigureSlot {
+    /// Unique among figures and props.
+    pub name: String,
+    /// Where it stands.
+    pub placement: Placement,
+    /// Its identity (kept across renames and undo).
+    pub(crate) id: u64,
+    /// Its document, except for the figure being edited (which is the [`Document`] itself).
+    pub(crate) document: Option<Box<Document>>,
+}
+
+impl FigureSlot {
+    /// A figure's slot.
+    pub(crate) fn new(name: String, placement: Placement, document: Option<Document>) -> Self {
+        FigureSlot {
+            name,
+            placement,
+            id: new_figure_id(),
+            document: document.map(Box::new),
+        }
+    }
+
+    /// Its document, when it is not the one being edited.
+    pub fn document(&self) -> Option<&Document> {
+        self.document.as_deref()
+    }
+}
+
+/// Everything on the stage besides the figure being edited.
+#[derive(Debug, Default)]
+pub struct StageParts {
+    /// Every figure in stage order; the edited one's slot has no document.
+    pub(crate) figures: Vec<FigureSlot>,
+    /// The edited figure's index in `figures`.
+    pub(crate) active: usize,
+    /// The props.
+    pub(crate) props: Vec<Prop>,
+    /// The links.
+    pub(crate) links: Vec<Link>,
+    /// The cues.
+    pub(crate) cues: Vec<Cue>,
+}
+
+impl StageParts {
+    /// A stage of one figure, named `name`, at the origin.
+    pub(crate) fn one(name: &str) -> StageParts {
+        StageParts {
+            figures: vec![FigureSlot::new(name.to_owned(), Placement::default(), None)],
+            ..StageParts::default()
+        }
+    }
+
+    /// What of it undo restores.
+    pub(crate) fn layout(&self) -> StageLayout {
+        StageLayout {
+            figures: self
+                .figures
+                .iter()
+                .map(|f| LaidOut {
+                    id: f.id,
+                    name: f.name.clone(),
+                    placement: f.placement,
+                    file: None,
+                })
+                .collect(),
+            props: self.props.clone(),
+            links: self.links.clone(),
+            cues: self.cues.clone(),
+        }
+    }
+
+    /// Puts `layout` back: figures present in both keep their documents; a figure only in
+    /// `layout` is made from the file it carries; a figure not in it is dropped.
+    pub(crate) fn restore(&mut self, layout: &StageLayout) {
+        let active_id = self.figures.get(self.active).map(|f| f.id);
+        let mut old: Vec<FigureSlot> = std::mem::take(&mut self.figures);
+        for laid in &layout.figures {
+            let document = match old.iter().position(|f| f.id == laid.id) {
+                Some(k) => old.swap_remove(k).document,
+                None => laid
+                    .file
+                    .as_ref()
+                    .map(|file| Box::new(Document::from_file((**file).clone()))),
+            };
+            self.figures.push(FigureSlot {
+                name: laid.name.clone(),
+                placement: laid.placement,
+                id: laid.id,
+                document,
+            });
+        }
+        self.active = self
+            .figures
+            .iter()
+            .position(|f| Some(f.id) == active_id)
+            .unwrap_or(0);
+        self.props.clone_from(&layout.props);
+        self.links.clone_from(&layout.links);
+        self.cues.clone_from(&layout.cues);
+    }
+}
+
+/// One figure as undo restores it.
+#[derive(Debug, Clone)]
+pub struct LaidOut {
+    /// Its identity.
+    pub id: u64,
+    /// Its name.
+    pub name: String,
+    /// Where it stands.
+    pub placement: Placement,
+    /// Its whole document, for a figure the edit added or removed.
+    pub file: Option<Arc<DocumentFile>>,
+}
+
+/// The stage as undo restores it: figures' names and places (and the documents of those the
+/// edit added or removed), props, links and cues.
+#[derive(Debug, Clone)]
+pub struct StageLayout {
+    /// The figures, in stage order.
+    pub figures: Vec<LaidOut>,
+    /// The props.
+    pub props: Vec<Prop>,
+    /// The links.
+    pub links: Vec<Link>,
+    /// The cues.
+    pub cues: Vec<Cue>,
+}
+
+impl PartialEq for LaidOut {
+    /// The same figure, name and place (the document carried is not compared: it is the same
+    /// figure's).
+    fn eq(&self, other: &LaidOut) -> bool {
+        self.id == other.id && self.name == other.name && self.placement == other.placement
+    }
+}
+
+impl PartialEq for StageLayout {
+    fn eq(&self, other: &StageLayout) -> bool {
+        self.figures == other.figures
+            && self.props == other.props
+            && self.links == other.links
+            && self.cues == other.cues
+    }
+}
+
+impl Document {
+    /// Every figure's name, in stage order.
+    pub fn figure_names(&self) -> Vec<&str> {
+        self.stage.figures.iter().map(|f| f.name.as_str()).collect()
+    }
+
+    /// The index of the figure being edited.
+    pub fn active_figure(&self) -> usize {
+        self.stage.active
+    }
+
+    /// The name of the figure being edited.
+    pub fn figure_name(&self) -> &str {
+        self.stage
+            .figures
+            .get(self.stage.active)
+            .map_or("", |f| f.name.as_str())
+    }
+
+    /// Every figure's slot (the edited one's has no document of its own: it is `self`).
+    pub fn figures(&self) -> &[FigureSlot] {
+        &self.stage.figures
+    }
+
+    /// The props.
+    pub fn props(&self) -> &[Prop] {
+        &self.stage.props
+    }
+
+    /// The links.
+    pub fn links(&self) -> &[Link] {
+        &self.stage.links
+    }
+
+    /// The cues.
+    pub fn cues(&self) -> &[Cue] {
+        &self.stage.cues
+    }
+
+    /// Whether the document holds more than one figure, or anything a version-1 document
+    /// cannot (props, links, cues, a figure moved or renamed).
+    pub fn is_stage(&self) -> bool {
+        let s = &self.stage;
+        s.figures.len() > 1
+            || !s.props.is_empty()
+            || !s.links.is_empty()
+            || !s.cues.is_empty()
+            || s.figures
+                .first()
+                .is_some_and(|f| !f.placement.is_identity() || f.name != self.skeleton.name())
+    }
+
+    /// The rigid motion from the edited figure's frame to the stage's.
+    pub fn figure_to_stage(&self) -> Isometry3<f64> {
+        self.stage
+            .figures
+            .get(self.stage.active)
+            .map_or_else(Isometry3::identity, |f| f.placement.isometry())
+    }
+
+    /// The rigid motion from the stage's frame to the edited figure's (where the editor draws).
+    pub fn stage_to_figure(&self) -> Isometry3<f64> {
+        self.figure_to_stage().inverse()
+    }
+
+    /// Makes the figure named `name` the one edited (not an edit of the work: nothing is
+    /// recorded). A drag in progress ends first.
+    pub fn select_figure(&mut self, name: &str) -> Result<(), crate::EditError> {
+        let Some(k) = self.stage.figures.iter().position(|f| f.name == name) else {
+            return Err(crate::EditError::Stage(format!(
+                "there is no figure \"{name}\" (figures: {})",
+                self.figure_names().join(", ")
+            )));
+        };
+        if k == self.stage.active {
+            return Ok(());
+        }
+        self.end_drag();
+        let mut stage = std::mem::take(&mut self.stage);
+        let Some(incoming) = stage.figures[k].document.take() else {
+            self.stage = stage;
+            return Err(crate::EditError::Stage(format!(
+                "figure \"{name}\" has no document"
+            )));
+        };
+        let file = self.file.take();
+        let outgoing = std::mem::replace(self, *incoming);
+        stage.figures[stage.active].document = Some(Box::new(outgoing));
+        stage.active = k;
+        self.stage = stage;
+        self.file = file;
+        Ok(())
+    }
+}
