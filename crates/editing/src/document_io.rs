@@ -103,6 +103,7 @@ impl Document {
         });
         if !slots.is_empty() {
             doc.stage = StageParts {
+                id: crate::stage::new_figure_id(),
                 figures: slots,
                 active: 0,
                 props,

@@ -63,6 +63,9 @@ impl FigureSlot {
 /// Everything on the stage besides the figure being edited.
 #[derive(Debug, Default)]
 pub struct StageParts {
+    /// The stage's identity: kept while another figure is selected, new when another document
+    /// is opened ([`Document::stage_id`]).
+    pub(crate) id: u64,
     /// Every figure in stage order; the edited one's slot has no document.
     pub(crate) figures: Vec<FigureSlot>,
     /// The edited figure's index in `figures`.
@@ -79,6 +82,7 @@ impl StageParts {
     /// A stage of one figure, named `name`, at the origin.
     pub(crate) fn one(name: &str) -> StageParts {
         StageParts {
+            id: new_figure_id(),
             figures: vec![FigureSlot::new(name.to_owned(), Placement::default(), None)],
             ..StageParts::default()
         }
@@ -179,6 +183,13 @@ impl PartialEq for StageLayout {
 }
 
 impl Document {
+    /// The stage's identity, unique in the process: the same while other figures of it are
+    /// selected, another when another document is opened (a view that frames the work, not
+    /// the figure, follows this rather than [`Document::id`]).
+    pub fn stage_id(&self) -> u64 {
+        self.stage.id
+    }
+
     /// Every figure's name, in stage order.
     pub fn figure_names(&self) -> Vec<&str> {
         self.stage.figures.iter().map(|f| f.name.as_str()).collect()
@@ -228,6 +239,13 @@ impl Document {
             || s.figures
                 .first()
                 .is_some_and(|f| !f.placement.is_identity() || f.name != self.skeleton.name())
+    }
+
+    /// Where a prop's mesh file is (relative to the document's folder, else the working
+    /// directory), made absolute.
+    pub fn prop_mesh_path(&self, file: &str) -> std::path::PathBuf {
+        let path = self.folder().join(file);
+        std::path::absolute(&path).unwrap_or(path)
     }
 
     /// The rigid motion from the edited figure's frame to the stage's.

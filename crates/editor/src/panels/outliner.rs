@@ -1,4 +1,5 @@
-//! The left panel: for an imported character, what its import recognised (folded); the
+//! The left panel: the stage's figures and props ([`super::stage_list`]); for an imported
+//! character, what its import recognised (folded); the
 //! hierarchy with its groups (click a joint to select it), then the selected
 //! joint's DOF sliders with their limits (drag, or type a value into the number) and its
 //! stiffness. A slider drag is one undo step (its first change a new step, the rest extending
@@ -28,6 +29,7 @@ pub fn outliner_panel(
     selection: &mut Selection,
     out: &mut PanelOutput,
 ) {
+    super::stage_list::stage_list(ui, document, out);
     let skeleton = document.skeleton();
     ui.heading("Skeleton");
     ui.label(egui::RichText::new(skeleton.name()).weak());

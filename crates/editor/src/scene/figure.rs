@@ -15,7 +15,7 @@ use crate::selection::{Hovered, Selection};
 
 /// A joint without a body gets a slim pickable bone to each child and each of its sites, so
 /// every figure can be seen and grabbed (Buss's trees, say, have no bodies).
-fn bones(skeleton: &Skeleton, joint: JointId, radius: f64) -> Vec<Shape> {
+pub(crate) fn bones(skeleton: &Skeleton, joint: JointId, radius: f64) -> Vec<Shape> {
     let children = skeleton
         .joint(joint)
         .children
@@ -115,7 +115,13 @@ pub(super) fn rebuild_figure(
         FigurePart,
         Mesh3d(meshes.add(Plane3d::default().mesh().size(8.0, 8.0))),
         MeshMaterial3d(palette.joint.clone()),
-        Transform::from_xyz(0.0, ground_y - 0.001, 0.0),
+        // The ground is the stage's: centred on its origin, turned with it.
+        {
+            let stage = document.stage_to_figure();
+            let t = stage.translation.vector;
+            Transform::from_xyz(t.x as f32, ground_y - 0.001, t.z as f32)
+                .with_rotation(quat(stage.rotation.to_rotation_matrix().matrix()))
+        },
         Pickable::IGNORE,
         Ground {
             document: document.id(),

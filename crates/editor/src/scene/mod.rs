@@ -3,7 +3,7 @@
 //! child, small pickable handles on the sites, joint markers, lights, a ground and the
 //! comparison ghosts ([`ghosts`]). Presses and hovers on bodies and handles come from Bevy's
 //! picking ([`picking`]); glTF bodies keep their own materials, tinted for hover and selection
-//! ([`gltf_tint`]). Everything here follows the state in `PostUpdate`; nothing here edits.
+//! ([`gltf_tint`]); the rest of the stage (other figures, props) in [`stage`]. Everything here follows the state in `PostUpdate`; nothing here edits.
 
 pub mod character;
 pub mod figure;
@@ -12,6 +12,7 @@ pub mod ghosts;
 pub mod gltf_tint;
 mod one_thread;
 pub mod picking;
+pub mod stage;
 
 use bevy::light::GlobalAmbientLight;
 use bevy::prelude::*;
@@ -83,7 +84,7 @@ impl Plugin for ScenePlugin {
         .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
         .add_systems(
             Startup,
-            (setup_palette, setup_lights)
+            (setup_palette, setup_lights, stage::setup_stage_palette)
                 .chain()
                 .in_set(EditorSet::Setup),
         )
@@ -98,6 +99,7 @@ impl Plugin for ScenePlugin {
                 figure::place_figure,
                 ghosts::sync_ghosts,
                 figure::highlight,
+                stage::rebuild_stage,
             )
                 .chain()
                 .in_set(EditorSet::Scene),
@@ -109,6 +111,7 @@ impl Plugin for ScenePlugin {
                 .in_set(EditorSet::Hover),
         )
         .add_observer(picking::on_press)
+        .add_observer(stage::on_press_other_figure)
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));
         character::add_systems(app);
         one_thread::add_systems(app);

@@ -35,6 +35,9 @@ pub struct ViewCamera {
     pub yaw: f32,
     /// Perspective only: elevation (radians).
     pub pitch: f32,
+    /// Front, side and top only: the turn of the stage about +Y in the edited figure's frame
+    /// (radians), so a view of the stage stays still when another figure is edited.
+    pub turn: f32,
 }
 
 impl ViewCamera {
@@ -45,6 +48,7 @@ impl ViewCamera {
             distance: if view == View::Perspective { 3.6 } else { 2.4 },
             yaw: 0.55,
             pitch: 0.3,
+            turn: 0.0,
         }
     }
 
@@ -62,6 +66,12 @@ impl ViewCamera {
             View::Front => (Vec3::Z * 10.0, Vec3::Y),
             View::Side => (Vec3::X * 10.0, Vec3::Y),
             View::Top => (Vec3::Y * 10.0, Vec3::NEG_Z),
+        };
+        let turn = Quat::from_rotation_y(self.turn);
+        let (offset, up) = if self.view == View::Perspective {
+            (offset, up)
+        } else {
+            (turn * offset, turn * up)
         };
         Transform::from_translation(self.focus + offset).looking_at(self.focus, up)
     }
@@ -137,6 +147,7 @@ impl Plugin for ViewsPlugin {
                     control_cameras,
                     focus_on_request,
                     focus_new_skeleton.run_if(resource_changed::<OpenDocument>),
+                    keep_the_stage_still,
                     target::apply_layout,
                     place_cameras,
                     // This frame's cursor, through the cameras as placed: the drag and the
@@ -288,19 +299,48 @@ fn focus_on_request(
 }
 
 /// A newly opened document's figure is framed whole (the cameras remember which document they
-/// framed).
+/// framed; selecting another figure of the same stage keeps the view, [`keep_the_stage_still`]).
 fn focus_new_skeleton(
     document: Res<OpenDocument>,
     mut framed: Local<Option<u64>>,
     mut requests: MessageWriter<FocusSelection>,
 ) {
-    if *framed == Some(document.id()) {
+    if *framed == Some(document.stage_id()) {
         return;
     }
     if framed.is_some() {
         requests.write(FocusSelection);
     }
-    *framed = Some(document.id());
+    *framed = Some(document.stage_id());
+}
+
+/// The scene is drawn in the edited figure's frame: when another figure is selected, or the
+/// edited one moves on the floor, every camera moves with the change of frame, so the stage
+/// stays where it was on screen.
+fn keep_the_stage_still(
+    document: Res<OpenDocument>,
+    mut cameras: Query<&mut ViewCamera>,
+    mut last: Local<Option<(u64, nalgebra::Isometry3<f64>)>>,
+) {
+    if !document.is_changed() {
+        return;
+    }
+    let now = (document.stage_id(), document.figure_to_stage());
+    if let Some((stage, before)) = *last
+        && stage == now.0
+        && before != now.1
+    {
+        // From the old figure's frame to the new one's.
+        let change = now.1.inverse() * before;
+        let turn = change.rotation.scaled_axis().y as f32;
+        for mut camera in &mut cameras {
+            let focus = change * nalgebra::Point3::from(crate::convert::vector(camera.focus));
+            camera.focus = crate::convert::vec3(&focus.coords);
+            camera.yaw += turn;
+            camera.turn += turn;
+        }
+    }
+    *last = Some(now);
 }
 
 /// Moves the cameras to their orbit / pan / zoom state.

@@ -1,0 +1,117 @@
+//! End to end: a stage built in the real editor window under Xvfb by the replay steps as the
+//! issue spells them (a second figure added facing the first, a stick, a lock between their
+//! hands, the second figure selected and its hand dragged to a point of the stage, the stick
+//! gripped and released in a keyed sequence), saved, and read back by the document reader. Needs `xvfb-run` and `mesa-vulkan-drivers`
+//! (`scripts/ensure-system-packages.sh` installs them).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use marionette_document::{Hold, LinkTarget, StageFile};
+use marionette_skeleton::Fk;
+use nalgebra::{Point3, Vector3};
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("marionette-stage-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("skeletons")).expect("scratch directory");
+    dir
+}
+
+fn run_editor(dir: &Path, script: &str) -> std::process::Output {
+    std::fs::write(dir.join("script.ron"), script).expect("write script");
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .args(["--replay", "script.ron"])
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
+        .output()
+        .expect("run the editor (xvfb-run: scripts/ensure-system-packages.sh installs it)")
+}
+
+#[test]
+fn a_stage_is_built_by_replay_steps_and_a_second_figure_dragged_on_it() {
+    let dir = scratch_dir("build");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/humanoid.ron"),
+        dir.join("skeletons/humanoid.ron"),
+    )
+    .expect("copy the skeleton");
+    // B stands 1.2 m in front of the humanoid, facing it. Its right hand is dragged in the
+    // front view (which keeps the stage's axes while B is edited) to 0.1 m aside and 0.3 m up
+    // on the stage, at the depth it starts at (a front view's drag stays at its depth).
+    let standing = {
+        let skeleton = marionette_skeleton::builtin::humanoid();
+        let pose = marionette_skeleton::builtin::standing(&skeleton);
+        let mut fk = Fk::new(&skeleton);
+        fk.update(&skeleton, &pose.q);
+        let hand = skeleton.site_by_name("right fingertips").expect("site");
+        fk.site_position(hand)
+    };
+    let placement = marionette_document::Placement {
+        at: [0.0, 1.2],
+        facing: 180.0,
+    };
+    let start = placement.isometry() * Point3::from(standing);
+    let target = start.coords + Vector3::new(0.1, 0.3, 0.0);
+    let script = r#"Replay([
+        Wait(20),
+        AddFigure(name: "B", file: "skeletons/humanoid.ron", at: (0.0, 1.2), facing: 180.0),
+        AddProp(name: "stick", shape: Cylinder(radius: 0.02, length: 1.0), at: (0.5, 0.9, 0.6), rotation: (0.0, 0.0, 90.0)),
+        LockBetween(a: ("humanoid", "right fingertips"), b: ("B", "left fingertips")),
+        SelectFigure("B"),
+        Wait(5),
+        SetView("front"),
+        Wait(5),
+        DragSite(site: "right fingertips", to: TARGET, frames: 25),
+        Wait(5),
+        CheckResidual(1.0),
+        Screenshot("stage.png"),
+        Key("k"),
+        Wait(3),
+        Grip(prop: "stick", figure: "B", site: "right fingertips", frame: 10),
+        Release(prop: "stick", frame: 30),
+        SaveDocument("duet.marionette.ron"),
+        Exit,
+    ])"#
+    .replace(
+        "TARGET",
+        &format!("({}, {}, {})", target.x, target.y, target.z),
+    );
+    let out = run_editor(&dir, &script);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the replay failed: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let png = std::fs::metadata(dir.join("stage.png")).expect("screenshot");
+    assert!(png.len() > 10_000, "a real picture: {} bytes", png.len());
+
+    let stage = StageFile::load(dir.join("duet.marionette.ron"))
+        .expect("the saved stage reads back")
+        .stage;
+    let names: Vec<&str> = stage.figures.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["humanoid", "B"]);
+    assert_eq!(stage.props.len(), 1);
+    assert_eq!(stage.links.len(), 1);
+    assert!(matches!(stage.links[0].b, LinkTarget::Site(s) if s.figure == 1));
+    let holds = &stage.cues[0].holds;
+    assert_eq!(holds.len(), 2);
+    assert!(matches!(holds[0], Hold::Grip { by, frame: 10, .. } if by.figure == 1));
+    assert!(matches!(holds[1], Hold::Release { frame: 30, .. }));
+    // B's right hand is where the drag put it, on the stage.
+    let b = &stage.figures[1];
+    let skeleton = &b.document.skeleton;
+    let mut fk = Fk::new(skeleton);
+    fk.update(skeleton, &b.document.pose.q);
+    let hand = skeleton.site_by_name("right fingertips").expect("site");
+    let on_stage = b.placement.isometry() * Point3::from(fk.site_position(hand));
+    // The cursor lands on whole pixels (about 4.5 mm in the front view): within half a pixel's
+    // diagonal across the view, as the one-figure drag test.
+    let in_view = ((on_stage.x - target.x).powi(2) + (on_stage.y - target.y).powi(2)).sqrt();
+    assert!(
+        in_view < 3.5e-3,
+        "B's hand is {in_view} m from the target in the front view ({on_stage:?} vs {target:?})"
+    );
+    assert!((on_stage.coords - target).norm() < 0.03);
+}
