@@ -24,6 +24,8 @@ pub enum FileAction {
     ImportBvh,
     /// Import a rigged glTF character as a new document.
     ImportCharacter,
+    /// Add a figure to the stage from a skeleton or character file (File ▸ Add figure).
+    AddFigure,
     /// Put a BVH capture onto the figure as a new sequence (Sequence ▸ Retarget a capture).
     RetargetCapture,
     /// Export the shown sequence (or the pose) for other tools.
@@ -53,6 +55,7 @@ impl FileAction {
             FileAction::SavePose | FileAction::SavePoseAs => ("Export pose", "Export"),
             FileAction::ImportBvh => ("Import BVH", "Import"),
             FileAction::ImportCharacter => ("Import character", "Import"),
+            FileAction::AddFigure => ("Add figure (skeleton or character)", "Add"),
             FileAction::RetargetCapture => ("Retarget a capture onto this figure", "Retarget"),
             FileAction::Export(_) => ("Export", "Export"),
         }

@@ -248,6 +248,35 @@ impl Document {
         std::path::absolute(&path).unwrap_or(path)
     }
 
+    /// The first of `stem`, `stem 2`, `stem 3`, … that no figure or prop is named.
+    pub fn free_name(&self, stem: &str) -> String {
+        let taken = |name: &str| {
+            self.stage.figures.iter().any(|f| f.name == name)
+                || self.stage.props.iter().any(|p| p.name == name)
+        };
+        let stem = stem.trim();
+        let stem = if stem.is_empty() { "Figure" } else { stem };
+        std::iter::once(stem.replace('/', "-"))
+            .chain((2..).map(|n| format!("{} {n}", stem.replace('/', "-"))))
+            .find(|name| !taken(name))
+            .unwrap_or_else(|| stem.to_owned())
+    }
+
+    /// Where a new figure stands: 1 m to the side (+x) of the right-most figure, facing as the
+    /// stage.
+    pub fn beside_the_others(&self) -> Placement {
+        let right = self
+            .stage
+            .figures
+            .iter()
+            .map(|f| f.placement.at[0])
+            .fold(f64::NEG_INFINITY, f64::max);
+        Placement {
+            at: [if right.is_finite() { right + 1.0 } else { 0.0 }, 0.0],
+            facing: 0.0,
+        }
+    }
+
     /// The rigid motion from the edited figure's frame to the stage's.
     pub fn figure_to_stage(&self) -> Isometry3<f64> {
         self.stage

@@ -119,6 +119,8 @@ fn native_dialog(action: FileAction, directory: Option<PathBuf>) -> Option<PathB
         FileAction::ImportCharacter => {
             rfd::FileDialog::new().add_filter("glTF character", &["glb", "gltf", "vrm"])
         }
+        FileAction::AddFigure => rfd::FileDialog::new()
+            .add_filter("skeleton or character", &["ron", "glb", "gltf", "vrm"]),
         FileAction::Export(f) => rfd::FileDialog::new().add_filter(f.extension(), &[f.extension()]),
         _ => rfd::FileDialog::new().add_filter("RON", &["ron"]),
     };

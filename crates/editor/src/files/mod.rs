@@ -123,6 +123,19 @@ impl FileWork<'_, '_> {
             FileAction::SavePose | FileAction::SavePoseAs => self.save_pose(path),
             FileAction::ImportBvh => self.import_bvh(path),
             FileAction::ImportCharacter => self.import_character(path),
+            FileAction::AddFigure => {
+                let stem = path
+                    .file_stem()
+                    .map_or_else(|| "Figure".into(), |s| s.to_string_lossy().into_owned());
+                let stem = stem.strip_suffix(".skeleton").unwrap_or(&stem);
+                self.edits.write(EditRequest(Edit::Stage(
+                    marionette_editing::stage::StageEdit::AddFigure {
+                        name: self.document.free_name(stem),
+                        file: Some(path.to_path_buf()),
+                        placement: self.document.beside_the_others(),
+                    },
+                )));
+            }
             // The map is shown before the retarget runs (its window sends the edit).
             FileAction::RetargetCapture => match self.document.plan_retarget(path) {
                 Ok(plan) => self.prompts.retarget = Some(plan),

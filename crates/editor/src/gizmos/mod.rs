@@ -4,9 +4,11 @@
 //! circle the elbow can turn on with the arcs that keep every joint within its limits (Tolani
 //! §3.2.4) and the elbow where it is ([`crate::derived::SelectedLimb`]). With a sequence shown,
 //! the onion skins: the figure at the previous key (blue) and the next (orange), translucent.
-//! The locks' markers are drawn by [`locks`].
+//! The locks' markers are drawn by [`locks`]; the stage plan (each figure's floor path) by
+//! [`stage_plan`].
 
 pub mod locks;
+pub mod stage_plan;
 
 use bevy::prelude::*;
 use marionette_editing::rotate_handles::{HandleKind, across};
@@ -54,6 +56,7 @@ impl Plugin for GizmosPlugin {
             )
                 .in_set(crate::EditorSet::Gizmos),
         );
+        stage_plan::add_systems(app);
     }
 }
 

@@ -178,6 +178,31 @@ fn file_menu(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
             .push(FileRequest::ask(FileAction::ImportCharacter));
         ui.close();
     }
+    ui.separator();
+    if ui
+        .button("Add figure…")
+        .on_hover_text(
+            "Put another figure on the stage: a skeleton (.ron) or a character (.glb, .gltf, .vrm)",
+        )
+        .clicked()
+    {
+        out.files.push(FileRequest::ask(FileAction::AddFigure));
+        ui.close();
+    }
+    if ui
+        .button("Add humanoid")
+        .on_hover_text("Put the built-in humanoid on the stage beside the others")
+        .clicked()
+    {
+        out.edits.push(marionette_editing::Edit::Stage(
+            marionette_editing::stage::StageEdit::AddFigure {
+                name: document.free_name("humanoid"),
+                file: None,
+                placement: document.beside_the_others(),
+            },
+        ));
+        ui.close();
+    }
     ui.menu_button("Export", |ui| {
         ui.weak(if document.current_sequence().is_some() {
             "the shown sequence, baked"

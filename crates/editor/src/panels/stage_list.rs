@@ -1,38 +1,15 @@
 //! The outliner's stage: every figure (click one to edit it; the edited one is highlighted) and
 //! every prop, with buttons to add a figure (the built-in humanoid, standing beside the others)
-//! or a prop (a box on the floor), and to remove a figure other than the edited one, or a prop.
+//! or a prop (a box on the floor), to duplicate a figure, and to remove a figure other than the
+//! edited one, or a prop.
 //! Each button sends one stage edit ([`StageEdit`]); undo takes it back.
 
 use bevy_egui::egui;
-use marionette_document::{Placement, Prop, PropPlace, PropShape};
+use marionette_document::{Prop, PropPlace, PropShape};
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit};
 
 use super::PanelOutput;
-
-/// The first name `stem N` (N from 2) no figure or prop has.
-fn free_name(document: &Document, stem: &str) -> String {
-    let taken = |name: &str| {
-        document.figure_names().contains(&name) || document.props().iter().any(|p| p.name == name)
-    };
-    (2..)
-        .map(|n| format!("{stem} {n}"))
-        .find(|name| !taken(name))
-        .unwrap_or_else(|| stem.to_owned())
-}
-
-/// Where a new figure stands: 1 m to the side of the right-most figure, facing as the stage.
-fn beside_the_others(document: &Document) -> Placement {
-    let right = document
-        .figures()
-        .iter()
-        .map(|f| f.placement.at[0])
-        .fold(f64::NEG_INFINITY, f64::max);
-    Placement {
-        at: [right + 1.0, 0.0],
-        facing: 0.0,
-    }
-}
 
 /// Draws the stage section (figures and props).
 pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
@@ -44,9 +21,9 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
             .clicked()
         {
             out.edits.push(Edit::Stage(StageEdit::AddFigure {
-                name: free_name(document, "Figure"),
+                name: document.free_name("Figure"),
                 file: None,
-                placement: beside_the_others(document),
+                placement: document.beside_the_others(),
             }));
         }
         if ui
@@ -56,7 +33,7 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
         {
             let front = document.figure_to_stage() * nalgebra::Point3::new(0.0, 0.2, 0.6);
             out.edits.push(Edit::Stage(StageEdit::AddProp(Prop {
-                name: free_name(document, "Box"),
+                name: document.free_name("Box"),
                 shape: PropShape::Box {
                     size: [0.4, 0.4, 0.4],
                 },
@@ -82,6 +59,17 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
             {
                 out.edits
                     .push(Edit::Stage(StageEdit::SelectFigure(figure.name.clone())));
+            }
+            if ui
+                .small_button("⧉")
+                .on_hover_text("Duplicate this figure (its pose, locks and keys) beside the others")
+                .clicked()
+            {
+                out.edits.push(Edit::Stage(StageEdit::DuplicateFigure {
+                    name: figure.name.clone(),
+                    copy: document.free_name(&figure.name),
+                    placement: document.beside_the_others(),
+                }));
             }
             if k != active
                 && ui
