@@ -241,6 +241,26 @@ impl Document {
                 .is_some_and(|f| !f.placement.is_identity() || f.name != self.skeleton.name())
     }
 
+    /// The whole stage as a file holds it (every figure's snapshot, built-in figures naming no
+    /// skeleton file), for a bake of the stage.
+    pub fn to_stage(&self) -> marionette_document::Stage {
+        marionette_document::Stage {
+            figures: self
+                .stage
+                .figures
+                .iter()
+                .map(|f| marionette_document::StageFigure {
+                    name: f.name.clone(),
+                    placement: f.placement,
+                    document: f.document.as_deref().unwrap_or(self).snapshot(),
+                })
+                .collect(),
+            props: self.stage.props.clone(),
+            links: self.stage.links.clone(),
+            cues: self.stage.cues.clone(),
+        }
+    }
+
     /// Where a prop's mesh file is (relative to the document's folder, else the working
     /// directory), made absolute.
     pub fn prop_mesh_path(&self, file: &str) -> std::path::PathBuf {

@@ -61,7 +61,7 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
                     .push(Edit::Stage(StageEdit::SelectFigure(figure.name.clone())));
             }
             if ui
-                .small_button("⧉")
+                .small_button("copy")
                 .on_hover_text("Duplicate this figure (its pose, locks and keys) beside the others")
                 .clicked()
             {

@@ -100,6 +100,8 @@ impl Plugin for ScenePlugin {
                 ghosts::sync_ghosts,
                 figure::highlight,
                 stage::rebuild_stage,
+                stage::pose_stage,
+                stage::place_stage,
             )
                 .chain()
                 .in_set(EditorSet::Scene),
@@ -112,6 +114,7 @@ impl Plugin for ScenePlugin {
         )
         .add_observer(picking::on_press)
         .add_observer(stage::on_press_other_figure)
+        .init_resource::<stage::StagePoses>()
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));
         character::add_systems(app);
         one_thread::add_systems(app);

@@ -2,9 +2,12 @@
 //! bodies (or slim bones) at its own pose, and every prop (its box, cylinder or sphere, or its
 //! glTF mesh file), each where it stands relative to the edited figure: the scene is drawn in
 //! the edited figure's frame ([`marionette_editing::stage`]), so the stage's other things are
-//! placed by `stage_to_figure · placement`. A press on another figure's body selects that
-//! figure for editing. Rebuilt when anything of the stage changes (figures, places, poses,
-//! props); nothing here edits.
+//! placed by `stage_to_figure · placement`. With a sequence shown, the other figures and the
+//! props are where the stage's bake of it puts them at the timeline's frame (links held, props
+//! carried by their grips: [`pose_stage`]); the edited figure shows its own frame as always. A
+//! press on another figure's body selects that figure for editing. The entities are rebuilt
+//! when the stage's figures or props change, and moved when their poses do; nothing here
+//! edits.
 
 use bevy::prelude::*;
 use marionette_document::PropShape;
@@ -26,9 +29,35 @@ pub struct StagePart;
 #[derive(Component, Debug, Clone)]
 pub struct OtherFigureBody(pub String);
 
-/// A prop's entity (by its name).
-#[derive(Component, Debug, Clone)]
-pub struct PropBody(pub String);
+/// A prop's entity (its index among the props).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct PropBody(pub usize);
+
+/// A joint frame of another figure (its index among the figures, the joint).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct OtherJoint(pub usize, pub marionette_skeleton::JointId);
+
+/// Where the rest of the stage is now: each other figure's joint values and each prop's place
+/// on the stage. With a sequence shown, the stage's bake of it at the timeline's frame (links
+/// held, props carried by their grips); else each figure's own pose and each prop's place.
+#[derive(Resource, Debug, Default)]
+pub struct StagePoses {
+    /// Per figure (stage order), its joint values (`None` for the edited figure).
+    figures: Vec<Option<Vec<f64>>>,
+    /// Per prop, its place on the stage.
+    props: Vec<Isometry3<f64>>,
+    /// What they were made from.
+    made_from: String,
+}
+
+/// A stage's bake of one sequence, kept while the work it was made from is unchanged.
+#[derive(Default)]
+pub(super) struct CachedBake {
+    made_from: String,
+    first: i64,
+    figures: Vec<Vec<Vec<f64>>>,
+    props: Vec<Vec<Isometry3<f64>>>,
+}
 
 /// The materials of the rest of the stage.
 #[derive(Resource, Clone)]
@@ -95,7 +124,7 @@ pub(super) fn rebuild_stage(
         commands.entity(entity).despawn();
     }
     let to_figure = document.stage_to_figure();
-    for figure in document.figures() {
+    for (k, figure) in document.figures().iter().enumerate() {
         let Some(other) = figure.document() else {
             continue;
         };
@@ -103,17 +132,17 @@ pub(super) fn rebuild_stage(
         spawn_figure(
             &mut commands,
             other,
-            &figure.name,
+            (k, &figure.name),
             root,
             &palette.figure,
             &mut meshes,
         );
     }
-    for prop in document.props() {
+    for (k, prop) in document.props().iter().enumerate() {
         let place = transform_of(&(to_figure * prop.place.isometry()));
         let mut entity = commands.spawn((
             StagePart,
-            PropBody(prop.name.clone()),
+            PropBody(k),
             place,
             Visibility::default(),
             Name::new(format!("prop {}", prop.name)),
@@ -154,7 +183,7 @@ pub(super) fn rebuild_stage(
 fn spawn_figure(
     commands: &mut Commands,
     document: &Document,
-    name: &str,
+    (index, name): (usize, &str),
     root: Transform,
     material: &Handle<FigureMaterial>,
     meshes: &mut Assets<Mesh>,
@@ -181,7 +210,7 @@ fn spawn_figure(
                     Some(shape) => vec![shape.clone()],
                 };
                 figure
-                    .spawn((frame, Visibility::default()))
+                    .spawn((frame, Visibility::default(), OtherJoint(index, id)))
                     .with_children(|joint| {
                         for (mesh, placement) in shapes.iter().filter_map(shape_mesh) {
                             joint.spawn((
@@ -194,6 +223,138 @@ fn spawn_figure(
                     });
             }
         });
+}
+
+/// Works out where the rest of the stage is now ([`StagePoses`]): baking the shown sequence
+/// for the whole stage when the work changed, then taking the timeline's frame of it.
+pub(super) fn pose_stage(
+    document: Res<OpenDocument>,
+    mut poses: ResMut<StagePoses>,
+    mut bake: Local<CachedBake>,
+    mut notices: ResMut<crate::resources::Notices>,
+) {
+    if !document.is_changed() {
+        return;
+    }
+    let sequence = document
+        .current_sequence()
+        .and_then(|s| document.sequences().get(s))
+        .map(|s| s.name.clone());
+    let work = format!(
+        "{}|{}|{sequence:?}",
+        signature(&document),
+        document.history().revision()
+    );
+    let made_from = format!("{work}|{}", document.frame());
+    if poses.made_from == made_from {
+        return;
+    }
+    let staged = document.figures().len() > 1 || !document.props().is_empty();
+    if let (Some(name), true) = (&sequence, staged)
+        && bake.made_from != work
+    {
+        let stage = document.to_stage();
+        *bake = CachedBake {
+            made_from: work.clone(),
+            ..CachedBake::default()
+        };
+        match marionette_motion::stage::StageBaker::new(
+            &stage,
+            name,
+            marionette_motion::BakeSettings::default(),
+        ) {
+            Ok(baker) => {
+                let baked = baker.bake(&|| {});
+                bake.first = baker.range().0;
+                bake.figures = (0..stage.figures.len())
+                    .map(|f| {
+                        baked
+                            .frames
+                            .iter()
+                            .map(|fr| fr.figures[f].q.clone())
+                            .collect()
+                    })
+                    .collect();
+                bake.props = baked.props;
+            }
+            Err(e) => notices.error(format!(
+                "The stage's sequence \"{name}\" cannot be baked: {e}"
+            )),
+        }
+    }
+    let active = document.active_figure();
+    let at = usize::try_from(document.frame() - bake.first).unwrap_or(0);
+    let baked = sequence.is_some() && staged && bake.made_from == work;
+    poses.figures = document
+        .figures()
+        .iter()
+        .enumerate()
+        .map(|(k, figure)| {
+            if k == active {
+                return None;
+            }
+            let own = figure.document().map(|d| d.pose().to_vec());
+            match bake.figures.get(k).filter(|_| baked) {
+                Some(frames) if !frames.is_empty() => {
+                    Some(frames[at.min(frames.len() - 1)].clone())
+                }
+                _ => own,
+            }
+        })
+        .collect();
+    poses.props = document
+        .props()
+        .iter()
+        .enumerate()
+        .map(|(p, prop)| match bake.props.get(p).filter(|_| baked) {
+            Some(places) if !places.is_empty() => places[at.min(places.len() - 1)],
+            _ => prop.place.isometry(),
+        })
+        .collect();
+    poses.made_from = made_from;
+}
+
+/// Other figures' joints and props spawned since the last run.
+type JustSpawned = Or<(Added<OtherJoint>, Added<PropBody>)>;
+
+/// Puts the other figures' joints and the props where [`StagePoses`] says.
+pub(super) fn place_stage(
+    document: Res<OpenDocument>,
+    poses: Res<StagePoses>,
+    mut joints: Query<(&OtherJoint, &mut Transform), Without<PropBody>>,
+    mut props: Query<(&PropBody, &mut Transform), Without<OtherJoint>>,
+    added: Query<(), JustSpawned>,
+) {
+    if !poses.is_changed() && added.is_empty() {
+        return;
+    }
+    let mut fks: Vec<Option<marionette_skeleton::Fk>> = Vec::new();
+    for (k, figure) in document.figures().iter().enumerate() {
+        let fk = match (
+            figure.document(),
+            poses.figures.get(k).and_then(Option::as_ref),
+        ) {
+            (Some(doc), Some(q)) if q.len() == doc.pose().len() => {
+                let mut fk = marionette_skeleton::Fk::new(doc.skeleton());
+                fk.update(doc.skeleton(), q);
+                Some(fk)
+            }
+            _ => None,
+        };
+        fks.push(fk);
+    }
+    for (joint, mut transform) in &mut joints {
+        if let Some(Some(fk)) = fks.get(joint.0) {
+            *transform = Transform::from_translation(vec3(&fk.joint_position(joint.1)))
+                .with_rotation(quat(fk.joint_rotation(joint.1)));
+        }
+    }
+    let to_figure = document.stage_to_figure();
+    for (prop, mut transform) in &mut props {
+        if let Some(place) = poses.props.get(prop.0) {
+            *transform = transform_of(&(to_figure * place));
+        }
+    }
 }
 
 /// A primary press on another figure's body selects that figure for editing.

@@ -265,7 +265,7 @@ fn control_cameras(
     }
 }
 
-/// F: frames the selected joint's subtree, or the whole figure, in every view.
+/// F: frames the selected joint's subtree, or the whole stage, in every view.
 fn focus_on_request(
     mut requests: MessageReader<FocusSelection>,
     document: Res<OpenDocument>,
@@ -281,7 +281,7 @@ fn focus_on_request(
             let subtree: Vec<_> = skeleton.subtree(top).collect();
             points_of(skeleton, document.fk(), |j| subtree.contains(&j))
         }
-        None => points_of(skeleton, document.fk(), |_| true),
+        None => stage_points(&document),
     };
     let Some((min, max)) = bounds(&points) else {
         return;
@@ -296,6 +296,31 @@ fn focus_on_request(
             size * 1.25
         };
     }
+}
+
+/// With nothing selected, F frames the whole stage: every figure (the others at their own
+/// poses, where they stand) and every prop, in the edited figure's frame.
+fn stage_points(document: &marionette_editing::Document) -> Vec<Vec3> {
+    let mut points = points_of(document.skeleton(), document.fk(), |_| true);
+    let to_figure = document.stage_to_figure();
+    for figure in document.figures() {
+        if let Some(other) = figure.document() {
+            let place = to_figure * figure.placement.isometry();
+            points.extend(
+                points_of(other.skeleton(), other.fk(), |_| true)
+                    .into_iter()
+                    .map(|p| {
+                        let p = place * nalgebra::Point3::from(crate::convert::vector(p));
+                        crate::convert::vec3(&p.coords)
+                    }),
+            );
+        }
+    }
+    for prop in document.props() {
+        let p = to_figure * prop.place.isometry() * nalgebra::Point3::origin();
+        points.push(crate::convert::vec3(&p.coords));
+    }
+    points
 }
 
 /// A newly opened document's figure is framed whole (the cameras remember which document they
