@@ -363,3 +363,43 @@ fn the_stage_replay_steps_read_as_spelled_and_build_the_stage() {
         "{err}"
     );
 }
+
+#[test]
+fn a_figure_moved_by_a_drag_on_its_numbers_is_one_undo_step_and_numbers_only() {
+    use marionette_editing::UndoStep;
+    let mut doc = two_dancers();
+    let place = |x: f64, undo| StageEdit::PlaceFigure {
+        name: "B".into(),
+        placement: at(x, 1.0, 180.0),
+        undo,
+    };
+    apply(&mut doc, place(0.1, UndoStep::New)).expect("moves");
+    apply(&mut doc, place(0.2, UndoStep::Extend)).expect("moves on");
+    apply(&mut doc, place(0.3, UndoStep::Extend)).expect("moves on");
+    assert_eq!(doc.figures()[1].placement, at(0.3, 1.0, 180.0));
+    let err = apply(&mut doc, place(f64::NAN, UndoStep::New)).expect_err("not a number");
+    assert!(matches!(err, EditError::Stage(_)), "{err}");
+    assert_eq!(
+        doc.figures()[1].placement,
+        at(0.3, 1.0, 180.0),
+        "nothing changed"
+    );
+    doc.undo();
+    assert_eq!(
+        doc.figures()[1].placement,
+        at(0.0, 1.0, 180.0),
+        "the whole drag undone"
+    );
+    // The edited figure moves too: the stage's frame seen from it moves with it.
+    apply(
+        &mut doc,
+        StageEdit::PlaceFigure {
+            name: "A".into(),
+            placement: at(0.5, 0.0, 90.0),
+            undo: UndoStep::New,
+        },
+    )
+    .expect("moves A");
+    let origin = doc.figure_to_stage() * nalgebra::Point3::origin();
+    assert!((origin - nalgebra::Point3::new(0.5, 0.0, 0.0)).norm() < 1e-12);
+}

@@ -1,7 +1,8 @@
 //! The outliner's stage: every figure (click one to edit it; the edited one is highlighted) and
 //! every prop, with buttons to add a figure (the built-in humanoid, standing beside the others)
 //! or a prop (a box on the floor), to duplicate a figure, and to remove a figure other than the
-//! edited one, or a prop.
+//! edited one, or a prop; the edited figure's name and its place on the floor (x, z, facing)
+//! are typed or dragged here.
 //! Each button sends one stage edit ([`StageEdit`]); undo takes it back.
 
 use bevy_egui::egui;
@@ -82,6 +83,9 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
             }
         });
     }
+    if document.figures().len() > 1 || !document.props().is_empty() {
+        edited_figure_place(ui, document, out);
+    }
     for prop in document.props() {
         ui.horizontal(|ui| {
             ui.label(format!("📦 {}", prop.name));
@@ -99,4 +103,63 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
         ui.label(egui::RichText::new(format!("🔗 {}", link.name)).small());
     }
     ui.separator();
+}
+
+/// The edited figure's name (typed, Enter renames) and its place on the floor: x and z in
+/// metres and the way it faces in degrees (a drag on a number is one undo step).
+fn edited_figure_place(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
+    let Some(figure) = document.figures().get(document.active_figure()) else {
+        return;
+    };
+    let id = egui::Id::new(("rename figure", document.id()));
+    let mut typed: String = ui
+        .data_mut(|d| d.get_temp(id))
+        .unwrap_or_else(|| figure.name.clone());
+    ui.horizontal(|ui| {
+        ui.label("name");
+        let response = ui.add(egui::TextEdit::singleline(&mut typed).desired_width(110.0));
+        if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+            if typed != figure.name {
+                out.edits.push(Edit::Stage(StageEdit::RenameFigure {
+                    from: figure.name.clone(),
+                    to: typed.clone(),
+                }));
+            }
+            ui.data_mut(|d| d.remove::<String>(id));
+        } else if response.has_focus() {
+            ui.data_mut(|d| d.insert_temp(id, typed.clone()));
+        } else {
+            ui.data_mut(|d| d.remove::<String>(id));
+        }
+    });
+    let mut place = figure.placement;
+    let mut changed = None;
+    ui.horizontal(|ui| {
+        let [x, z] = &mut place.at;
+        for (label, value, speed, suffix) in [
+            ("x", x, 0.01, " m"),
+            ("z", z, 0.01, " m"),
+            ("facing", &mut place.facing, 1.0, "°"),
+        ] {
+            ui.label(label);
+            let response = ui.add(
+                egui::DragValue::new(value)
+                    .speed(speed)
+                    .suffix(suffix)
+                    .max_decimals(3),
+            );
+            if response.changed() {
+                changed = Some(super::outliner::undo_step(&response));
+            }
+        }
+    });
+    if let Some(undo) = changed
+        && place != figure.placement
+    {
+        out.edits.push(Edit::Stage(StageEdit::PlaceFigure {
+            name: figure.name.clone(),
+            placement: place,
+            undo,
+        }));
+    }
 }

@@ -216,6 +216,27 @@ pub(super) fn place_figure(
     }
 }
 
+/// Keeps the ground under the stage when the edited figure moves on the floor (the scene is
+/// drawn in its frame).
+pub(super) fn place_ground(
+    document: Res<OpenDocument>,
+    mut grounds: Query<&mut Transform, With<Ground>>,
+) {
+    if !document.is_changed() {
+        return;
+    }
+    let stage = document.stage_to_figure();
+    let t = stage.translation.vector;
+    let rotation = quat(stage.rotation.to_rotation_matrix().matrix());
+    for mut ground in &mut grounds {
+        let wanted = Transform::from_xyz(t.x as f32, ground.translation.y, t.z as f32)
+            .with_rotation(rotation);
+        if *ground != wanted {
+            *ground = wanted;
+        }
+    }
+}
+
 /// The selected body in orange, the hovered one lighter (glTF bodies keep their own materials:
 /// [`super::gltf_tint`]).
 pub(super) fn highlight(

@@ -97,6 +97,7 @@ impl Plugin for ScenePlugin {
             (
                 figure::rebuild_figure,
                 figure::place_figure,
+                figure::place_ground,
                 ghosts::sync_ghosts,
                 figure::highlight,
                 stage::rebuild_stage,

@@ -372,3 +372,68 @@ pub(super) fn on_press_other_figure(
         )));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marionette_editing::{Edit, Solving};
+
+    fn two_dancers() -> Document {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../motion/tests/data/two-dancers.marionette.ron");
+        Document::open_document(path).expect("the test stage")
+    }
+
+    fn poses_of(document: Document) -> (Vec<Option<Vec<f64>>>, Vec<Isometry3<f64>>) {
+        let mut app = App::new();
+        app.insert_resource(OpenDocument::new(document))
+            .init_resource::<StagePoses>()
+            .init_resource::<crate::resources::Notices>()
+            .add_systems(Update, pose_stage);
+        app.update();
+        let poses = app.world().resource::<StagePoses>();
+        (poses.figures.clone(), poses.props.clone())
+    }
+
+    #[test]
+    fn with_a_sequence_shown_the_others_and_the_props_are_at_the_stage_s_bake_of_the_frame() {
+        let mut doc = two_dancers();
+        doc.select_figure("B").expect("B");
+        let mut solving = Solving::default();
+        doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
+            .expect("B's sway");
+        doc.apply(Edit::GoToFrame(24), &mut solving)
+            .expect("frame 24");
+        let stage = doc.to_stage();
+        let (figures, props) = poses_of(doc);
+        let baker = marionette_motion::stage::StageBaker::new(
+            &stage,
+            "sway",
+            marionette_motion::BakeSettings::default(),
+        )
+        .expect("bakes");
+        let bake = baker.bake(&|| {});
+        let at = usize::try_from(24 - baker.range().0).expect("in range");
+        assert_eq!(figures[1], None, "B is edited: it shows its own frame");
+        assert_eq!(
+            figures[0].as_deref(),
+            Some(bake.frames[at].figures[0].q.as_slice())
+        );
+        assert_eq!(props[0], bake.props[0][at]);
+        // A's arm is held to B's hand by the link: not A's own pose.
+        assert_ne!(
+            figures[0].as_deref(),
+            Some(stage.figures[0].document.pose.q.as_slice())
+        );
+    }
+
+    #[test]
+    fn without_a_sequence_the_others_keep_their_own_pose_and_the_props_their_place() {
+        let doc = two_dancers();
+        let b_pose = doc.figures()[1].document().expect("B").pose().to_vec();
+        let stick = doc.props()[0].place.isometry();
+        let (figures, props) = poses_of(doc);
+        assert_eq!(figures, vec![None, Some(b_pose)]);
+        assert_eq!(props, vec![stick]);
+    }
+}
