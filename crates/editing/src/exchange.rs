@@ -1,5 +1,6 @@
 //! Files for other tools from the editor: the shown sequence (baked, locks held) or the current
-//! pose exported as BVH, glTF or JSON, and a BVH capture or a glTF character imported as a new
+//! pose exported as BVH, glTF or JSON (of a stage: the whole stage as glb, the edited figure
+//! placed on it as BVH or JSON, through the command line's own [`marionette_interchange::stage_export`]), and a BVH capture or a glTF character imported as a new
 //! document, through the readers every front end shares ([`marionette_interchange`]). Failures
 //! are errors that change nothing.
 
@@ -64,6 +65,9 @@ pub struct ExportJob {
     skeleton_file: Option<PathBuf>,
     /// The character the skeleton's skin names, as the document read it.
     character: Option<Arc<Character>>,
+    /// For a stage: the whole of it, the edited figure's index and the document's folder
+    /// (a glb holds every figure and prop; BVH and JSON the edited figure, placed on it).
+    stage: Option<(marionette_document::Stage, usize, PathBuf)>,
 }
 
 impl ExportJob {
@@ -76,6 +80,26 @@ impl ExportJob {
 
     /// Bakes (calling `progress` after each frame) and writes the file.
     pub fn run(&self, progress: &(dyn Fn() + Sync)) -> Result<Exported, String> {
+        if let Some((stage, figure, folder)) = &self.stage {
+            use marionette_interchange::stage_export::{StageExport, export_stage};
+            let export = StageExport {
+                stage,
+                sequence: self.sequence.as_ref().map(|s| s.name.as_str()),
+                figure: (self.format != ExportFormat::Glb).then_some(*figure),
+                format: self.format,
+                folder,
+                assets: self.assets.as_deref(),
+                pose_name: "pose",
+            };
+            let written = export_stage(export, progress)?;
+            marionette_skeleton::ron_io::write_bytes_atomically(&self.path, &written.bytes)
+                .map_err(|e| format!("{}: {e}", self.path.display()))?;
+            return Ok(Exported {
+                frames: written.frames,
+                what: written.name,
+                warnings: written.warnings,
+            });
+        }
         let (what, fps, frames) = match &self.sequence {
             Some(seq) => {
                 let baker = Baker::new(&self.skeleton, seq, &self.locks, BakeSettings::default());
@@ -140,6 +164,9 @@ impl Document {
             assets: assets.map(Path::to_path_buf),
             skeleton_file: self.source.clone(),
             character: self.character().cloned(),
+            stage: self
+                .is_stage()
+                .then(|| (self.to_stage(), self.active_figure(), self.folder())),
         }
     }
 

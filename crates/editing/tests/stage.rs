@@ -403,3 +403,35 @@ fn a_figure_moved_by_a_drag_on_its_numbers_is_one_undo_step_and_numbers_only() {
     let origin = doc.figure_to_stage() * nalgebra::Point3::origin();
     assert!((origin - nalgebra::Point3::new(0.5, 0.0, 0.0)).norm() < 1e-12);
 }
+
+#[test]
+fn the_editor_s_export_of_a_stage_is_the_whole_stage_as_glb_and_the_edited_figure_as_json() {
+    use marionette_editing::exchange::ExportFormat;
+    let dir = tempfile::tempdir().expect("temp");
+    let mut doc = two_dancers();
+    doc.select_figure("B").expect("B");
+    doc.apply(Edit::SelectSequence(Some(0)), &mut Solving::default())
+        .expect("B's sway");
+    let glb = dir.path().join("stage.glb");
+    let written = doc
+        .export_job(ExportFormat::Glb, &glb, None)
+        .run(&|| {})
+        .expect("exports");
+    assert_eq!((written.frames, written.what.as_str()), (49, "sway"));
+    let bytes = std::fs::read(&glb).expect("written");
+    let text = String::from_utf8_lossy(&bytes);
+    for node in ["\"A/pelvis\"", "\"B/pelvis\"", "\"stick\""] {
+        assert!(text.contains(node), "the glb has node {node}");
+    }
+    let json = dir.path().join("b.json");
+    doc.export_job(ExportFormat::Json, &json, None)
+        .run(&|| {})
+        .expect("exports");
+    let frames: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("written")).expect("JSON");
+    let frame = &frames["frames"][24];
+    assert!(frame["props"]["stick"]["position"].is_array(), "{frame}");
+    // B's joints on the stage: it stands at z = 1 facing A, so its pelvis is near z = 1.
+    let pelvis_z = frame["joints_world"]["pelvis"][2].as_f64().expect("z");
+    assert!((pelvis_z - 1.0).abs() < 0.2, "{pelvis_z}");
+}

@@ -10,10 +10,8 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use marionette_document::{Stage, StageFile};
-use marionette_interchange::export::{ExportFormat, OnStage, Sources, export_bytes};
-use marionette_interchange::stage_glb::{StageFrames, StageSources, stage_glb};
-use marionette_motion::stage::StageBaker;
-use marionette_motion::stage::frames_file::{place_json, props_json};
+use marionette_interchange::export::{ExportFormat, Sources, export_bytes};
+use marionette_interchange::stage_export::{StageExport, export_stage};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::Skeleton;
 
@@ -156,8 +154,9 @@ type Export = (
     Vec<BakedFrame>,
 );
 
-/// One figure of a stage: its pose, or its frames of the sequence baked with the whole stage
-/// (links and props included), placed on the stage.
+/// A stage: the whole of it as one glb, or one figure (`--figure NAME`) as BVH or JSON placed
+/// on the stage; its pose, or its frames of the sequence baked with the whole stage (links and
+/// props included).
 fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String> {
     let input = args.input.display();
     let names = || {
@@ -168,140 +167,56 @@ fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, Str
             .collect::<Vec<_>>()
             .join(", ")
     };
-    if args.format == Format::Glb {
-        if let Some(figure) = &args.figure {
-            return Err(format!(
-                "{input}: --figure {figure}: a glb holds the whole stage (every figure and \
-                 prop); leave --figure out, or export the figure as BVH or JSON"
-            ));
-        }
-        return export_stage_glb(args, stage);
-    }
-    let Some(wanted) = &args.figure else {
+    let figure = match &args.figure {
+        Some(wanted) => Some(stage.figure_index(wanted).ok_or_else(|| {
+            format!(
+                "{input}: no figure \"{wanted}\" on the stage (figures: {})",
+                names()
+            )
+        })?),
+        None => None,
+    };
+    if args.format != Format::Glb && figure.is_none() {
         return Err(format!(
             "{input}: a stage holds several figures; say which to export with --figure NAME \
              (figures: {})",
             names()
         ));
-    };
-    let Some(f) = stage.figure_index(wanted) else {
-        return Err(format!(
-            "{input}: no figure \"{wanted}\" on the stage (figures: {})",
-            names()
-        ));
-    };
-    let figure = &stage.figures[f];
-    let (name, fps, frames, props) = match &args.sequence {
-        None => {
-            let frame = BakedFrame {
-                frame: 0,
-                q: figure.document.pose.q.clone(),
-                lock_errors: Vec::new(),
-            };
-            let props = serde_json::Value::Object(
-                stage
-                    .props
-                    .iter()
-                    .map(|p| (p.name.clone(), place_json(&p.place.isometry())))
-                    .collect(),
-            );
-            (stem(&args.input), 24.0, vec![frame], vec![props])
-        }
-        Some(sequence) => {
-            let baker = StageBaker::new(stage, sequence, BakeSettings::default())
-                .map_err(|e| format!("{input}: {e}"))?;
-            let bake = baker
-                .bake_with_threads(0, &|| {})
-                .map_err(|e| format!("cannot start the baking threads: {e}"))?;
-            let props = (0..bake.frames.len())
-                .map(|k| props_json(stage, &bake, k))
-                .collect();
-            let frames = bake
-                .frames
-                .into_iter()
-                .map(|mut frame| frame.figures.swap_remove(f))
-                .collect();
-            (sequence.clone(), baker.fps(), frames, props)
-        }
-    };
-    let doc = &figure.document;
-    let on_stage = OnStage {
-        placement: figure.placement.isometry(),
-        props: &props,
-    };
-    write_with(
-        args,
-        (doc.skeleton.clone(), doc.locks.clone(), name, fps, frames),
-        Some(&doc.skeleton_path),
-        Some(on_stage),
-    )
-}
-
-/// The whole stage as one glb: its pose, or its frames of the sequence.
-fn export_stage_glb(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String> {
-    let input = args.input.display();
-    let (name, fps, figures, props) = match &args.sequence {
-        None => {
-            let figures = stage
-                .figures
-                .iter()
-                .map(|f| {
-                    vec![BakedFrame {
-                        frame: 0,
-                        q: f.document.pose.q.clone(),
-                        lock_errors: Vec::new(),
-                    }]
-                })
-                .collect();
-            let props = stage
-                .props
-                .iter()
-                .map(|p| vec![p.place.isometry()])
-                .collect();
-            (stem(&args.input), 24.0, figures, props)
-        }
-        Some(sequence) => {
-            let baker = StageBaker::new(stage, sequence, BakeSettings::default())
-                .map_err(|e| format!("{input}: {e}"))?;
-            let bake = baker
-                .bake_with_threads(0, &|| {})
-                .map_err(|e| format!("cannot start the baking threads: {e}"))?;
-            let mut figures: Vec<Vec<BakedFrame>> = vec![Vec::new(); stage.figures.len()];
-            for frame in &bake.frames {
-                for (f, figure) in frame.figures.iter().enumerate() {
-                    figures[f].push(figure.clone());
-                }
-            }
-            (sequence.clone(), baker.fps(), figures, bake.props)
-        }
-    };
+    }
     let folder = args
         .input
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
-    let frames = StageFrames {
-        name: &name,
-        fps,
-        figures: &figures,
-        props: &props,
-    };
-    let sources = StageSources {
+    let pose_name = stem(&args.input);
+    let export = StageExport {
+        stage,
+        sequence: args.sequence.as_deref(),
+        figure,
+        format: args.format.into(),
         folder,
         assets: args.assets.as_deref(),
+        pose_name: &pose_name,
     };
-    let (bytes, warnings) = stage_glb(stage, frames, sources)
+    let written = export_stage(export, &|| {})
         .map_err(|e| format!("{input}: cannot write the export: {e}"))?;
-    for w in warnings {
+    for w in &written.warnings {
         eprintln!("{input}: {w}");
     }
-    marionette_skeleton::ron_io::write_bytes_atomically(&args.out, &bytes)
+    marionette_skeleton::ron_io::write_bytes_atomically(&args.out, &written.bytes)
         .map_err(|e| format!("{}: cannot write: {e}", args.out.display()))?;
+    let what = match figure {
+        Some(f) => format!("figure \"{}\"", stage.figures[f].name),
+        None => format!(
+            "{} figures, {} props",
+            stage.figures.len(),
+            stage.props.len()
+        ),
+    };
     outln!(
-        "{input}: {} frames of \"{name}\" ({} figures, {} props) written to {}",
-        figures.first().map_or(0, Vec::len),
-        stage.figures.len(),
-        stage.props.len(),
+        "{input}: {} frames of \"{}\" ({what}) written to {}",
+        written.frames,
+        written.name,
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
@@ -310,18 +225,8 @@ fn export_stage_glb(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String
 /// Writes the export.
 fn write(
     args: &ExportArgs,
-    export: Export,
-    skeleton_file: Option<&std::path::Path>,
-) -> Result<ExitCode, String> {
-    write_with(args, export, skeleton_file, None)
-}
-
-/// Writes the export of a figure, on a stage or not.
-fn write_with(
-    args: &ExportArgs,
     (skeleton, locks, name, fps, frames): Export,
     skeleton_file: Option<&std::path::Path>,
-    stage: Option<OnStage<'_>>,
 ) -> Result<ExitCode, String> {
     let assets = args
         .assets
@@ -331,7 +236,7 @@ fn write_with(
         assets: assets.as_deref(),
         skeleton_file,
         character: None,
-        stage,
+        stage: None,
     };
     let (bytes, warnings) = export_bytes(
         args.format.into(),

@@ -10,7 +10,7 @@ use marionette_editing::edit::SATISFY_BUDGET;
 use marionette_editing::{ChainMode, Comparison, Document, Edit};
 use marionette_ik::SolverKind;
 
-use super::outliner::undo_step;
+use super::undo_step;
 use super::{PanelOutput, theme};
 use crate::derived::SelectedLimb;
 use crate::drag::ghosts::{GHOST_COLOURS, Ghosts};

@@ -11,7 +11,7 @@ use marionette_editing::{Document, Edit};
 use marionette_ik::GoalKind;
 use marionette_skeleton::Skeleton;
 
-use super::outliner::undo_step;
+use super::undo_step;
 use super::{PanelOutput, theme};
 use crate::derived::LockStatus;
 use crate::input::Command;

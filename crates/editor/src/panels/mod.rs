@@ -479,3 +479,12 @@ fn send(
         requests.recovery.write(RecoveryAnswer(recover));
     }
 }
+
+/// Whether a change of a slider or drag value starts a new undo step or extends the drag's.
+pub fn undo_step(response: &bevy_egui::egui::Response) -> marionette_editing::UndoStep {
+    if response.dragged() && !response.drag_started() {
+        marionette_editing::UndoStep::Extend
+    } else {
+        marionette_editing::UndoStep::New
+    }
+}

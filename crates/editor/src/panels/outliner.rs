@@ -7,19 +7,10 @@
 
 use bevy_egui::egui;
 use marionette_editing::outliner::{OutlineItem, dof_sliders, from_display, outline};
-use marionette_editing::{Document, Edit, UndoStep};
+use marionette_editing::{Document, Edit};
 
-use super::PanelOutput;
+use super::{PanelOutput, undo_step};
 use crate::selection::Selection;
-
-/// Whether a change of a slider or drag value starts a new undo step or extends the drag's.
-pub fn undo_step(response: &egui::Response) -> UndoStep {
-    if response.dragged() && !response.drag_started() {
-        UndoStep::Extend
-    } else {
-        UndoStep::New
-    }
-}
 
 /// Draws the outliner and the forward-kinematics sliders.
 pub fn outliner_panel(

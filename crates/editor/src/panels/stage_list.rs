@@ -149,7 +149,7 @@ fn edited_figure_place(ui: &mut egui::Ui, document: &Document, out: &mut PanelOu
                     .max_decimals(3),
             );
             if response.changed() {
-                changed = Some(super::outliner::undo_step(&response));
+                changed = Some(super::undo_step(&response));
             }
         }
     });
