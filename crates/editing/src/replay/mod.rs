@@ -373,6 +373,43 @@ mod tests {
             text.truncate(cut.min(text.len()));
             let _ = Script::parse(&String::from_utf8_lossy(&text), "m.ron");
         }
+
+        /// The prop step's spelling touches only `Release(` outside strings: any other text,
+        /// whatever its characters, comes back as it was.
+        #[test]
+        fn only_the_prop_release_is_respelled(text in "\\PC{0,80}") {
+            let out = step::spell_prop_release(&text);
+            if !text.contains("Release") {
+                proptest::prop_assert_eq!(&out, &text);
+            }
+            proptest::prop_assert_eq!(out.replace("ReleaseProp", "Release"), text.replace("ReleaseProp", "Release"));
+        }
+    }
+
+    #[test]
+    fn both_releases_read() {
+        let script = Script::parse(
+            r#"Replay([Release, Release(prop: "stick", frame: 3), Type("Release(x"), Release ( prop: "b", frame: 4 ), MyRelease])"#,
+            "r.ron",
+        );
+        // `MyRelease` is no step: the error names it, the rest read as spelled.
+        let err = script.expect_err("MyRelease is unknown").to_string();
+        assert!(err.contains("MyRelease"), "{err}");
+        let script = Script::parse(
+            r#"Replay([Release, Release(prop: "stick", frame: 3), Type("Release(x"), Release ( prop: "b", frame: 4 )])"#,
+            "r.ron",
+        )
+        .expect("reads");
+        assert_eq!(script.steps[0], Step::Release);
+        assert_eq!(
+            script.steps[1],
+            Step::ReleaseProp {
+                prop: "stick".into(),
+                frame: 3
+            }
+        );
+        assert_eq!(script.steps[2], Step::Type("Release(x".into()));
+        assert!(matches!(&script.steps[3], Step::ReleaseProp { prop, frame: 4 } if prop == "b"));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The outliner's stage: every figure (click one to edit it; the edited one is highlighted) and
 //! every prop, with buttons to add a figure (the built-in humanoid, standing beside the others)
-//! or a prop (a box on the floor), to duplicate a figure, and to remove a figure other than the
-//! edited one, or a prop; the edited figure's name and its place on the floor (x, z, facing)
-//! are typed or dragged here.
+//! or a prop (a box, a stick or a ball in front of the edited figure), to duplicate a figure,
+//! and to remove a figure other than the edited one, or a prop; the edited figure's name and
+//! its place on the floor (x, z, facing), and each prop's place, are typed or dragged here.
 //! Each button sends one stage edit ([`StageEdit`]); undo takes it back.
 
 use bevy_egui::egui;
@@ -27,23 +27,28 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
                 placement: document.beside_the_others(),
             }));
         }
-        if ui
-            .small_button("+ prop")
-            .on_hover_text("Add a box on the floor in front of the edited figure")
-            .clicked()
-        {
-            let front = document.figure_to_stage() * nalgebra::Point3::new(0.0, 0.2, 0.6);
-            out.edits.push(Edit::Stage(StageEdit::AddProp(Prop {
-                name: document.free_name("Box"),
-                shape: PropShape::Box {
-                    size: [0.4, 0.4, 0.4],
-                },
-                place: PropPlace {
-                    at: [front.x, 0.2, front.z],
-                    rotation: [0.0, 0.0, 0.0],
-                },
-            })));
-        }
+        ui.menu_button("+ prop", |ui| {
+            let front = document.figure_to_stage() * nalgebra::Point3::new(0.0, 0.0, 0.6);
+            for (label, stem, shape, height) in [
+                ("Box", "Box", PropShape::Box { size: [0.4, 0.4, 0.4] }, 0.2),
+                ("Stick", "Stick", PropShape::Cylinder { radius: 0.015, length: 1.0 }, 0.5),
+                ("Ball", "Ball", PropShape::Sphere { radius: 0.11 }, 0.11),
+            ] {
+                if ui.button(label).clicked() {
+                    out.edits.push(Edit::Stage(StageEdit::AddProp(Prop {
+                        name: document.free_name(stem),
+                        shape,
+                        place: PropPlace {
+                            at: [front.x, height, front.z],
+                            rotation: [0.0, 0.0, 0.0],
+                        },
+                    })));
+                    ui.close();
+                }
+            }
+        })
+        .response
+        .on_hover_text("Add a prop in front of the edited figure");
     });
     let active = document.active_figure();
     for (k, figure) in document.figures().iter().enumerate() {
@@ -88,7 +93,9 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
     }
     for prop in document.props() {
         ui.horizontal(|ui| {
-            ui.label(format!("📦 {}", prop.name));
+            egui::CollapsingHeader::new(format!("📦 {}", prop.name))
+                .id_salt(("prop", prop.name.as_str()))
+                .show(ui, |ui| prop_place(ui, prop, out));
             if ui
                 .small_button("🗑")
                 .on_hover_text("Remove this prop (and its links, keys and grips)")
@@ -159,6 +166,41 @@ fn edited_figure_place(ui: &mut egui::Ui, document: &Document, out: &mut PanelOu
         out.edits.push(Edit::Stage(StageEdit::PlaceFigure {
             name: figure.name.clone(),
             placement: place,
+            undo,
+        }));
+    }
+}
+
+/// A prop's place on the stage: its position (metres) and rotation (Rx·Ry·Rz degrees), typed or
+/// dragged (a drag is one undo step).
+fn prop_place(ui: &mut egui::Ui, prop: &Prop, out: &mut PanelOutput) {
+    let mut place = prop.place;
+    let mut changed = None;
+    for (row, values, speed, suffix) in [
+        ("at", &mut place.at, 0.01, " m"),
+        ("turn", &mut place.rotation, 1.0, "°"),
+    ] {
+        ui.horizontal(|ui| {
+            ui.label(row);
+            for value in values.iter_mut() {
+                let response = ui.add(
+                    egui::DragValue::new(value)
+                        .speed(speed)
+                        .suffix(suffix)
+                        .max_decimals(3),
+                );
+                if response.changed() {
+                    changed = Some(super::undo_step(&response));
+                }
+            }
+        });
+    }
+    if let Some(undo) = changed
+        && place != prop.place
+    {
+        out.edits.push(Edit::Stage(StageEdit::PlaceProp {
+            name: prop.name.clone(),
+            place,
             undo,
         }));
     }
