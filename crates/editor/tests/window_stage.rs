@@ -19,10 +19,16 @@ fn scratch_dir(name: &str) -> PathBuf {
 }
 
 fn run_editor(dir: &Path, script: &str) -> std::process::Output {
+    run_editor_on(dir, &[], script)
+}
+
+/// The editor opened on `args` (a document, say) in `dir`, playing `script`.
+fn run_editor_on(dir: &Path, args: &[&str], script: &str) -> std::process::Output {
     std::fs::write(dir.join("script.ron"), script).expect("write script");
     Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .args(args)
         .args(["--replay", "script.ron"])
         .current_dir(dir)
         .env("XDG_DATA_HOME", dir.join("data"))
@@ -114,4 +120,64 @@ fn a_stage_is_built_by_replay_steps_and_a_second_figure_dragged_on_it() {
         "B's hand is {in_view} m from the target in the front view ({on_stage:?} vs {target:?})"
     );
     assert!((on_stage.coords - target).norm() < 0.03);
+}
+
+/// A press on another figure's body selects that figure and drags the body in the same
+/// gesture: B's torso, pressed where the two-dancers stage draws it (pixel 515, 200 of the
+/// perspective view at 1280×800), is pulled up and to the side.
+#[test]
+fn a_press_on_another_figure_selects_it_and_drags_it_in_one_gesture() {
+    let dir = scratch_dir("grab");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/humanoid.ron"),
+        dir.join("skeletons/humanoid.ron"),
+    )
+    .expect("copy the skeleton");
+    let stage = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../motion/tests/data/two-dancers.marionette.ron"),
+    )
+    .expect("the test stage")
+    .replace("../../../../skeletons/", "skeletons/");
+    std::fs::write(dir.join("two.marionette.ron"), stage).expect("write");
+    let script = r#"Replay([
+        Wait(30),
+        Move(515, 200),
+        Wait(2),
+        Press,
+        Wait(3),
+        Move(525, 185),
+        Wait(3),
+        Move(545, 165),
+        Wait(3),
+        Move(565, 150),
+        Wait(5),
+        Release,
+        Wait(5),
+        Screenshot("grab.png"),
+        SaveDocument("after.marionette.ron"),
+        Exit,
+    ])"#;
+    let out = run_editor_on(&dir, &["two.marionette.ron"], script);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the replay failed: {stderr}");
+    let before = StageFile::load(dir.join("two.marionette.ron"))
+        .expect("reads")
+        .stage;
+    let after = StageFile::load(dir.join("after.marionette.ron"))
+        .expect("the saved stage reads back")
+        .stage;
+    assert_eq!(
+        before.figures[0].document.pose.q, after.figures[0].document.pose.q,
+        "A is not moved"
+    );
+    let moved = before.figures[1]
+        .document
+        .pose
+        .q
+        .iter()
+        .zip(&after.figures[1].document.pose.q)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(moved > 0.05, "B's pose moved by at most {moved} rad");
 }

@@ -115,6 +115,7 @@ impl Plugin for ScenePlugin {
         )
         .add_observer(picking::on_press)
         .add_observer(stage::on_press_other_figure)
+        .add_systems(Update, stage::grip_after_select.in_set(EditorSet::Pick))
         .init_resource::<stage::StagePoses>()
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));
         character::add_systems(app);

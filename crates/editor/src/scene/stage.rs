@@ -25,9 +25,22 @@ use crate::resources::OpenDocument;
 #[derive(Component)]
 pub struct StagePart;
 
-/// A body of another figure (by its name): a press selects the figure.
+/// A body of another figure (its name, the joint): a press selects the figure and grips the
+/// body.
 #[derive(Component, Debug, Clone)]
-pub struct OtherFigureBody(pub String);
+pub struct OtherFigureBody(pub String, pub marionette_skeleton::JointId);
+
+/// A press on another figure's body, waiting for that figure to be the edited one to become
+/// a drag of the same body (one gesture: press, the figure is selected, the drag goes on).
+#[derive(Resource, Debug, Clone)]
+pub struct PendingGrip {
+    figure: String,
+    joint: marionette_skeleton::JointId,
+    /// Where the body was hit, on the stage.
+    hit: nalgebra::Point3<f64>,
+    depth: f32,
+    camera: Entity,
+}
 
 /// A prop's entity (its index among the props).
 #[derive(Component, Debug, Clone, Copy)]
@@ -214,7 +227,7 @@ fn spawn_figure(
                     .with_children(|joint| {
                         for (mesh, placement) in shapes.iter().filter_map(shape_mesh) {
                             joint.spawn((
-                                OtherFigureBody(name.to_owned()),
+                                OtherFigureBody(name.to_owned(), id),
                                 Mesh3d(meshes.add(mesh)),
                                 MeshMaterial3d(material.clone()),
                                 placement,
@@ -357,10 +370,13 @@ pub(super) fn place_stage(
     }
 }
 
-/// A primary press on another figure's body selects that figure for editing.
+/// A primary press on another figure's body selects that figure for editing, and grips the
+/// body once it is ([`grip_after_select`]).
 pub(super) fn on_press_other_figure(
     press: On<Pointer<Press>>,
     bodies: Query<&OtherFigureBody>,
+    document: Res<OpenDocument>,
+    mut commands: Commands,
     mut edits: MessageWriter<EditRequest>,
 ) {
     if press.event.button != PointerButton::Primary {
@@ -370,7 +386,46 @@ pub(super) fn on_press_other_figure(
         edits.write(EditRequest(marionette_editing::Edit::Stage(
             StageEdit::SelectFigure(body.0.clone()),
         )));
+        let hit = &press.event.hit;
+        let at = crate::convert::vector(hit.position.unwrap_or_default());
+        commands.insert_resource(PendingGrip {
+            figure: body.0.clone(),
+            joint: body.1,
+            hit: document.figure_to_stage() * nalgebra::Point3::from(at),
+            depth: hit.depth,
+            camera: hit.camera,
+        });
     }
+}
+
+/// Once the pressed figure is the edited one and the button is still down, its body is pressed
+/// as the figure's own bodies are (a [`PickRequest`](crate::messages::PickRequest)), so the
+/// drag goes on in the same gesture.
+pub(super) fn grip_after_select(
+    mut commands: Commands,
+    pending: Option<Res<PendingGrip>>,
+    document: Res<OpenDocument>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    mut picks: MessageWriter<crate::messages::PickRequest>,
+) {
+    let Some(pending) = pending else {
+        return;
+    };
+    if !mouse.pressed(MouseButton::Left) {
+        commands.remove_resource::<PendingGrip>();
+        return;
+    }
+    if document.figure_name() != pending.figure {
+        return;
+    }
+    commands.remove_resource::<PendingGrip>();
+    let hit = document.stage_to_figure() * pending.hit;
+    picks.write(crate::messages::PickRequest {
+        target: crate::messages::PickTarget::Body(pending.joint),
+        hit: vec3(&hit.coords),
+        depth: pending.depth,
+        camera: pending.camera,
+    });
 }
 
 #[cfg(test)]
