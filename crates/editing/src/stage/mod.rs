@@ -8,7 +8,7 @@
 //! [`Document::stage_to_figure`] and its inverse convert. Undo is the selected figure's: a stage
 //! edit (a figure added, removed, renamed or moved; a prop; a link; a grip) is recorded in the
 //! history of the figure selected when it was made ([`crate::history::Change::Stage`]). The
-//! edits are in [`edits`], their one value in [`StageEdit`].
+//! edits are methods of [`Document`] (in `stage/edits.rs`), their one value [`StageEdit`].
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
 //! BVH (Biovision hierarchy) motion files: the data of a file ([`Bvh`]), read with errors that
-//! give the line ([`parse`]), written from a skeleton's baked frames ([`write`]) and turned into
+//! give the line ([`parse`]), written from a skeleton's baked frames ([`mod@write`]) and turned into
 //! a skeleton and a document ([`import`]).
 //!
 //! Conventions, as Blender and three.js read them: a joint's transform from its parent is

@@ -2,7 +2,7 @@
 //! ([`read`]: the container, buffers, nodes and accessors, each defect naming the file and the
 //! node, buffer or accessor at fault); the triangles of a mesh body read from one ([`mesh`]);
 //! and a skeleton's baked frames written as a binary glTF with a skinned mesh and an animation
-//! ([`write`]). A rigged character's own file, read as a skeleton and written back posed, is
+//! ([`mod@write`]). A rigged character's own file, read as a skeleton and written back posed, is
 //! [`crate::character`].
 
 pub mod assemble;
