@@ -212,6 +212,21 @@ pub enum DragGrip {
     LockMarker(MarkerGrip),
     /// A rotate handle of the selected joint.
     Handle(HandleGrip),
+    /// A figure's handle on the floor (move or turn it on the stage).
+    Floor(FloorGrip),
+}
+
+/// A figure's floor handle gripped ([`crate::drag::floor_grip`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloorGrip {
+    /// The figure (its index on the stage).
+    pub figure: usize,
+    /// The turning knob (else the moving ring).
+    pub turn: bool,
+    /// Where the cursor's ray met the floor last, on the stage.
+    pub last: nalgebra::Vector3<f64>,
+    /// Whether it has moved yet (later moves extend the same undo step).
+    pub moved: bool,
 }
 
 /// The one drag in progress: what it holds and the view it began in (the cursor's ray goes
@@ -270,6 +285,21 @@ impl ActiveDrag {
     pub fn set_handle(&mut self, handle: HandleGrip) {
         if let Some((grip, _)) = &mut self.current {
             *grip = DragGrip::Handle(handle);
+        }
+    }
+
+    /// The floor handle gripped, if the drag holds one.
+    pub fn floor(&self) -> Option<FloorGrip> {
+        match self.grip() {
+            Some(DragGrip::Floor(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Changes the floor handle gripped (a drag of it moved).
+    pub fn set_floor(&mut self, floor: FloorGrip) {
+        if let Some((grip, _)) = &mut self.current {
+            *grip = DragGrip::Floor(floor);
         }
     }
 

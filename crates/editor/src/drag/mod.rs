@@ -6,9 +6,11 @@
 //! `Edit::CancelDrag` through the key table). The press comes from Bevy's picking
 //! ([`PickRequest`], written by the scene); the cursor ray from the view under the cursor
 //! ([`CursorRay`]). Both are plain data, so headless tests drive this plugin without a window.
-//! A press on a lock's marker grips the marker instead ([`lock_grip`]); the comparison ghosts
+//! A press on a lock's marker grips the marker instead ([`lock_grip`]), one on a figure's floor
+//! handle moves or turns the figure on the stage ([`floor_grip`]); the comparison ghosts
 //! follow the drag with their own solvers ([`ghosts`]).
 
+pub mod floor_grip;
 pub mod ghosts;
 pub mod handle_grip;
 pub mod lock_grip;
@@ -38,8 +40,10 @@ impl Plugin for DragPlugin {
                 (
                     lock_grip::grip_marker,
                     handle_grip::grip_handle,
+                    floor_grip::grip_floor,
                     lock_grip::move_marker,
                     handle_grip::move_handle,
+                    floor_grip::move_floor,
                     press_to_drag,
                     release_drag,
                 )

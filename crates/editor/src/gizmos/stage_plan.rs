@@ -1,6 +1,7 @@
 //! The stage plan (issue 32): with a sequence shown, each figure's floor path over that sequence
 //! (its root's ground track, the keys interpolated frame by frame) drawn on the floor, a ring
-//! at each key, and where each figure stands with the way it faces; seen from the top view it
+//! at each key, and where each figure stands with the way it faces (its floor handles: a ring
+//! to move it and a knob to turn it, [`crate::drag::floor_grip`]); seen from the top view it
 //! is the choreographer's floor pattern. Every figure of the stage that has a sequence of the
 //! shown one's name is drawn (the edited one in orange, the others in blue), in the edited
 //! figure's frame like the rest of the scene. Recomputed only when the document changes.
@@ -158,8 +159,19 @@ pub(super) fn draw_stage_plan(mut gizmos: Gizmos, plan: Res<StagePlan>) {
                 colour,
             );
         }
+        // The floor handles ([`crate::drag::floor_grip`]): a ring to move the figure, a knob
+        // ahead of it to turn it.
         let (at, facing) = path.stands;
-        gizmos.arrow(at, at + facing * 0.35, colour.with_alpha(0.8));
+        if plan.paths.len() < 2 {
+            gizmos.arrow(at, at + facing * 0.35, colour.with_alpha(0.8));
+            continue;
+        }
+        let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+        let ring = crate::drag::floor_grip::RING as f32;
+        let knob = at + facing * crate::drag::floor_grip::KNOB as f32;
+        gizmos.circle(Isometry3d::new(at, flat), ring, colour.with_alpha(0.8));
+        gizmos.arrow(at + facing * ring, knob, colour.with_alpha(0.8));
+        gizmos.circle(Isometry3d::new(knob, flat), 0.04, colour);
     }
 }
 
