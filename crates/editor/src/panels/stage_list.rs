@@ -2,7 +2,8 @@
 //! every prop, with buttons to add a figure (the built-in humanoid, standing beside the others)
 //! or a prop (a box, a stick or a ball in front of the edited figure), to duplicate a figure,
 //! and to remove a figure other than the edited one, or a prop; the edited figure's name and
-//! its place on the floor (x, z, facing), and each prop's place, are typed or dragged here.
+//! its place on the floor (x, z, facing), and each prop's place, are typed or dragged here; two
+//! figures' sites are locked together (or a link removed) here too.
 //! Each button sends one stage edit ([`StageEdit`]); undo takes it back.
 
 use bevy_egui::egui;
@@ -107,9 +108,84 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
         });
     }
     for link in document.links() {
-        ui.label(egui::RichText::new(format!("🔗 {}", link.name)).small());
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(format!("🔗 {}", link.name)).small());
+            if ui
+                .small_button("🗑")
+                .on_hover_text("Remove this link")
+                .clicked()
+            {
+                out.edits
+                    .push(Edit::Stage(StageEdit::RemoveLink(link.name.clone())));
+            }
+        });
+    }
+    if document.figures().len() > 1 {
+        link_maker(ui, document, out);
     }
     ui.separator();
+}
+
+/// Two (figure, site) choices and a button that locks them together (`StageEdit::LockBetween`).
+fn link_maker(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
+    let id = egui::Id::new("stage link maker");
+    let names = document.figure_names();
+    let mut chosen: [(usize, usize); 2] = ui.data_mut(|d| d.get_temp(id)).unwrap_or([
+        (document.active_figure(), 0),
+        ((document.active_figure() + 1) % names.len(), 0),
+    ]);
+    let sites_of = |k: usize| -> Vec<String> {
+        let doc = document.figures()[k].document().unwrap_or(document);
+        doc.skeleton()
+            .sites()
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    egui::CollapsingHeader::new("Lock two figures' sites")
+        .id_salt("stage link maker header")
+        .show(ui, |ui| {
+            for (side, (figure, site)) in chosen.iter_mut().enumerate() {
+                *figure = (*figure).min(names.len() - 1);
+                let sites = sites_of(*figure);
+                *site = (*site).min(sites.len().saturating_sub(1));
+                ui.horizontal(|ui| {
+                    egui::ComboBox::from_id_salt(("link figure", side))
+                        .width(70.0)
+                        .selected_text(names[*figure])
+                        .show_ui(ui, |ui| {
+                            for (k, name) in names.iter().enumerate() {
+                                ui.selectable_value(figure, k, *name);
+                            }
+                        });
+                    egui::ComboBox::from_id_salt(("link site", side))
+                        .width(110.0)
+                        .selected_text(sites.get(*site).map_or("(no sites)", String::as_str))
+                        .show_ui(ui, |ui| {
+                            for (k, name) in sites.iter().enumerate() {
+                                ui.selectable_value(site, k, name);
+                            }
+                        });
+                });
+            }
+            let [(fa, sa), (fb, sb)] = chosen;
+            let (sites_a, sites_b) = (sites_of(fa), sites_of(fb));
+            let ready = sites_a.get(sa).zip(sites_b.get(sb));
+            if ui
+                .add_enabled(ready.is_some(), egui::Button::new("Lock together"))
+                .on_hover_text(
+                    "The two sites are held together: in a bake both figures move to meet",
+                )
+                .clicked()
+                && let Some((a, b)) = ready
+            {
+                out.edits.push(Edit::Stage(StageEdit::LockBetween(
+                    (names[fa].to_owned(), a.clone()),
+                    (names[fb].to_owned(), b.clone()),
+                )));
+            }
+        });
+    ui.data_mut(|d| d.insert_temp(id, chosen));
 }
 
 /// The edited figure's name (typed, Enter renames) and its place on the floor: x and z in
