@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use marionette_document::{DocumentFile, Stage, StageError, StageFigure, StageFile};
-use marionette_skeleton::FileError;
+use marionette_skeleton::{FileError, Pose};
 
 use crate::stage::{FigureSlot, StageParts};
 use crate::{Document, History};
@@ -249,5 +249,29 @@ impl Document {
     /// `untitled`): the user discarded it, or the document was saved.
     pub fn discard_recovery(file: Option<&Path>, untitled: &Path) {
         let _ = std::fs::remove_file(recovery_path(file, untitled));
+    }
+
+    /// The figure as a file would hold it (its skeleton path, empty for a built-in figure).
+    pub(crate) fn snapshot(&self) -> DocumentFile {
+        DocumentFile {
+            skeleton_path: self.source.clone().unwrap_or_default(),
+            skeleton: self.skeleton.clone(),
+            pose: Pose {
+                q: self.pose.clone(),
+            },
+            locks: self.locks.clone(),
+            sequences: self.sequences.clone(),
+            library: self.library.clone(),
+        }
+    }
+
+    /// The folder relative paths of the document are read from: its file's, else the working
+    /// directory.
+    pub(crate) fn folder(&self) -> std::path::PathBuf {
+        self.file
+            .as_deref()
+            .and_then(Path::parent)
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf)
     }
 }

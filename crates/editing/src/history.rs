@@ -226,7 +226,8 @@ impl History {
         if self.redo.is_empty()
             && let Some(last) = self.undo.last_mut()
         {
-            match (last, &change) {
+            // Only the state after changes; the step's bookkeeping is any step's.
+            let extended = match (last, &change) {
                 (
                     Change::Pose { label, after, .. },
                     Change::Pose {
@@ -236,8 +237,7 @@ impl History {
                     },
                 ) if label == new_label => {
                     after.clone_from(new_after);
-                    self.revision += 1;
-                    return;
+                    true
                 }
                 (
                     Change::Stiffness {
@@ -254,8 +254,7 @@ impl History {
                     },
                 ) if label == new_label && joint == new_joint => {
                     *after = *new_after;
-                    self.revision += 1;
-                    return;
+                    true
                 }
                 (
                     Change::Locks { label, after, .. },
@@ -266,9 +265,7 @@ impl History {
                     },
                 ) if label == new_label => {
                     after.clone_from(new_after);
-                    self.revision += 1;
-                    self.motion_revision += 1;
-                    return;
+                    true
                 }
                 (
                     Change::Stage { label, after, .. },
@@ -279,11 +276,13 @@ impl History {
                     },
                 ) if label == new_label => {
                     after.clone_from(new_after);
-                    self.revision += 1;
-                    self.motion_revision += 1;
-                    return;
+                    true
                 }
-                _ => {}
+                _ => false,
+            };
+            if extended {
+                self.bump(&change);
+                return;
             }
         }
         self.record(change);

@@ -1,25 +1,23 @@
 //! The edits of the stage ([`crate::stage`]): figures added (a skeleton file, a character file
 //! or the built-in humanoid), removed, duplicated, renamed and moved on the floor; props added,
-//! removed and moved; a lock between two figures' sites (a [`Link`]); a prop gripped by a site
-//! and released in the shown sequence (its [`Cue`]). Each is checked first (names unique among
-//! figures and props, sites that exist, holds in order) and changes nothing when refused; each
-//! is one undo step of the selected figure ([`Change::Stage`]).
+//! removed and moved; a lock between two figures' sites (a [`Link`]); grips and releases are in
+//! [`super::holds`]. Each is checked first (names unique among figures and props, sites that
+//! exist) and changes nothing when refused; each is one undo step of the selected figure
+//! ([`Change::Stage`]).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use marionette_document::{
-    Cue, DocumentFile, Hold, Link, LinkTarget, Placement, Prop, PropPlace, SiteRef,
+    DocumentFile, Hold, Link, LinkTarget, Placement, Prop, PropPlace, SiteRef,
 };
-
-use marionette_skeleton::Pose;
 
 use super::{FigureSlot, StageLayout};
 use crate::history::{Change, UndoStep};
 use crate::{Document, EditError};
 
 /// A stage edit refused: why.
-fn refused(why: impl Into<String>) -> EditError {
+pub(super) fn refused(why: impl Into<String>) -> EditError {
     EditError::Stage(why.into())
 }
 
@@ -44,7 +42,7 @@ impl Document {
     }
 
     /// The prop named `name`.
-    fn prop_named(&self, name: &str) -> Result<usize, EditError> {
+    pub(super) fn prop_named(&self, name: &str) -> Result<usize, EditError> {
         self.stage
             .props
             .iter()
@@ -80,7 +78,7 @@ impl Document {
     }
 
     /// The site `site` of figure `figure`, as a link names it.
-    fn site_ref(&self, figure: &str, site: &str) -> Result<SiteRef, EditError> {
+    pub(super) fn site_ref(&self, figure: &str, site: &str) -> Result<SiteRef, EditError> {
         let k = self.figure_named(figure)?;
         let skeleton = self.figure_document(k).skeleton();
         let site_id = skeleton.site_by_name(site).ok_or_else(|| {
@@ -96,7 +94,7 @@ impl Document {
     }
 
     /// Records the stage edit from `before` to what the stage is now.
-    fn record_stage(&mut self, label: String, before: StageLayout, undo: UndoStep) {
+    pub(super) fn record_stage(&mut self, label: String, before: StageLayout, undo: UndoStep) {
         let after = self.stage.layout();
         self.record_stage_layouts(label, before, after, undo);
     }
@@ -155,16 +153,14 @@ impl Document {
         self.check_new_name(name, None)?;
         check_placement(&placement)?;
         let document = Document::figure_from_file(file)?;
-        let before = self.stage.layout();
-        let snapshot = Arc::new(document.snapshot());
-        self.stage
-            .figures
-            .push(FigureSlot::new(name.to_owned(), placement, Some(document)));
-        let mut after = self.stage.layout();
-        if let Some(last) = after.figures.last_mut() {
-            last.file = Some(snapshot);
-        }
-        self.record_stage_layouts(format!("Add figure {name}"), before, after, UndoStep::New);
+        let snapshot = document.snapshot();
+        self.push_figure(
+            name,
+            placement,
+            document,
+            snapshot,
+            format!("Add figure {name}"),
+        );
         Ok(())
     }
 
@@ -180,22 +176,31 @@ impl Document {
         self.check_new_name(copy, None)?;
         check_placement(&placement)?;
         let snapshot = self.figure_document(k).snapshot();
-        let before = self.stage.layout();
         let document = Document::from_file(snapshot.clone());
+        let label = format!("Duplicate figure {name} as {copy}");
+        self.push_figure(copy, placement, document, snapshot, label);
+        Ok(())
+    }
+
+    /// Puts `document` on the stage as figure `name` at `placement`, one undo step that carries
+    /// `snapshot` (the figure as a file holds it) so a redo can make it again.
+    fn push_figure(
+        &mut self,
+        name: &str,
+        placement: Placement,
+        document: Document,
+        snapshot: DocumentFile,
+        label: String,
+    ) {
+        let before = self.stage.layout();
         self.stage
             .figures
-            .push(FigureSlot::new(copy.to_owned(), placement, Some(document)));
+            .push(FigureSlot::new(name.to_owned(), placement, Some(document)));
         let mut after = self.stage.layout();
         if let Some(last) = after.figures.last_mut() {
             last.file = Some(Arc::new(snapshot));
         }
-        self.record_stage_layouts(
-            format!("Duplicate figure {name} as {copy}"),
-            before,
-            after,
-            UndoStep::New,
-        );
-        Ok(())
+        self.record_stage_layouts(label, before, after, UndoStep::New);
     }
 
     /// Removes figure `name` with its links and holds. The figure being edited cannot be
@@ -225,7 +230,7 @@ impl Document {
             }
         }
         for cue in &mut stage.cues {
-            remove_holds_of(cue, k);
+            super::holds::remove_holds_of(cue, k);
         }
         self.record_stage(format!("Remove figure {name}"), before, UndoStep::New);
         Ok(())
@@ -368,118 +373,6 @@ impl Document {
         self.record_stage(format!("Remove link {name}"), before, UndoStep::New);
         Ok(())
     }
-
-    /// The shown sequence's name, which grips and releases belong to.
-    fn shown_sequence_name(&self, what: &str) -> Result<String, EditError> {
-        self.sequence
-            .and_then(|s| self.sequences.get(s))
-            .map(|s| s.name.clone())
-            .ok_or_else(|| refused(format!("{what}: show a sequence first (a grip is timed)")))
-    }
-
-    /// Adds `hold` to the cue of the shown sequence, refusing one out of order for its prop.
-    fn add_hold(&mut self, hold: Hold, label: String) -> Result<(), EditError> {
-        let sequence = self.shown_sequence_name(&label)?;
-        let prop = hold.prop();
-        let frame = hold.frame();
-        let existing: Vec<Hold> = self
-            .stage
-            .cues
-            .iter()
-            .find(|c| c.sequence == sequence)
-            .map(|c| {
-                c.holds
-                    .iter()
-                    .filter(|h| h.prop() == prop)
-                    .copied()
-                    .collect()
-            })
-            .unwrap_or_default();
-        if existing.iter().any(|h| h.frame() == frame) {
-            return Err(refused(format!(
-                "{label}: prop \"{}\" already has a grip or release at frame {frame}",
-                self.stage.props[prop].name
-            )));
-        }
-        let held_before = existing
-            .iter()
-            .rfind(|h| h.frame() < frame)
-            .is_some_and(|h| matches!(h, Hold::Grip { .. }));
-        if matches!(hold, Hold::Release { .. }) && !held_before {
-            return Err(refused(format!(
-                "{label}: prop \"{}\" is not gripped before frame {frame}",
-                self.stage.props[prop].name
-            )));
-        }
-        let before = self.stage.layout();
-        let cues = &mut self.stage.cues;
-        let k = match cues.iter().position(|c| c.sequence == sequence) {
-            Some(k) => k,
-            None => {
-                cues.push(Cue {
-                    sequence,
-                    tracks: Vec::new(),
-                    holds: Vec::new(),
-                });
-                cues.len() - 1
-            }
-        };
-        let holds = &mut cues[k].holds;
-        let at = holds.partition_point(|h| h.frame() <= frame);
-        holds.insert(at, hold);
-        self.record_stage(label, before, UndoStep::New);
-        Ok(())
-    }
-
-    /// From `frame` of the shown sequence, `figure`'s `site` holds `prop` (a hand-over when
-    /// another site holds it then).
-    pub fn grip(
-        &mut self,
-        prop: &str,
-        figure: &str,
-        site: &str,
-        frame: i64,
-    ) -> Result<(), EditError> {
-        let p = self.prop_named(prop)?;
-        let by = self.site_ref(figure, site)?;
-        self.add_hold(
-            Hold::Grip { prop: p, by, frame },
-            format!("Grip {prop} with {figure} {site} at frame {frame}"),
-        )
-    }
-
-    /// From `frame` of the shown sequence, `prop` stays where it is.
-    pub fn release(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
-        let p = self.prop_named(prop)?;
-        self.add_hold(
-            Hold::Release { prop: p, frame },
-            format!("Release {prop} at frame {frame}"),
-        )
-    }
-
-    /// The figure as a file would hold it (its skeleton path, empty for a built-in figure).
-    pub(crate) fn snapshot(&self) -> DocumentFile {
-        DocumentFile {
-            skeleton_path: self.source.clone().unwrap_or_default(),
-            skeleton: self.skeleton.clone(),
-            pose: Pose {
-                q: self.pose.clone(),
-            },
-            locks: self.locks.clone(),
-            sequences: self.sequences.clone(),
-            library: self.library.clone(),
-        }
-    }
-
-    /// The folder relative paths of the document are read from: its file's, else the working
-    /// directory.
-    pub(crate) fn folder(&self) -> std::path::PathBuf {
-        self.file
-            .as_deref()
-            .and_then(Path::parent)
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf)
-    }
 }
 
 /// Refuses a placement that is not finite numbers.
@@ -499,18 +392,5 @@ fn check_prop_place(name: &str, place: &PropPlace) -> Result<(), EditError> {
         Err(refused(format!(
             "prop \"{name}\": its place and rotation must be numbers"
         )))
-    }
-}
-
-/// Drops the holds by figure `k` from a cue, and renumbers the later figures'.
-fn remove_holds_of(cue: &mut Cue, k: usize) {
-    cue.holds
-        .retain(|h| !matches!(h, Hold::Grip { by, .. } if by.figure == k));
-    for h in &mut cue.holds {
-        if let Hold::Grip { by, .. } = h
-            && by.figure > k
-        {
-            by.figure -= 1;
-        }
     }
 }

@@ -19,6 +19,7 @@ use crate::Document;
 
 mod apply;
 mod edits;
+mod holds;
 
 pub use apply::StageEdit;
 

@@ -1,0 +1,113 @@
+//! Grips and releases ([`Hold`]s) of props in the shown sequence's cue: a prop held by a
+//! figure's site from a frame, let go at a later one; kept in frame order, one per frame per
+//! prop, a release only while the prop is held. Each is a stage edit of its own
+//! ([`super::edits`]), one undo step.
+
+use marionette_document::{Cue, Hold};
+
+use super::edits::refused;
+use crate::history::UndoStep;
+use crate::{Document, EditError};
+
+impl Document {
+    /// The shown sequence's name, which grips and releases belong to.
+    fn shown_sequence_name(&self, what: &str) -> Result<String, EditError> {
+        self.sequence
+            .and_then(|s| self.sequences.get(s))
+            .map(|s| s.name.clone())
+            .ok_or_else(|| refused(format!("{what}: show a sequence first (a grip is timed)")))
+    }
+
+    /// Adds `hold` to the cue of the shown sequence, refusing one out of order for its prop.
+    fn add_hold(&mut self, hold: Hold, label: String) -> Result<(), EditError> {
+        let sequence = self.shown_sequence_name(&label)?;
+        let prop = hold.prop();
+        let frame = hold.frame();
+        let existing: Vec<Hold> = self
+            .stage
+            .cues
+            .iter()
+            .find(|c| c.sequence == sequence)
+            .map(|c| {
+                c.holds
+                    .iter()
+                    .filter(|h| h.prop() == prop)
+                    .copied()
+                    .collect()
+            })
+            .unwrap_or_default();
+        if existing.iter().any(|h| h.frame() == frame) {
+            return Err(refused(format!(
+                "{label}: prop \"{}\" already has a grip or release at frame {frame}",
+                self.stage.props[prop].name
+            )));
+        }
+        let held_before = existing
+            .iter()
+            .rfind(|h| h.frame() < frame)
+            .is_some_and(|h| matches!(h, Hold::Grip { .. }));
+        if matches!(hold, Hold::Release { .. }) && !held_before {
+            return Err(refused(format!(
+                "{label}: prop \"{}\" is not gripped before frame {frame}",
+                self.stage.props[prop].name
+            )));
+        }
+        let before = self.stage.layout();
+        let cues = &mut self.stage.cues;
+        let k = match cues.iter().position(|c| c.sequence == sequence) {
+            Some(k) => k,
+            None => {
+                cues.push(Cue {
+                    sequence,
+                    tracks: Vec::new(),
+                    holds: Vec::new(),
+                });
+                cues.len() - 1
+            }
+        };
+        let holds = &mut cues[k].holds;
+        let at = holds.partition_point(|h| h.frame() <= frame);
+        holds.insert(at, hold);
+        self.record_stage(label, before, UndoStep::New);
+        Ok(())
+    }
+
+    /// From `frame` of the shown sequence, `figure`'s `site` holds `prop` (a hand-over when
+    /// another site holds it then).
+    pub fn grip(
+        &mut self,
+        prop: &str,
+        figure: &str,
+        site: &str,
+        frame: i64,
+    ) -> Result<(), EditError> {
+        let p = self.prop_named(prop)?;
+        let by = self.site_ref(figure, site)?;
+        self.add_hold(
+            Hold::Grip { prop: p, by, frame },
+            format!("Grip {prop} with {figure} {site} at frame {frame}"),
+        )
+    }
+
+    /// From `frame` of the shown sequence, `prop` stays where it is.
+    pub fn release(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
+        let p = self.prop_named(prop)?;
+        self.add_hold(
+            Hold::Release { prop: p, frame },
+            format!("Release {prop} at frame {frame}"),
+        )
+    }
+}
+
+/// Drops the holds by figure `k` from a cue, and renumbers the later figures'.
+pub(super) fn remove_holds_of(cue: &mut Cue, k: usize) {
+    cue.holds
+        .retain(|h| !matches!(h, Hold::Grip { by, .. } if by.figure == k));
+    for h in &mut cue.holds {
+        if let Hold::Grip { by, .. } = h
+            && by.figure > k
+        {
+            by.figure -= 1;
+        }
+    }
+}
