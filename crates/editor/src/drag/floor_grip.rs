@@ -74,14 +74,8 @@ pub fn grip_floor(
     mut active: ResMut<ActiveDrag>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
-    if !mouse.just_pressed(MouseButton::Left)
-        || document.drag().is_some()
-        || active.grip().is_some()
-        || super::over_panel(egui_input.as_deref())
-    {
-        return;
-    }
-    let Some(ray) = cursor.0.as_ref().and_then(crate::convert::ray) else {
+    let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
+    else {
         return;
     };
     if let Some(grip) = handle_under(&document, &ray) {

@@ -36,19 +36,14 @@ pub fn grip_handle(
     let on_site = presses
         .read()
         .any(|p| matches!(p.target, PickTarget::Site(_)));
-    if !mouse.just_pressed(MouseButton::Left)
-        || on_site
-        || document.drag().is_some()
-        || active.grip().is_some()
-        || keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight])
-        || super::over_panel(egui_input.as_deref())
-    {
+    if on_site || keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]) {
         return;
     }
-    let (Some(joint), Some(ray)) = (
-        selection.joint(&document),
-        cursor.0.as_ref().and_then(crate::convert::ray),
-    ) else {
+    let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
+    else {
+        return;
+    };
+    let Some(joint) = selection.joint(&document) else {
         return;
     };
     let reach = HANDLE_REACH * document.handle_size();

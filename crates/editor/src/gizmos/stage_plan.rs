@@ -32,7 +32,7 @@ struct FloorPath {
 pub struct StagePlan {
     paths: Vec<FloorPath>,
     /// What they were computed from.
-    made_from: String,
+    made_from: Option<crate::scene::stage::StageWork>,
 }
 
 /// The height the plan is drawn at: just above the floor.
@@ -94,29 +94,15 @@ fn floor_path(
 }
 
 /// Recomputes the paths when the document changed what they depend on.
-pub(super) fn update_stage_plan(document: Res<OpenDocument>, mut plan: ResMut<StagePlan>) {
-    if !document.is_changed() {
+pub(super) fn update_stage_plan(
+    document: Res<OpenDocument>,
+    work: Res<crate::scene::stage::StageWork>,
+    mut plan: ResMut<StagePlan>,
+) {
+    if !work.is_changed() || plan.made_from.as_ref() == Some(&*work) {
         return;
     }
-    let name = document
-        .current_sequence()
-        .and_then(|s| document.sequences().get(s))
-        .map(|s| s.name.clone());
-    let mut made_from = format!(
-        "{}|{name:?}|{}|",
-        document.id(),
-        document.history().revision()
-    );
-    for figure in document.figures() {
-        let state = figure.document().map(|d| (d.id(), d.history().revision()));
-        made_from.push_str(&format!(
-            "{}:{:?}:{state:?}|",
-            figure.name, figure.placement
-        ));
-    }
-    if plan.made_from == made_from {
-        return;
-    }
+    let name = work.sequence.clone();
     let to_edited = document.stage_to_figure();
     let active = document.active_figure();
     plan.paths = document
@@ -134,7 +120,7 @@ pub(super) fn update_stage_plan(document: Res<OpenDocument>, mut plan: ResMut<St
             )
         })
         .collect();
-    plan.made_from = made_from;
+    plan.made_from = Some(work.clone());
 }
 
 /// Draws the plan: tracks, key rings, and an arrow where each figure stands, the way it faces.

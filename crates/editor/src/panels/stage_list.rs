@@ -225,15 +225,7 @@ fn edited_figure_place(ui: &mut egui::Ui, document: &Document, out: &mut PanelOu
             ("facing", &mut place.facing, 1.0, "°"),
         ] {
             ui.label(label);
-            let response = ui.add(
-                egui::DragValue::new(value)
-                    .speed(speed)
-                    .suffix(suffix)
-                    .max_decimals(3),
-            );
-            if response.changed() {
-                changed = Some(super::undo_step(&response));
-            }
+            changed = number(ui, value, speed, suffix).or(changed);
         }
     });
     if let Some(undo) = changed
@@ -259,15 +251,7 @@ fn prop_place(ui: &mut egui::Ui, prop: &Prop, out: &mut PanelOutput) {
         ui.horizontal(|ui| {
             ui.label(row);
             for value in values.iter_mut() {
-                let response = ui.add(
-                    egui::DragValue::new(value)
-                        .speed(speed)
-                        .suffix(suffix)
-                        .max_decimals(3),
-                );
-                if response.changed() {
-                    changed = Some(super::undo_step(&response));
-                }
+                changed = number(ui, value, speed, suffix).or(changed);
             }
         });
     }
@@ -280,4 +264,20 @@ fn prop_place(ui: &mut egui::Ui, prop: &Prop, out: &mut PanelOutput) {
             undo,
         }));
     }
+}
+
+/// A number typed or dragged; how its change joins the undo history, if it changed.
+fn number(
+    ui: &mut egui::Ui,
+    value: &mut f64,
+    speed: f64,
+    suffix: &str,
+) -> Option<marionette_editing::UndoStep> {
+    let response = ui.add(
+        egui::DragValue::new(value)
+            .speed(speed)
+            .suffix(suffix)
+            .max_decimals(3),
+    );
+    response.changed().then(|| super::undo_step(&response))
 }

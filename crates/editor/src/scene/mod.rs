@@ -117,6 +117,8 @@ impl Plugin for ScenePlugin {
         .add_observer(stage::on_press_other_figure)
         .add_systems(Update, stage::grip_after_select.in_set(EditorSet::Pick))
         .init_resource::<stage::StagePoses>()
+        .init_resource::<stage::StageWork>()
+        .add_systems(Update, stage::track_stage_work.in_set(EditorSet::Derive))
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));
         character::add_systems(app);
         one_thread::add_systems(app);

@@ -59,14 +59,14 @@ pub struct StagePoses {
     figures: Vec<Option<Vec<f64>>>,
     /// Per prop, its place on the stage.
     props: Vec<Isometry3<f64>>,
-    /// What they were made from.
-    made_from: String,
+    /// What they were made from: the work and the timeline's frame.
+    made_from: Option<(StageWork, i64)>,
 }
 
 /// A stage's bake of one sequence, kept while the work it was made from is unchanged.
 #[derive(Default)]
 pub(super) struct CachedBake {
-    made_from: String,
+    made_from: Option<StageWork>,
     first: i64,
     figures: Vec<Vec<Vec<f64>>>,
     props: Vec<Vec<Isometry3<f64>>>,
@@ -91,8 +91,37 @@ pub(super) fn setup_stage_palette(
     });
 }
 
-/// What the stage's drawing depends on, to rebuild only when it changed.
-fn signature(document: &Document) -> String {
+/// What the drawing of the rest of the stage (and the stage plan) is made from, worked out once
+/// each time the document changes ([`track_stage_work`]) and changed only when it differs, so
+/// its readers go by its change detection.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct StageWork {
+    /// The edited figure's frame on the stage, every figure's name and place (and the others'
+    /// documents and revisions), every prop: what the stage's entities are made from.
+    pub layout: String,
+    /// The edited figure's history revision.
+    pub revision: u64,
+    /// The shown sequence's name.
+    pub sequence: Option<String>,
+}
+
+/// Works out [`StageWork`] when the document changed.
+pub(crate) fn track_stage_work(document: Res<OpenDocument>, mut work: ResMut<StageWork>) {
+    if !document.is_changed() {
+        return;
+    }
+    work.set_if_neq(StageWork {
+        layout: layout(&document),
+        revision: document.history().revision(),
+        sequence: document
+            .current_sequence()
+            .and_then(|s| document.sequences().get(s))
+            .map(|s| s.name.clone()),
+    });
+}
+
+/// What the stage's entities are made from ([`StageWork::layout`]).
+fn layout(document: &Document) -> String {
     let mut text = format!("{:?}|", document.figure_to_stage());
     for (k, figure) in document.figures().iter().enumerate() {
         let pose = figure.document().map(|d| (d.id(), d.history().revision()));
@@ -117,6 +146,7 @@ fn transform_of(iso: &Isometry3<f64>) -> Transform {
 pub(super) fn rebuild_stage(
     mut commands: Commands,
     document: Res<OpenDocument>,
+    work: Res<StageWork>,
     palette: Option<Res<StagePalette>>,
     parts: Query<Entity, With<StagePart>>,
     (mut meshes, asset_server): (ResMut<Assets<Mesh>>, Res<AssetServer>),
@@ -125,14 +155,10 @@ pub(super) fn rebuild_stage(
     let Some(palette) = palette else {
         return;
     };
-    if !document.is_changed() {
+    if !work.is_changed() || *shown == work.layout {
         return;
     }
-    let now = signature(&document);
-    if *shown == now {
-        return;
-    }
-    *shown = now;
+    shown.clone_from(&work.layout);
     for entity in &parts {
         commands.entity(entity).despawn();
     }
@@ -242,6 +268,7 @@ fn spawn_figure(
 /// for the whole stage when the work changed, then taking the timeline's frame of it.
 pub(super) fn pose_stage(
     document: Res<OpenDocument>,
+    work: Res<StageWork>,
     mut poses: ResMut<StagePoses>,
     mut bake: Local<CachedBake>,
     mut notices: ResMut<crate::resources::Notices>,
@@ -249,26 +276,19 @@ pub(super) fn pose_stage(
     if !document.is_changed() {
         return;
     }
-    let sequence = document
-        .current_sequence()
-        .and_then(|s| document.sequences().get(s))
-        .map(|s| s.name.clone());
-    let work = format!(
-        "{}|{}|{sequence:?}",
-        signature(&document),
-        document.history().revision()
-    );
-    let made_from = format!("{work}|{}", document.frame());
-    if poses.made_from == made_from {
+    let made_from = (work.clone(), document.frame());
+    if poses.made_from.as_ref() == Some(&made_from) {
         return;
     }
+    let (work, _) = &made_from;
+    let sequence = &work.sequence;
     let staged = document.figures().len() > 1 || !document.props().is_empty();
     if let (Some(name), true) = (&sequence, staged)
-        && bake.made_from != work
+        && bake.made_from.as_ref() != Some(work)
     {
         let stage = document.to_stage();
         *bake = CachedBake {
-            made_from: work.clone(),
+            made_from: Some(work.clone()),
             ..CachedBake::default()
         };
         match marionette_motion::stage::StageBaker::new(
@@ -297,7 +317,7 @@ pub(super) fn pose_stage(
     }
     let active = document.active_figure();
     let at = usize::try_from(document.frame() - bake.first).unwrap_or(0);
-    let baked = sequence.is_some() && staged && bake.made_from == work;
+    let baked = sequence.is_some() && staged && bake.made_from.as_ref() == Some(work);
     poses.figures = document
         .figures()
         .iter()
@@ -324,7 +344,7 @@ pub(super) fn pose_stage(
             _ => prop.place.isometry(),
         })
         .collect();
-    poses.made_from = made_from;
+    poses.made_from = Some(made_from);
 }
 
 /// Other figures' joints and props spawned since the last run.
@@ -443,8 +463,9 @@ mod tests {
         let mut app = App::new();
         app.insert_resource(OpenDocument::new(document))
             .init_resource::<StagePoses>()
+            .init_resource::<StageWork>()
             .init_resource::<crate::resources::Notices>()
-            .add_systems(Update, pose_stage);
+            .add_systems(Update, (track_stage_work, pose_stage).chain());
         app.update();
         let poses = app.world().resource::<StagePoses>();
         (poses.figures.clone(), poses.props.clone())
