@@ -12,14 +12,9 @@ use marionette_document::{
     DocumentFile, Hold, Link, LinkTarget, Placement, Prop, PropPlace, SiteRef,
 };
 
-use super::{FigureSlot, StageLayout};
+use super::{FigureSlot, StageLayout, refused};
 use crate::history::{Change, UndoStep};
 use crate::{Document, EditError};
-
-/// A stage edit refused: why.
-pub(super) fn refused(why: impl Into<String>) -> EditError {
-    EditError::Stage(why.into())
-}
 
 /// Whether `value` is a finite number.
 fn finite(values: &[f64]) -> bool {
@@ -28,7 +23,7 @@ fn finite(values: &[f64]) -> bool {
 
 impl Document {
     /// The figure named `name`, or an error listing the figures.
-    fn figure_named(&self, name: &str) -> Result<usize, EditError> {
+    pub(super) fn figure_named(&self, name: &str) -> Result<usize, EditError> {
         self.stage
             .figures
             .iter()

@@ -5,7 +5,7 @@
 
 use marionette_document::{Cue, Hold};
 
-use super::edits::refused;
+use super::refused;
 use crate::history::UndoStep;
 use crate::{Document, EditError};
 

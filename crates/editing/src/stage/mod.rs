@@ -23,6 +23,11 @@ mod holds;
 
 pub use apply::StageEdit;
 
+/// A stage edit refused: why.
+fn refused(why: impl Into<String>) -> crate::EditError {
+    crate::EditError::Stage(why.into())
+}
+
 /// The next figure's identity ([`FigureSlot::id`]).
 static NEXT_FIGURE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
@@ -314,12 +319,7 @@ impl Document {
     /// Makes the figure named `name` the one edited (not an edit of the work: nothing is
     /// recorded). A drag in progress ends first.
     pub fn select_figure(&mut self, name: &str) -> Result<(), crate::EditError> {
-        let Some(k) = self.stage.figures.iter().position(|f| f.name == name) else {
-            return Err(crate::EditError::Stage(format!(
-                "there is no figure \"{name}\" (figures: {})",
-                self.figure_names().join(", ")
-            )));
-        };
+        let k = self.figure_named(name)?;
         if k == self.stage.active {
             return Ok(());
         }
@@ -327,9 +327,7 @@ impl Document {
         let mut stage = std::mem::take(&mut self.stage);
         let Some(incoming) = stage.figures[k].document.take() else {
             self.stage = stage;
-            return Err(crate::EditError::Stage(format!(
-                "figure \"{name}\" has no document"
-            )));
+            return Err(refused(format!("figure \"{name}\" has no document")));
         };
         let file = self.file.take();
         let outgoing = std::mem::replace(self, *incoming);
