@@ -48,7 +48,7 @@ mod step;
 
 pub use action::{Action, DragGrip, Panel, ReplayContext, Window};
 pub use keys::{KeyChord, KeyName};
-pub use step::{ReplayInterpolation, ReplayLockKind, ReplayPropShape, Step};
+pub use step::{ReplayInterpolation, ReplayLockKind, Step};
 
 /// The file's text, read directly into steps.
 #[derive(Debug, serde::Deserialize)]

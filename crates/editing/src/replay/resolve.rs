@@ -265,7 +265,7 @@ impl Step {
             } => edit(
                 Edit::Stage(StageEdit::AddProp(Prop {
                     name: name.clone(),
-                    shape: shape.shape(),
+                    shape: shape.clone(),
                     place: PropPlace {
                         at: [at.0, at.1, at.2],
                         rotation: [rotation.0, rotation.1, rotation.2],

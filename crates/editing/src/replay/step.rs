@@ -198,8 +198,9 @@ pub enum Step {
     AddProp {
         /// Its name (unique among figures and props).
         name: String,
-        /// Its shape.
-        shape: ReplayPropShape,
+        /// Its shape, written as a stage document writes it: `Box(size: (x, y, z))`,
+        /// `Cylinder(radius, length)`, `Sphere(radius)`, `Mesh("file.glb")`.
+        shape: marionette_document::PropShape,
         /// Where its origin is.
         at: (f64, f64, f64),
         /// Its rotation in degrees.
@@ -227,48 +228,6 @@ pub enum Step {
     },
     /// Close the editor.
     Exit,
-}
-
-/// A prop's shape as a replay step writes it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub enum ReplayPropShape {
-    /// A box of these full sizes.
-    Box {
-        /// (x, y, z) in metres.
-        size: (f64, f64, f64),
-    },
-    /// A cylinder along the prop's y axis.
-    Cylinder {
-        /// Metres.
-        radius: f64,
-        /// Metres.
-        length: f64,
-    },
-    /// A sphere.
-    Sphere {
-        /// Metres.
-        radius: f64,
-    },
-    /// A glTF mesh file.
-    Mesh(String),
-}
-
-impl ReplayPropShape {
-    /// The stage's shape.
-    pub fn shape(&self) -> marionette_document::PropShape {
-        use marionette_document::PropShape;
-        match self {
-            ReplayPropShape::Box { size } => PropShape::Box {
-                size: [size.0, size.1, size.2],
-            },
-            ReplayPropShape::Cylinder { radius, length } => PropShape::Cylinder {
-                radius: *radius,
-                length: *length,
-            },
-            ReplayPropShape::Sphere { radius } => PropShape::Sphere { radius: *radius },
-            ReplayPropShape::Mesh(file) => PropShape::Mesh(file.clone()),
-        }
-    }
 }
 
 /// The script's text with each `Release(` (the prop step, whatever spaces before its
