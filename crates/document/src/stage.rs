@@ -300,6 +300,15 @@ impl Stage {
         }
     }
 
+    /// Every figure's name, quoted and joined (`"A", "B"`), as messages list them.
+    pub fn figure_list(&self) -> String {
+        self.figures
+            .iter()
+            .map(|f| format!("\"{}\"", f.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The figure named `name`.
     pub fn figure_index(&self, name: &str) -> Option<usize> {
         self.figures.iter().position(|f| f.name == name)

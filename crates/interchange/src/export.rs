@@ -1,7 +1,7 @@
 //! One export, whatever asks for it (`marionette export`, File ▸ Export): baked frames of a
 //! skeleton written as BVH, glTF or JSON.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use marionette_document::Lock;
 use marionette_motion::BakedFrame;
@@ -44,6 +44,14 @@ pub struct Sources<'a> {
     /// Where the figure stands when it is one of a stage's: BVH's root and JSON's world
     /// positions are placed on the stage; and every prop's place per frame, for JSON.
     pub stage: Option<OnStage<'a>>,
+}
+
+/// The folder mesh bodies are read from: the one `given` (the command line's `--assets`, the
+/// editor's), else the skeleton file's own ([`marionette_skeleton::assets_folder`]).
+pub fn assets_folder(given: Option<&Path>, skeleton_file: Option<&Path>) -> Option<PathBuf> {
+    given
+        .map(Path::to_path_buf)
+        .or_else(|| marionette_skeleton::assets_folder(skeleton_file))
 }
 
 /// A stage figure's part of an export.

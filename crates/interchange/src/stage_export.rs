@@ -12,7 +12,7 @@ use marionette_motion::{BakeSettings, BakedFrame};
 use nalgebra::Isometry3;
 use serde_json::Value;
 
-use crate::export::{ExportFormat, OnStage, Sources, export_bytes};
+use crate::export::{ExportFormat, OnStage, Sources, assets_folder, export_bytes};
 use crate::stage_glb::{StageFrames, StageSources, stage_glb};
 
 /// What to export of a stage.
@@ -47,16 +47,6 @@ pub struct StageExported {
     pub name: String,
 }
 
-/// The figures' names, quoted, for messages.
-fn names(stage: &Stage) -> String {
-    stage
-        .figures
-        .iter()
-        .map(|f| format!("\"{}\"", f.name))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Bakes (calling `progress` after each frame) and writes the export's bytes, or says what is
 /// wrong (a figure asked of a glb, none of a BVH or JSON, a sequence that cannot be baked).
 pub fn export_stage(
@@ -75,7 +65,7 @@ pub fn export_stage(
         (ExportFormat::Bvh | ExportFormat::Json, None) => {
             return Err(format!(
                 "a stage holds several figures; say which to export (figures: {})",
-                names(stage)
+                stage.figure_list()
             ));
         }
         _ => {}
@@ -97,10 +87,9 @@ pub fn export_stage(
             stage_glb(stage, frames, sources)?
         }
         Some(f) => {
-            let figure = stage
-                .figures
-                .get(f)
-                .ok_or_else(|| format!("no figure number {f} (figures: {})", names(stage)))?;
+            let figure = stage.figures.get(f).ok_or_else(|| {
+                format!("no figure number {f} (figures: {})", stage.figure_list())
+            })?;
             let per_frame: Vec<Value> = (0..frames)
                 .map(|k| {
                     Value::Object(
@@ -114,10 +103,7 @@ pub fn export_stage(
                 })
                 .collect();
             let doc = &figure.document;
-            let assets = export
-                .assets
-                .map(Path::to_path_buf)
-                .or_else(|| marionette_skeleton::assets_folder(Some(doc.skeleton_path.as_path())));
+            let assets = assets_folder(export.assets, Some(&doc.skeleton_path));
             let sources = Sources {
                 assets: assets.as_deref(),
                 skeleton_file: Some(&doc.skeleton_path),

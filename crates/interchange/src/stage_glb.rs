@@ -18,7 +18,7 @@ use marionette_skeleton::rotation::quaternion_of;
 use nalgebra::{Isometry3, UnitQuaternion};
 use serde_json::{Value, json};
 
-use crate::export::{ExportFormat, Sources, export_bytes};
+use crate::export::{ExportFormat, Sources, assets_folder, export_bytes};
 use crate::gltf::assemble::{Assembly, GltfPart};
 use crate::gltf::{GltfFile, write::shape_part};
 
@@ -57,10 +57,7 @@ pub fn stage_glb(
     let mut scene = Vec::new();
     for (figure, figure_frames) in stage.figures.iter().zip(frames.figures) {
         let doc = &figure.document;
-        let assets = sources
-            .assets
-            .map(Path::to_path_buf)
-            .or_else(|| marionette_skeleton::assets_folder(Some(doc.skeleton_path.as_path())));
+        let assets = assets_folder(sources.assets, Some(&doc.skeleton_path));
         let figure_sources = Sources {
             assets: assets.as_deref(),
             skeleton_file: Some(&doc.skeleton_path),

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use marionette_document::{Stage, StageFile};
-use marionette_interchange::export::{ExportFormat, Sources, export_bytes};
+use marionette_interchange::export::{ExportFormat, Sources, assets_folder, export_bytes};
 use marionette_interchange::stage_export::{StageExport, export_stage};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::Skeleton;
@@ -159,19 +159,11 @@ type Export = (
 /// props included).
 fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String> {
     let input = args.input.display();
-    let names = || {
-        stage
-            .figures
-            .iter()
-            .map(|f| format!("\"{}\"", f.name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let figure = match &args.figure {
         Some(wanted) => Some(stage.figure_index(wanted).ok_or_else(|| {
             format!(
                 "{input}: no figure \"{wanted}\" on the stage (figures: {})",
-                names()
+                stage.figure_list()
             )
         })?),
         None => None,
@@ -180,7 +172,7 @@ fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, Str
         return Err(format!(
             "{input}: a stage holds several figures; say which to export with --figure NAME \
              (figures: {})",
-            names()
+            stage.figure_list()
         ));
     }
     let folder = args
@@ -228,10 +220,7 @@ fn write(
     (skeleton, locks, name, fps, frames): Export,
     skeleton_file: Option<&std::path::Path>,
 ) -> Result<ExitCode, String> {
-    let assets = args
-        .assets
-        .clone()
-        .or_else(|| marionette_skeleton::assets_folder(skeleton_file));
+    let assets = assets_folder(args.assets.as_deref(), skeleton_file);
     let sources = Sources {
         assets: assets.as_deref(),
         skeleton_file,

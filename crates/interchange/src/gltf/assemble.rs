@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::gltf::write::{BinChunk, glb};
+use crate::gltf::write::{BinChunk, float_accessor, glb};
 
 /// A glTF file as its JSON and the bytes of its BIN chunk (buffer 0; every buffer view points
 /// into it, as a GLB's do).
@@ -117,28 +117,15 @@ impl Assembly {
             "VEC3" => 3,
             _ => 4,
         };
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let (bytes, mut accessor) = float_accessor(values, width, kind, bounds);
         self.bin.pad(4);
         let offset = self.bin.bytes.len();
         self.bin.bytes.extend_from_slice(&bytes);
-        let view_index = self.push(
+        let view = self.push(
             "bufferViews",
             json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()}),
         );
-        let mut accessor = json!({"bufferView": view_index, "componentType": 5126,
-            "count": values.len() / width, "type": kind});
-        if bounds {
-            let mut lo = vec![f32::INFINITY; width];
-            let mut hi = vec![f32::NEG_INFINITY; width];
-            for chunk in values.chunks(width) {
-                for (k, v) in chunk.iter().enumerate() {
-                    lo[k] = lo[k].min(*v);
-                    hi[k] = hi[k].max(*v);
-                }
-            }
-            accessor["min"] = json!(lo);
-            accessor["max"] = json!(hi);
-        }
+        accessor["bufferView"] = json!(view);
         self.push("accessors", accessor)
     }
 

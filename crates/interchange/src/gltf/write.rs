@@ -243,22 +243,36 @@ impl Buffer {
         target: Option<u32>,
         bounds: bool,
     ) -> usize {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let mut accessor = json!({"componentType": 5126, "count": count, "type": kind});
-        if bounds {
-            let width = values.len() / count.max(1);
-            let (mut lo, mut hi) = (vec![f32::INFINITY; width], vec![f32::NEG_INFINITY; width]);
-            for chunk in values.chunks(width) {
-                for (k, v) in chunk.iter().enumerate() {
-                    lo[k] = lo[k].min(*v);
-                    hi[k] = hi[k].max(*v);
-                }
-            }
-            accessor["min"] = json!(lo);
-            accessor["max"] = json!(hi);
-        }
+        let width = values.len() / count.max(1);
+        let (bytes, accessor) = float_accessor(values, width, kind, bounds);
         self.add(&bytes, target, accessor)
     }
+}
+
+/// 32-bit floats as a buffer view's bytes and their accessor (`width` numbers an element, of
+/// glTF type `kind`), with each component's min and max when `bounds`; the accessor's buffer view
+/// is the caller's to set.
+pub(crate) fn float_accessor(
+    values: &[f32],
+    width: usize,
+    kind: &str,
+    bounds: bool,
+) -> (Vec<u8>, Value) {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let width = width.max(1);
+    let mut accessor = json!({"componentType": 5126, "count": values.len() / width, "type": kind});
+    if bounds {
+        let (mut lo, mut hi) = (vec![f32::INFINITY; width], vec![f32::NEG_INFINITY; width]);
+        for chunk in values.chunks(width) {
+            for (k, v) in chunk.iter().enumerate() {
+                lo[k] = lo[k].min(*v);
+                hi[k] = hi[k].max(*v);
+            }
+        }
+        accessor["min"] = json!(lo);
+        accessor["max"] = json!(hi);
+    }
+    (bytes, accessor)
 }
 
 fn column_major(m: &Matrix4<f64>) -> impl Iterator<Item = f32> + '_ {
