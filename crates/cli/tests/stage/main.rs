@@ -1,10 +1,13 @@
 //! A stage through the command line: `check`, `bake` and `export --figure` on the two dancers of
-//! the motion crate's test stage, read back by the command's own readers.
+//! the motion crate's test stage, read back by the command's own readers; a whole stage as one
+//! glb in [`glb`].
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+
+mod glb;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -5,25 +5,15 @@
 //! its animation played key by key, puts every figure's joints where that figure's JSON export
 //! does and every prop where the bake does (within 1e-5 m and 1e-5 rad).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use super::{marionette, repo};
 
 use marionette_interchange::gltf::GltfFile;
 use marionette_interchange::gltf::read::decompose;
 use nalgebra::{Matrix3, Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn marionette(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("runs")
-}
 
 fn ok(o: Output) -> Output {
     assert!(
