@@ -1,10 +1,10 @@
 //! The one place that converts between Bevy's types (glam, f32) and the core's (nalgebra, f64):
-//! points, rotations, transforms and rays. The core computes in f64; what is drawn is rounded to f32 here,
+//! points, rotations, transforms, rigid motions and rays. The core computes in f64; what is drawn is rounded to f32 here,
 //! and what the user points at comes back as f64 here.
 
 use bevy::prelude::*;
 use marionette_editing::Ray;
-use nalgebra::{Matrix3, Matrix4, Vector3};
+use nalgebra::{Isometry3, Matrix3, Matrix4, Vector3};
 
 /// A core point or vector as Bevy's.
 pub fn vec3(v: &Vector3<f64>) -> Vec3 {
@@ -32,6 +32,12 @@ pub fn transform(m: &Matrix4<f64>) -> Transform {
     Transform::from_matrix(Mat4::from_cols_array(&std::array::from_fn(|k| {
         m[(k % 4, k / 4)] as f32
     })))
+}
+
+/// A core rigid motion (a figure's or a prop's place on the stage) as Bevy's transform.
+pub fn isometry(iso: &Isometry3<f64>) -> Transform {
+    Transform::from_translation(vec3(&iso.translation.vector))
+        .with_rotation(quat(iso.rotation.to_rotation_matrix().matrix()))
 }
 
 /// Bevy's ray as the core's; `None` for a degenerate one.

@@ -115,13 +115,8 @@ pub(super) fn rebuild_figure(
         FigurePart,
         Mesh3d(meshes.add(Plane3d::default().mesh().size(8.0, 8.0))),
         MeshMaterial3d(palette.joint.clone()),
-        // The ground is the stage's: centred on its origin, turned with it.
-        {
-            let stage = document.stage_to_figure();
-            let t = stage.translation.vector;
-            Transform::from_xyz(t.x as f32, ground_y - 0.001, t.z as f32)
-                .with_rotation(quat(stage.rotation.to_rotation_matrix().matrix()))
-        },
+        // Put under the stage by `place_ground`, right after.
+        Transform::from_xyz(0.0, ground_y - 0.001, 0.0),
         Pickable::IGNORE,
         Ground {
             document: document.id(),
@@ -216,8 +211,9 @@ pub(super) fn place_figure(
     }
 }
 
-/// Keeps the ground under the stage when the edited figure moves on the floor (the scene is
-/// drawn in its frame).
+/// Keeps the ground under the stage (centred on its origin, turned with it) when the ground is
+/// made or the edited figure moves on the floor: the scene is drawn in the edited figure's
+/// frame.
 pub(super) fn place_ground(
     document: Res<OpenDocument>,
     mut grounds: Query<&mut Transform, With<Ground>>,
@@ -225,12 +221,9 @@ pub(super) fn place_ground(
     if !document.is_changed() {
         return;
     }
-    let stage = document.stage_to_figure();
-    let t = stage.translation.vector;
-    let rotation = quat(stage.rotation.to_rotation_matrix().matrix());
+    let stage = crate::convert::isometry(&document.stage_to_figure());
     for mut ground in &mut grounds {
-        let wanted = Transform::from_xyz(t.x as f32, ground.translation.y, t.z as f32)
-            .with_rotation(rotation);
+        let wanted = stage.with_translation(stage.translation.with_y(ground.translation.y));
         if *ground != wanted {
             *ground = wanted;
         }

@@ -13,6 +13,7 @@ pub mod gltf_tint;
 mod one_thread;
 pub mod picking;
 pub mod stage;
+pub mod stage_poses;
 
 use bevy::light::GlobalAmbientLight;
 use bevy::prelude::*;
@@ -101,8 +102,8 @@ impl Plugin for ScenePlugin {
                 ghosts::sync_ghosts,
                 figure::highlight,
                 stage::rebuild_stage,
-                stage::pose_stage,
-                stage::place_stage,
+                stage_poses::pose_stage,
+                stage_poses::place_stage,
             )
                 .chain()
                 .in_set(EditorSet::Scene),
@@ -116,7 +117,7 @@ impl Plugin for ScenePlugin {
         .add_observer(picking::on_press)
         .add_observer(stage::on_press_other_figure)
         .add_systems(Update, stage::grip_after_select.in_set(EditorSet::Pick))
-        .init_resource::<stage::StagePoses>()
+        .init_resource::<stage_poses::StagePoses>()
         .init_resource::<stage::StageWork>()
         .add_systems(Update, stage::track_stage_work.in_set(EditorSet::Derive))
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));
