@@ -17,6 +17,7 @@ pub mod planar;
 pub mod retarget;
 pub mod rng;
 pub mod stage;
+pub mod stage_drag;
 pub mod table;
 pub mod tracking;
 
@@ -56,7 +57,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 16] = [
+pub const PROTOCOLS: [&str; 17] = [
     "tracking",
     "planar",
     "convergence",
@@ -73,6 +74,7 @@ pub const PROTOCOLS: [&str; 16] = [
     "characters",
     "retarget",
     "stage",
+    "stage-drag",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -103,6 +105,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "characters" => characters::table(if quick { 1 } else { 5 }),
             "retarget" => retarget::table(if quick { 1 } else { 3 }),
             "stage" => stage::table(if quick { 100 } else { 1_000 }, if quick { 1 } else { 11 }),
+            "stage-drag" => stage_drag::table(if quick { 60 } else { 600 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

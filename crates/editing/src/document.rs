@@ -62,6 +62,8 @@ pub struct Document {
     pub(crate) drag: Option<Drag>,
     /// The edit's goal and chain of the last drag step.
     pub(crate) last_edit: Option<(Goal, Chain)>,
+    /// The figures the drag in progress moves with the edited one (links holding now).
+    pub(crate) linked: Option<Box<crate::stage::LinkedGroup>>,
     pub(crate) fk: Fk,
     /// The character the skeleton's skin names, read once when the document was made.
     pub(crate) character: SkinCharacter,
@@ -128,6 +130,7 @@ impl Document {
             saved_revision: 0,
             drag: None,
             last_edit: None,
+            linked: None,
             fk,
             character,
             stage: crate::stage::StageParts::one(skeleton_name.as_str()),
@@ -284,8 +287,13 @@ impl Document {
 
     /// The enabled locks that moving `chain` could disturb, and those their limbs could.
     pub(crate) fn locks_disturbed_by(&self, chain: &Chain) -> GoalSet {
+        self.locks_disturbed_at(chain, self.lock_frame())
+    }
+
+    /// The locks enabled on `frame` that moving `chain` could disturb, and those their limbs
+    /// could.
+    pub(crate) fn locks_disturbed_at(&self, chain: &Chain, frame: Option<i64>) -> GoalSet {
         let mut moving = chain.clone();
-        let frame = self.lock_frame();
         let mut taken = vec![false; self.locks.len()];
         loop {
             let mut grew = false;
@@ -439,6 +447,7 @@ impl Document {
     pub fn undo(&mut self) -> Option<String> {
         self.end_drag();
         let sequences = self.sequences.clone();
+        let links = self.stage.links.clone();
         let label = self.history.undo(Edited {
             pose: &mut self.pose,
             stiffness: &mut self.stiffness,
@@ -447,7 +456,8 @@ impl Document {
             library: &mut self.library,
             stage: &mut self.stage,
         });
-        self.after_sequences_changed(sequences != self.sequences);
+        // A link added or removed changes the stage's bake of the frame shown.
+        self.after_sequences_changed(sequences != self.sequences || links != self.stage.links);
         self.fk.update(&self.skeleton, &self.pose);
         label
     }
@@ -456,6 +466,7 @@ impl Document {
     pub fn redo(&mut self) -> Option<String> {
         self.end_drag();
         let sequences = self.sequences.clone();
+        let links = self.stage.links.clone();
         let label = self.history.redo(Edited {
             pose: &mut self.pose,
             stiffness: &mut self.stiffness,
@@ -464,7 +475,8 @@ impl Document {
             library: &mut self.library,
             stage: &mut self.stage,
         });
-        self.after_sequences_changed(sequences != self.sequences);
+        // A link added or removed changes the stage's bake of the frame shown.
+        self.after_sequences_changed(sequences != self.sequences || links != self.stage.links);
         self.fk.update(&self.skeleton, &self.pose);
         label
     }

@@ -109,6 +109,7 @@ impl Document {
                 props,
                 links,
                 cues,
+                linked_poses: 0,
             };
         }
         doc

@@ -12,6 +12,7 @@ use nalgebra::Vector3;
 use crate::chain_mode::{ChainMode, chain_for};
 use crate::history::Change;
 use crate::solve::{IkRunner, SolveOutcome};
+use crate::stage::GroupSolve;
 use crate::{Document, EditError};
 
 /// A ray in world space, from the eye (or the orthographic view plane) through the cursor.
@@ -221,6 +222,12 @@ impl Document {
             why: e.to_string(),
         })?;
         self.root_moves_figure(&mut drag, mode);
+        self.linked = self.linked_group(&drag.chain).map(Box::new);
+        if let Some(group) = self.linked.take() {
+            // The drag starts with the links met (the undo step goes back to before).
+            self.settle_group(&group);
+            self.linked = Some(group);
+        }
         self.drag = Some(drag);
         Ok(())
     }
@@ -246,66 +253,89 @@ impl Document {
         let chain = drag.chain.clone();
         let held = drag.goal(&self.fk, ray);
         let free = drag.ray_goal(&self.fk, ray);
-        let mut pose = self.pose.clone();
-        // The locks the drag could disturb, found once for both tries.
-        let locks = self.locks_disturbed_by(&chain);
-        let mut set = locks.clone();
-        set.push_edit(held.clone(), &chain);
-        let mut outcome = {
-            let mut system = set.system(&self.skeleton, &self.stiffness);
-            runner.step(&mut system, &mut pose)
-        };
+        let mut kept = self.drag_try(&held, &chain, runner);
         let mut goal = held;
-        if !outcome.report.converged {
-            // The goals are made: `self.fk` serves to compare the tries (it is brought back to
-            // the kept pose below).
-            let mut retry = self.pose.clone();
-            let mut set = locks;
-            set.push_edit(free.clone(), &chain);
-            let second = {
-                let mut system = set.system(&self.skeleton, &self.stiffness);
-                runner.step(&mut system, &mut retry)
+        if !kept.outcome.report.converged {
+            let second = self.drag_try(&free, &chain, runner);
+            // `self.fk` serves to compare the tries (it is brought back to the kept pose below).
+            let active = self.stage.active;
+            let mut distance = |q: Option<&[f64]>| {
+                self.fk.update(&self.skeleton, q.unwrap_or(&self.pose));
+                self.drag
+                    .as_ref()
+                    .map_or(0.0, |d| d.distance_to(&self.fk, ray))
             };
-            let locks_error = |report: &marionette_ik::Report| {
-                report
-                    .goal_errors
-                    .iter()
-                    .zip(set.owners())
-                    .filter(|(_, o)| matches!(o, Owner::Lock(_)))
-                    .fold(0.0_f64, |a, (e, _)| a.max(*e))
-            };
-            self.fk.update(&self.skeleton, &pose);
-            let held_distance = drag.distance_to(&self.fk, ray);
-            self.fk.update(&self.skeleton, &retry);
+            let held_distance = distance(kept.pose_of(active));
+            let free_distance = distance(second.pose_of(active));
             let tolerance = runner.settings().tolerance;
-            let locks_no_worse =
-                locks_error(&second.report) <= locks_error(&outcome.report).max(tolerance);
-            if drag.distance_to(&self.fk, ray) < held_distance && locks_no_worse {
-                (pose, outcome, goal) = (retry, second, free);
+            if free_distance < held_distance && second.held_error <= kept.held_error.max(tolerance)
+            {
+                (kept, goal) = (second, free);
             }
         }
         self.last_edit = Some((goal, chain));
-        self.pose = pose;
-        self.fk.update(&self.skeleton, &self.pose);
+        let outcome = kept.outcome;
+        self.take_group_poses(kept.poses);
         Some(outcome)
     }
 
-    /// Ends the drag: the whole drag becomes one undo step.
-    pub fn end_drag(&mut self) {
-        if let Some(drag) = self.drag.take() {
-            self.history.record(Change::Pose {
-                label: format!("Drag {}", self.skeleton.joint(drag.joint).name),
-                before: drag.start_pose,
-                after: self.pose.clone(),
-            });
+    /// One try of a drag step: `goal` moving `chain`, with the locks the drag can disturb (and,
+    /// where links hold now, the linked figures solved with the edited one), from the current
+    /// poses. Nothing changes in the document.
+    fn drag_try(&mut self, goal: &Goal, chain: &Chain, runner: &mut IkRunner) -> GroupSolve {
+        if let Some(group) = self.linked.take() {
+            let solved = self.solve_group(&group, Some((goal, chain)), runner, None);
+            self.linked = Some(group);
+            return solved;
+        }
+        let mut set = self.locks_disturbed_by(chain);
+        set.push_edit(goal.clone(), chain);
+        let mut pose = self.pose.clone();
+        let outcome = {
+            let mut system = set.system(&self.skeleton, &self.stiffness);
+            runner.step(&mut system, &mut pose)
+        };
+        let held_error = outcome
+            .report
+            .goal_errors
+            .iter()
+            .zip(set.owners())
+            .filter(|(_, o)| matches!(o, Owner::Lock(_)))
+            .fold(0.0_f64, |a, (e, _)| a.max(*e));
+        GroupSolve {
+            poses: vec![(self.stage.active, pose)],
+            outcome,
+            held_error,
         }
     }
 
-    /// Cancels the drag (Escape): the pose goes back to where the drag began; nothing recorded.
-    pub fn cancel_drag(&mut self) {
+    /// Ends the drag: the whole drag becomes one undo step (every linked figure's pose in it).
+    pub fn end_drag(&mut self) {
+        let linked = self.linked.take();
         if let Some(drag) = self.drag.take() {
-            self.pose = drag.start_pose;
-            self.fk.update(&self.skeleton, &self.pose);
+            let label = format!("Drag {}", self.skeleton.joint(drag.joint).name);
+            match linked {
+                Some(group) => {
+                    self.settle_group(&group);
+                    self.record_group_poses(label, group.start);
+                }
+                None => self.history.record(Change::Pose {
+                    label,
+                    before: drag.start_pose,
+                    after: self.pose.clone(),
+                }),
+            }
+        }
+    }
+
+    /// Cancels the drag (Escape): the poses go back to where the drag began; nothing recorded.
+    pub fn cancel_drag(&mut self) {
+        let linked = self.linked.take();
+        if let Some(drag) = self.drag.take() {
+            match linked {
+                Some(group) => self.take_group_poses(group.start),
+                None => self.set_pose_quietly(&drag.start_pose),
+            }
         }
     }
 }

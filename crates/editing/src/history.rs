@@ -77,6 +77,25 @@ pub enum Change {
         /// The library after.
         after: Vec<LibraryPose>,
     },
+    /// Several figures' poses changed together: a drag of a figure tied by links to others,
+    /// which moved with it ([`crate::stage`]). Each figure is named by its identity, so the
+    /// step holds across renames and whichever figure is edited.
+    Poses {
+        /// What the user did ("Drag right elbow").
+        label: String,
+        /// Each figure's identity and pose before.
+        before: Vec<(u64, Vec<f64>)>,
+        /// Each figure's identity and pose after.
+        after: Vec<(u64, Vec<f64>)>,
+    },
+    /// Several changes made by one edit, undone together (a link added, and the figures'
+    /// poses that moved to meet it).
+    Steps {
+        /// What the user did.
+        label: String,
+        /// The changes, in the order they were made.
+        steps: Vec<Change>,
+    },
     /// The stage changed: a figure added, removed, renamed or moved, a prop, a link, a grip
     /// ([`crate::stage`]).
     Stage {
@@ -98,6 +117,8 @@ impl Change {
             | Change::Locks { label, .. }
             | Change::Sequences { label, .. }
             | Change::Library { label, .. }
+            | Change::Poses { label, .. }
+            | Change::Steps { label, .. }
             | Change::Stage { label, .. } => label,
         }
     }
@@ -110,6 +131,8 @@ impl Change {
             Change::Locks { before, after, .. } => before == after,
             Change::Sequences { before, after, .. } => before == after,
             Change::Library { before, after, .. } => before == after,
+            Change::Poses { before, after, .. } => before == after,
+            Change::Steps { steps, .. } => steps.iter().all(Change::is_empty),
             Change::Stage { before, after, .. } => before == after,
         }
     }
@@ -143,6 +166,18 @@ impl Change {
             Change::Library {
                 before, after: a, ..
             } => state.library.clone_from(if after { a } else { before }),
+            Change::Poses {
+                before, after: a, ..
+            } => state
+                .stage
+                .put_poses(state.pose, if after { a } else { before }),
+            Change::Steps { steps, .. } => {
+                if after {
+                    steps.iter().for_each(|c| c.put(state, true));
+                } else {
+                    steps.iter().rev().for_each(|c| c.put(state, false));
+                }
+            }
             Change::Stage {
                 before, after: a, ..
             } => state.stage.restore(if after { a } else { before }),
@@ -201,7 +236,10 @@ impl History {
         self.revision += 1;
         if matches!(
             change,
-            Change::Locks { .. } | Change::Sequences { .. } | Change::Stage { .. }
+            Change::Locks { .. }
+                | Change::Sequences { .. }
+                | Change::Stage { .. }
+                | Change::Steps { .. }
         ) {
             self.motion_revision += 1;
         }

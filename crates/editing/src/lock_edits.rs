@@ -13,7 +13,7 @@ use crate::{Document, EditError};
 
 /// Updates the limbs may take to follow a lock change (a frame's budget is too small for a lock
 /// switched on far from where its part is).
-const SETTLE_UPDATES: usize = 200;
+pub(crate) const SETTLE_UPDATES: usize = 200;
 
 impl Document {
     /// `name`, or `name 2`, `name 3`… whichever no lock has yet.

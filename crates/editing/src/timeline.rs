@@ -80,9 +80,16 @@ impl Document {
         (first..=last).map(|f| baker.interpolated(f)).collect()
     }
 
-    /// Puts the shown sequence's pose at the current frame into the document.
-    fn show_frame(&mut self) {
-        if let Some(baked) = self.baked_frame(self.frame) {
+    /// Puts the shown sequence's pose at the current frame into the document: the stage's bake
+    /// of the frame where links holding on it tie the figure (what it does on the stage), else
+    /// its own. Figures a linked change moved are drawn at the stage's bake again.
+    pub(crate) fn show_frame(&mut self) {
+        self.stage.forget_linked_poses();
+        let shown = match self.stage_frame() {
+            Some(frame) => frame.figures.into_iter().nth(self.stage.active),
+            None => self.baked_frame(self.frame),
+        };
+        if let Some(baked) = shown {
             self.pose = baked.q;
             self.fk.update(&self.skeleton, &self.pose);
         }

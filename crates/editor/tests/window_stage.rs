@@ -124,7 +124,8 @@ fn a_stage_is_built_by_replay_steps_and_a_second_figure_dragged_on_it() {
 
 /// A press on another figure's body selects that figure and drags the body in the same
 /// gesture: B's torso, pressed where the two-dancers stage draws it (pixel 515, 200 of the
-/// perspective view at 1280×800), is pulled up and to the side.
+/// perspective view at 1280×800), is pulled up and to the side; A, whose right hand is linked
+/// to B's left, moves its arm with it.
 #[test]
 fn a_press_on_another_figure_selects_it_and_drags_it_in_one_gesture() {
     let dir = scratch_dir("grab");
@@ -167,10 +168,6 @@ fn a_press_on_another_figure_selects_it_and_drags_it_in_one_gesture() {
     let after = StageFile::load(dir.join("after.marionette.ron"))
         .expect("the saved stage reads back")
         .stage;
-    assert_eq!(
-        before.figures[0].document.pose.q, after.figures[0].document.pose.q,
-        "A is not moved"
-    );
     let moved = before.figures[1]
         .document
         .pose
@@ -179,5 +176,35 @@ fn a_press_on_another_figure_selects_it_and_drags_it_in_one_gesture() {
         .zip(&after.figures[1].document.pose.q)
         .map(|(a, b)| (a - b).abs())
         .fold(0.0, f64::max);
+    // A's right hand is linked to B's left: A's arm moved to keep the hands together, and each
+    // figure's heels stayed locked.
+    assert_ne!(
+        before.figures[0].document.pose.q, after.figures[0].document.pose.q,
+        "A's hand followed B's"
+    );
+    let on_stage = |f: usize, site: &str| {
+        let figure = &after.figures[f];
+        let skeleton = &figure.document.skeleton;
+        let mut fk = Fk::new(skeleton);
+        fk.update(skeleton, &figure.document.pose.q);
+        let id = skeleton.site_by_name(site).expect("site");
+        figure.placement.isometry() * Point3::from(fk.site_position(id))
+    };
+    let apart = (on_stage(0, "right fingertips") - on_stage(1, "left fingertips")).norm();
+    assert!(apart < 1e-3, "the linked hands are {apart} m apart");
+    for figure in &after.figures {
+        let skeleton = &figure.document.skeleton;
+        let mut fk = Fk::new(skeleton);
+        fk.update(skeleton, &figure.document.pose.q);
+        for lock in &figure.document.locks {
+            let error = lock.goal().kind.error(skeleton, &fk);
+            assert!(
+                error < 1e-3,
+                "{}: {} is {error} m off",
+                figure.name,
+                lock.name
+            );
+        }
+    }
     assert!(moved > 0.05, "B's pose moved by at most {moved} rad");
 }

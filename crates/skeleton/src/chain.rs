@@ -89,6 +89,14 @@ impl Chain {
         Chain { columns }
     }
 
+    /// The given state indices (any order, repeats ignored).
+    pub fn from_columns(columns: impl IntoIterator<Item = usize>) -> Chain {
+        let mut columns: Vec<usize> = columns.into_iter().collect();
+        columns.sort_unstable();
+        columns.dedup();
+        Chain { columns }
+    }
+
     /// The state indices of both chains.
     pub fn union(&self, other: &Chain) -> Chain {
         let mut columns = Vec::with_capacity(self.columns.len() + other.columns.len());

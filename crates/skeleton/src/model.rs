@@ -101,6 +101,28 @@ pub struct Dof {
     pub preferred: f64,
 }
 
+/// Degrees that read back ([`f64::to_radians`]) as exactly `radians`: the plain conversion
+/// rounded to 12 significant digits, the plain conversion, or its nearest neighbours (a few
+/// units in the last place away); `None` when none does.
+fn degrees_reading_back_as(radians: f64) -> Option<f64> {
+    let plain = radians.to_degrees();
+    let tidy = crate::ron_io::tidy(plain, 12);
+    if tidy.to_radians() == radians {
+        return Some(tidy);
+    }
+    let (mut up, mut down) = (plain, plain);
+    for _ in 0..4 {
+        if up.to_radians() == radians {
+            return Some(up);
+        }
+        if down.to_radians() == radians {
+            return Some(down);
+        }
+        (up, down) = (up.next_up(), down.next_down());
+    }
+    None
+}
+
 impl Dof {
     /// Converts a value in program units to file units (degrees for hinges, metres for slides).
     pub fn to_file_units(&self, value: f64) -> f64 {
@@ -112,18 +134,20 @@ impl Dof {
 
     /// The value in file units as files write it: a hinge's degrees rounded to 12 significant
     /// digits when that reads back ([`Dof::from_file_units`]) as the same radians, so 30° is
-    /// written `30` rather than `29.999999999999996` and nothing is lost.
+    /// written `30` rather than `29.999999999999996` and nothing is lost; else the degrees
+    /// nearest the plain conversion that read back as the same radians. A few radians no
+    /// degrees read back as (the conversion skips them) are written as the radians the plain
+    /// conversion reads back as, so what is written once is written again unchanged after it
+    /// is read: a file saved, opened and saved is the same bytes.
     pub fn to_written_units(&self, value: f64) -> f64 {
-        let plain = self.to_file_units(value);
-        if self.kind == DofKind::Slide {
-            return plain;
+        if self.kind == DofKind::Slide || !value.is_finite() {
+            return self.to_file_units(value);
         }
-        let tidy = crate::ron_io::tidy(plain, 12);
-        if self.from_file_units(tidy) == value {
-            tidy
-        } else {
-            plain
+        if let Some(degrees) = degrees_reading_back_as(value) {
+            return degrees;
         }
+        let near = value.to_degrees().to_radians();
+        degrees_reading_back_as(near).unwrap_or_else(|| value.to_degrees())
     }
 
     /// Converts a value in file units (degrees or metres) to program units.

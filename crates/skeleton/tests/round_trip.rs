@@ -92,6 +92,9 @@ proptest! {
         for (a, b) in again.q.iter().zip(&pose.q) {
             prop_assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "{} vs {}", a, b);
         }
+        // Saved again after it is read, it is the same bytes (a document saved, opened and
+        // saved does not change).
+        prop_assert_eq!(again.to_ron_string(&s).expect("serialise"), text);
     }
 
     #[test]

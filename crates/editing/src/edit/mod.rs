@@ -426,7 +426,7 @@ impl Document {
             Edit::Settings(settings) => {
                 runner.set_settings(settings).map_err(EditError::Settings)?
             }
-            Edit::Stage(edit) => return self.apply_stage(edit),
+            Edit::Stage(edit) => return self.apply_stage(edit, runner),
             Edit::ChainMode(mode) => solving.chain_mode = mode,
             Edit::Comparison(comparison) => solving.comparison = comparison,
             Edit::Undo => {

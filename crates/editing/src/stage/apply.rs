@@ -87,7 +87,11 @@ pub enum StageEdit {
 
 impl Document {
     /// Applies a stage edit; what to tell the user.
-    pub fn apply_stage(&mut self, edit: StageEdit) -> Result<crate::Applied, EditError> {
+    pub fn apply_stage(
+        &mut self,
+        edit: StageEdit,
+        runner: &mut crate::IkRunner,
+    ) -> Result<crate::Applied, EditError> {
         let said = match edit {
             StageEdit::SelectFigure(name) => {
                 self.select_figure(&name)?;
@@ -139,7 +143,7 @@ impl Document {
                 return Ok(crate::Applied::Quietly);
             }
             StageEdit::LockBetween(a, b) => {
-                self.lock_between((&a.0, &a.1), (&b.0, &b.1))?;
+                self.lock_between((&a.0, &a.1), (&b.0, &b.1), runner)?;
                 format!("Locked {}: {} to {}: {}", a.0, a.1, b.0, b.1)
             }
             StageEdit::RemoveLink(name) => {

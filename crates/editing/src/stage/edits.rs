@@ -14,6 +14,8 @@ use marionette_document::{
 
 use super::{FigureSlot, StageLayout, refused};
 use crate::history::{Change, UndoStep};
+use crate::lock_edits::SETTLE_UPDATES;
+use crate::solve::IkRunner;
 use crate::{Document, EditError};
 
 /// Whether `value` is a finite number.
@@ -327,7 +329,12 @@ impl Document {
 
     /// Locks site `a.1` of figure `a.0` to site `b.1` of figure `b.0` (two figures, or two
     /// sites of one): both move to meet.
-    pub fn lock_between(&mut self, a: (&str, &str), b: (&str, &str)) -> Result<(), EditError> {
+    pub fn lock_between(
+        &mut self,
+        a: (&str, &str),
+        b: (&str, &str),
+        runner: &mut IkRunner,
+    ) -> Result<(), EditError> {
         let first = self.site_ref(a.0, a.1)?;
         let second = self.site_ref(b.0, b.1)?;
         if first == second {
@@ -351,7 +358,28 @@ impl Document {
             enabled: true,
             frames: None,
         });
-        self.record_stage(format!("Lock {name}"), before, UndoStep::New);
+        let label = format!("Lock {name}");
+        if self.sequence.is_some() {
+            // The frame shown is the stage's bake of it, the link now held in it.
+            self.record_stage(label, before, UndoStep::New);
+            self.show_frame();
+            return Ok(());
+        }
+        let linked = Change::Stage {
+            label: label.clone(),
+            before: Box::new(before),
+            after: Box::new(self.stage.layout()),
+        };
+        match self.settle_links(runner, SETTLE_UPDATES) {
+            Some(poses) => {
+                let met = self.group_poses_change(label.clone(), poses);
+                self.history.record(Change::Steps {
+                    label,
+                    steps: vec![linked, met],
+                });
+            }
+            None => self.history.record(linked),
+        }
         Ok(())
     }
 

@@ -20,8 +20,10 @@ use crate::Document;
 mod apply;
 mod edits;
 mod holds;
+mod linked;
 
 pub use apply::StageEdit;
+pub(crate) use linked::{GroupSolve, LinkedGroup};
 
 /// A stage edit refused: why.
 fn refused(why: impl Into<String>) -> crate::EditError {
@@ -47,6 +49,10 @@ pub struct FigureSlot {
     pub(crate) id: u64,
     /// Its document, except for the figure being edited (which is the [`Document`] itself).
     pub(crate) document: Option<Box<Document>>,
+    /// Whether a change of a figure linked to it (a drag, an undo of one) set its pose since
+    /// the timeline last showed a frame: it is then drawn at that pose, not at the stage's
+    /// bake of the frame.
+    pub(crate) linked_pose: bool,
 }
 
 impl FigureSlot {
@@ -57,12 +63,22 @@ impl FigureSlot {
             placement,
             id: new_figure_id(),
             document: document.map(Box::new),
+            linked_pose: false,
         }
     }
 
     /// Its document, when it is not the one being edited.
     pub fn document(&self) -> Option<&Document> {
         self.document.as_deref()
+    }
+
+    /// The pose a change of a figure linked to it left it in, while the timeline shows the
+    /// frame it was made on (drawn instead of the stage's bake of the frame); `None` otherwise.
+    pub fn linked_pose(&self) -> Option<&[f64]> {
+        self.document
+            .as_deref()
+            .filter(|_| self.linked_pose)
+            .map(|d| d.pose())
     }
 }
 
@@ -82,6 +98,8 @@ pub struct StageParts {
     pub(crate) links: Vec<Link>,
     /// The cues.
     pub(crate) cues: Vec<Cue>,
+    /// Counts the changes of other figures' poses by linked changes (what draws them follows).
+    pub(crate) linked_poses: u64,
 }
 
 impl StageParts {
@@ -113,24 +131,59 @@ impl StageParts {
         }
     }
 
+    /// The timeline shows a frame: every figure is drawn at the stage's bake of it again.
+    pub(crate) fn forget_linked_poses(&mut self) {
+        if self.figures.iter().any(|f| f.linked_pose) {
+            for f in &mut self.figures {
+                f.linked_pose = false;
+            }
+            self.linked_poses += 1;
+        }
+    }
+
+    /// Puts figures' poses back by identity: the edited figure's into `pose`, another's into
+    /// its document (drawn so until the timeline shows another frame).
+    pub(crate) fn put_poses(&mut self, pose: &mut Vec<f64>, poses: &[(u64, Vec<f64>)]) {
+        for (id, q) in poses {
+            let Some(k) = self.figures.iter().position(|f| f.id == *id) else {
+                continue;
+            };
+            if k == self.active {
+                if q.len() == pose.len() {
+                    pose.clone_from(q);
+                }
+            } else if let Some(doc) = self.figures[k].document.as_deref_mut() {
+                doc.set_pose_quietly(q);
+                self.figures[k].linked_pose = true;
+            }
+        }
+        self.linked_poses += 1;
+    }
+
     /// Puts `layout` back: figures present in both keep their documents; a figure only in
     /// `layout` is made from the file it carries; a figure not in it is dropped.
     pub(crate) fn restore(&mut self, layout: &StageLayout) {
         let active_id = self.figures.get(self.active).map(|f| f.id);
         let mut old: Vec<FigureSlot> = std::mem::take(&mut self.figures);
         for laid in &layout.figures {
-            let document = match old.iter().position(|f| f.id == laid.id) {
-                Some(k) => old.swap_remove(k).document,
-                None => laid
-                    .file
-                    .as_ref()
-                    .map(|file| Box::new(Document::from_file((**file).clone()))),
+            let (document, linked_pose) = match old.iter().position(|f| f.id == laid.id) {
+                Some(k) => {
+                    let slot = old.swap_remove(k);
+                    (slot.document, slot.linked_pose)
+                }
+                None => (
+                    laid.file
+                        .as_ref()
+                        .map(|file| Box::new(Document::from_file((**file).clone()))),
+                    false,
+                ),
             };
             self.figures.push(FigureSlot {
                 name: laid.name.clone(),
                 placement: laid.placement,
                 id: laid.id,
                 document,
+                linked_pose,
             });
         }
         self.active = self
@@ -232,6 +285,13 @@ impl Document {
     /// The cues.
     pub fn cues(&self) -> &[Cue] {
         &self.stage.cues
+    }
+
+    /// Changes whenever a linked change (a drag of a linked figure, its undo) sets other
+    /// figures' poses, or the timeline stops showing them so: what draws the other figures
+    /// follows it.
+    pub fn linked_poses_revision(&self) -> u64 {
+        self.stage.linked_poses
     }
 
     /// Whether the document holds more than one figure, or anything a version-1 document

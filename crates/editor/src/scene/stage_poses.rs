@@ -1,8 +1,10 @@
 //! Where the rest of the stage is drawn ([`super::stage`]): with a sequence shown, the other
 //! figures and the props where the stage's bake of it puts them at the timeline's frame (links
 //! held, props carried by their grips), the bake made again only when the work changed
-//! ([`StageWork`]); else each figure's own pose and each prop's place. The edited figure shows
-//! its own frame as always.
+//! ([`StageWork`]); else each figure's own pose and each prop's place. A figure a drag of a
+//! figure linked to it moved is drawn where the drag left it until the timeline shows another
+//! frame. The edited figure shows its own pose, which on a frame is the stage's bake of it
+//! where links tie it.
 
 use bevy::prelude::*;
 use nalgebra::Isometry3;
@@ -20,8 +22,9 @@ pub struct StagePoses {
     figures: Vec<Option<Vec<f64>>>,
     /// Per prop, its place on the stage.
     props: Vec<Isometry3<f64>>,
-    /// What they were made from: the work and the timeline's frame.
-    made_from: Option<(StageWork, i64)>,
+    /// What they were made from: the work, the timeline's frame and the linked poses'
+    /// revision ([`marionette_editing::Document::linked_poses_revision`]).
+    made_from: Option<(StageWork, i64, u64)>,
 }
 
 /// A stage's bake of one sequence, kept while the work it was made from is unchanged.
@@ -45,11 +48,15 @@ pub(super) fn pose_stage(
     if !document.is_changed() {
         return;
     }
-    let made_from = (work.clone(), document.frame());
+    let made_from = (
+        work.clone(),
+        document.frame(),
+        document.linked_poses_revision(),
+    );
     if poses.made_from.as_ref() == Some(&made_from) {
         return;
     }
-    let (work, _) = &made_from;
+    let (work, _, _) = &made_from;
     let sequence = &work.sequence;
     let staged = document.figures().len() > 1 || !document.props().is_empty();
     if let (Some(name), true) = (&sequence, staged)
@@ -94,6 +101,10 @@ pub(super) fn pose_stage(
         .map(|(k, figure)| {
             if k == active {
                 return None;
+            }
+            if let Some(moved) = figure.linked_pose() {
+                // A drag of a figure linked to it left it here.
+                return Some(moved.to_vec());
             }
             let own = figure.document().map(|d| d.pose().to_vec());
             match bake.figures.get(k).filter(|_| baked) {

@@ -11,16 +11,16 @@
 //! is the same whatever the number of threads.
 
 use marionette_document::{
-    GoalSet, Key, Link, LinkTarget, Owner, PropContact, RootInterpolation, RotationInterpolation,
-    Sequence, SiteRef, Stage,
+    GoalSet, Key, Link, LinkTarget, Owner, RootInterpolation, RotationInterpolation, Sequence,
+    SiteRef, Stage,
 };
-use marionette_ik::{Goal, GoalKind, Settings, solve};
+use marionette_ik::{Goal, Settings, solve};
 use marionette_skeleton::{Chain, Fk, JointId};
-use nalgebra::{Isometry3, Point3, Translation3, Vector3};
+use nalgebra::{Isometry3, Translation3};
 use rayon::prelude::*;
 
 use super::merged::Merged;
-use super::props::{free_place, prop_track};
+use super::props::prop_track;
 use crate::bake::{BakeSettings, BakedFrame, Baker};
 
 /// Figures tied by links, and the links that tie them.
@@ -386,63 +386,11 @@ impl<'a> StageBaker<'a> {
         }
     }
 
-    /// A link as a goal of the group's merged skeleton on `frame`, and the chain that keeps it:
-    /// both sites' limbs (two figures meet), or the site's limb (a prop's point).
+    /// A link as a goal of the group's merged skeleton on `frame` ([`Merged::link_goal`]).
     fn link_goal(&self, group: &Group, link: &Link, frame: i64) -> (Goal, Chain) {
-        let merged = &group.merged;
-        let slot = |f: usize| {
-            group
-                .members
-                .iter()
-                .position(|&m| m == f)
-                .expect("a link's figures are in its group")
-        };
-        let limb = |s: SiteRef| {
-            let skeleton = &self.stage.figures[s.figure].document.skeleton;
-            let own = Chain::limb(skeleton, skeleton.site(s.site).joint);
-            merged.chain(slot(s.figure), skeleton, &own)
-        };
-        let a = merged.site(slot(link.a.figure), link.a.site);
-        match link.b {
-            LinkTarget::Site(b) => (
-                Goal::new(GoalKind::Coincide {
-                    a,
-                    b: merged.site(slot(b.figure), b.site),
-                }),
-                limb(link.a).union(&limb(b)),
-            ),
-            LinkTarget::Prop {
-                prop,
-                point,
-                contact,
-            } => {
-                let place = free_place(
-                    prop,
-                    &self.stage.props[prop],
-                    self.stage.cue(&self.sequence),
-                    frame,
-                );
-                let point = (place * Point3::from(Vector3::from(point))).coords;
-                let axis = |v: [f64; 3]| (place.rotation * Vector3::from(v)).normalize();
-                let kind = match contact {
-                    PropContact::Point => GoalKind::Position {
-                        site: a,
-                        target: point,
-                    },
-                    PropContact::Plane(n) => GoalKind::Plane {
-                        site: a,
-                        point,
-                        normal: axis(n),
-                    },
-                    PropContact::Line(d) => GoalKind::Line {
-                        site: a,
-                        point,
-                        direction: axis(d),
-                    },
-                };
-                (Goal::new(kind), limb(link.a))
-            }
-        }
+        group
+            .merged
+            .link_goal(self.stage, link, self.stage.cue(&self.sequence), frame)
     }
 
     /// Every frame (in parallel on the current rayon pool), then every prop's track.
@@ -538,26 +486,8 @@ impl<'a> StageBaker<'a> {
 
 /// The figures tied by links (a prop's link ties its one figure), each group as one skeleton.
 fn groups(stage: &Stage) -> Result<Vec<Group>, String> {
-    let n = stage.figures.len();
-    let mut part: Vec<usize> = (0..n).collect();
-    fn find(part: &mut [usize], mut i: usize) -> usize {
-        while part[i] != i {
-            i = part[i];
-        }
-        i
-    }
-    for link in &stage.links {
-        if let (a, Some(b)) = link.figures() {
-            let (ra, rb) = (find(&mut part, a), find(&mut part, b));
-            part[ra.max(rb)] = ra.min(rb);
-        }
-    }
     let mut out: Vec<Group> = Vec::new();
-    for root in 0..n {
-        if find(&mut part, root) != root {
-            continue;
-        }
-        let members: Vec<usize> = (0..n).filter(|&m| find(&mut part, m) == root).collect();
+    for members in linked_groups(stage) {
         let links: Vec<usize> = (0..stage.links.len())
             .filter(|&l| members.contains(&stage.links[l].a.figure))
             .collect();
@@ -590,4 +520,27 @@ fn groups(stage: &Stage) -> Result<Vec<Group>, String> {
         });
     }
     Ok(out)
+}
+
+/// The figures in groups: figures tied by links (a link to a prop ties its one figure) in one
+/// group, each group's members ascending, groups by their first member.
+pub fn linked_groups(stage: &Stage) -> Vec<Vec<usize>> {
+    let n = stage.figures.len();
+    let mut part: Vec<usize> = (0..n).collect();
+    fn find(part: &[usize], mut i: usize) -> usize {
+        while part[i] != i {
+            i = part[i];
+        }
+        i
+    }
+    for link in &stage.links {
+        if let (a, Some(b)) = link.figures() {
+            let (ra, rb) = (find(&part, a), find(&part, b));
+            part[ra.max(rb)] = ra.min(rb);
+        }
+    }
+    (0..n)
+        .filter(|&root| find(&part, root) == root)
+        .map(|root| (0..n).filter(|&m| find(&part, m) == root).collect())
+        .collect()
 }

@@ -8,12 +8,16 @@
 //! renamed "figure/joint". A figure's state `[root translation (3)] ++ [its DOFs]` is then a
 //! contiguous run of the merged state, and its world is the placement times its own world.
 
-use marionette_document::{Placement, StageFigure};
+use marionette_document::{
+    Cue, Link, LinkTarget, Placement, PropContact, SiteRef, Stage, StageFigure,
+};
 use marionette_ik::{Goal, GoalKind};
 use marionette_skeleton::format::{AxisDef, DofDef, JointDef, Node, SiteDef, SkeletonFile};
 use marionette_skeleton::ordered_map::OrderedMap;
 use marionette_skeleton::{Chain, JointId, ROOT_STATE_LEN, SiteId, Skeleton};
-use nalgebra::Isometry3;
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use super::props::free_place;
 
 /// Where one figure's parts sit in the merged skeleton.
 #[derive(Debug, Clone)]
@@ -154,12 +158,19 @@ impl Merged {
         )
     }
 
+    /// A figure's chain by its state columns (its root translation included) in the merged
+    /// skeleton: the same entries of the figure's run of the merged state.
+    pub fn columns(&self, slot: usize, chain: &Chain) -> Chain {
+        let base = self.slots[slot].state_base;
+        Chain::from_columns(chain.columns().iter().map(|c| base + c))
+    }
+
     /// A figure's goal (its ids, its frame) in the merged skeleton (its ids, the stage's frame);
     /// `None` for a centre of mass, which the merged skeleton would take over every figure.
     pub fn goal(&self, slot: usize, goal: &Goal) -> Option<Goal> {
         let p = &self.slots[slot].placement;
-        let point = |v: &nalgebra::Vector3<f64>| (p * nalgebra::Point3::from(*v)).coords;
-        let dir = |v: &nalgebra::Vector3<f64>| p.rotation * v;
+        let point = |v: &Vector3<f64>| (p * Point3::from(*v)).coords;
+        let dir = |v: &Vector3<f64>| p.rotation * v;
         let rot = |m: &nalgebra::Matrix3<f64>| p.rotation.to_rotation_matrix().matrix() * m;
         let site = |s: &SiteId| self.site(slot, *s);
         let kind = match &goal.kind {
@@ -226,6 +237,66 @@ impl Merged {
             GoalKind::CenterOfMass { .. } => return None,
         };
         Some(Goal { kind, ..*goal })
+    }
+
+    /// The slot of stage figure `figure`, if it is a member.
+    pub fn slot_of(&self, figure: usize) -> Option<usize> {
+        self.slots.iter().position(|s| s.figure == figure)
+    }
+
+    /// A link of `stage` as a goal of this merged skeleton on `frame` (a prop's point where the
+    /// prop is on that frame, free of holders: its keys in `cue`, else its place), and the
+    /// chain that keeps it: both sites' limbs (two figures meet), or the site's limb (a prop's
+    /// point). The link's figures must be members.
+    pub fn link_goal(
+        &self,
+        stage: &Stage,
+        link: &Link,
+        cue: Option<&Cue>,
+        frame: i64,
+    ) -> (Goal, Chain) {
+        let slot = |f: usize| self.slot_of(f).expect("a link's figures are in its group");
+        let limb = |s: SiteRef| {
+            let skeleton = &stage.figures[s.figure].document.skeleton;
+            let own = Chain::limb(skeleton, skeleton.site(s.site).joint);
+            self.chain(slot(s.figure), skeleton, &own)
+        };
+        let a = self.site(slot(link.a.figure), link.a.site);
+        match link.b {
+            LinkTarget::Site(b) => (
+                Goal::new(GoalKind::Coincide {
+                    a,
+                    b: self.site(slot(b.figure), b.site),
+                }),
+                limb(link.a).union(&limb(b)),
+            ),
+            LinkTarget::Prop {
+                prop,
+                point,
+                contact,
+            } => {
+                let place = free_place(prop, &stage.props[prop], cue, frame);
+                let point = (place * Point3::from(Vector3::from(point))).coords;
+                let axis = |v: [f64; 3]| (place.rotation * Vector3::from(v)).normalize();
+                let kind = match contact {
+                    PropContact::Point => GoalKind::Position {
+                        site: a,
+                        target: point,
+                    },
+                    PropContact::Plane(n) => GoalKind::Plane {
+                        site: a,
+                        point,
+                        normal: axis(n),
+                    },
+                    PropContact::Line(d) => GoalKind::Line {
+                        site: a,
+                        point,
+                        direction: axis(d),
+                    },
+                };
+                (Goal::new(kind), limb(link.a))
+            }
+        }
     }
 
     /// The merged state from every figure's state (in slot order).

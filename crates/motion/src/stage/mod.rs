@@ -7,6 +7,6 @@ pub mod frames_file;
 pub mod merged;
 pub mod props;
 
-pub use bake::{StageBake, StageBaker, StageFrame, StageScratch};
+pub use bake::{StageBake, StageBaker, StageFrame, StageScratch, linked_groups};
 pub use frames_file::{StageSummary, write_stage_frames};
 pub use merged::Merged;
