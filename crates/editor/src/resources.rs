@@ -216,11 +216,20 @@ pub enum DragGrip {
     Floor(FloorGrip),
 }
 
-/// A figure's floor handle gripped ([`crate::drag::floor_grip`]).
+/// What a floor handle moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFloor {
+    /// A figure (its index on the stage).
+    Figure(usize),
+    /// A prop (its index on the stage).
+    Prop(usize),
+}
+
+/// A figure's or a prop's floor handle gripped ([`crate::drag::floor_grip`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FloorGrip {
-    /// The figure (its index on the stage).
-    pub figure: usize,
+    /// What it moves.
+    pub what: OnFloor,
     /// The turning knob (else the moving ring).
     pub turn: bool,
     /// Where the cursor's ray met the floor last, on the stage.

@@ -1,5 +1,6 @@
 //! Headless: a stage's floor handles. A press on the ring round figure B's place, moved, slides
-//! B on the floor; a press on its knob, moved round, turns it; each drag is one undo step. The
+//! B on the floor; a press on its knob, moved round, turns it; each drag is one undo step. A
+//! prop's handles, under its place, slide it at its height and turn it about the vertical. The
 //! rays are made in the edited figure's frame, as the views make them.
 
 use bevy::input::ButtonState;
@@ -93,4 +94,43 @@ fn the_edited_figure_slides_too_and_a_press_away_from_the_handles_grips_nothing(
         .map(|f| f.placement)
         .collect();
     assert_eq!(before, after);
+}
+
+#[test]
+fn a_prop_slides_on_the_floor_at_its_height_and_turns_about_the_vertical_by_its_handles() {
+    use marionette_editor::drag::floor_grip::{PROP_KNOB, PROP_RING};
+    let mut app = two_dancers_app();
+    // The stick lies at (0.4, 0.9, 0.3), turned 90° about z: its heading on the floor is +z.
+    drag_on_floor(&mut app, (0.4 + PROP_RING, 0.3), (0.6 + PROP_RING, 0.5));
+    let stick = document(&app).props()[0].place;
+    assert!(
+        (stick.at[0] - 0.6).abs() < 1e-6 && (stick.at[2] - 0.5).abs() < 1e-6,
+        "{stick:?}"
+    );
+    assert_eq!(stick.at[1], 0.9, "it keeps its height");
+    assert_eq!(stick.rotation, [0.0, 0.0, 90.0], "a slide does not turn it");
+    // Its knob, PROP_KNOB ahead along +z, dragged a quarter turn round to its +x side.
+    drag_on_floor(&mut app, (0.6, 0.5 + PROP_KNOB), (0.6 + PROP_KNOB, 0.5));
+    let turned = document(&app).props()[0].place;
+    let expected =
+        nalgebra::Rotation3::from_axis_angle(&nalgebra::Vector3::y_axis(), 90f64.to_radians())
+            * nalgebra::Rotation3::from_axis_angle(
+                &nalgebra::Vector3::z_axis(),
+                90f64.to_radians(),
+            );
+    let got = turned.isometry().rotation.to_rotation_matrix();
+    // The rays are single precision: the floor points are good to about 1e-7 m.
+    assert!(
+        (got.matrix() - expected.matrix()).norm() < 1e-6,
+        "{:?}",
+        turned.rotation
+    );
+    assert_eq!(turned.at, stick.at, "a turn does not move it");
+    // Each drag is one undo step.
+    send(&mut app, Edit::Undo);
+    assert_eq!(document(&app).props()[0].place, stick);
+    send(&mut app, Edit::Undo);
+    assert_eq!(document(&app).props()[0].place.at, [0.4, 0.9, 0.3]);
+    // The figures did not move.
+    assert_eq!(document(&app).figures()[1].placement.at, [0.0, 1.0]);
 }

@@ -31,6 +31,9 @@ struct FloorPath {
 #[derive(Resource, Debug, Default)]
 pub struct StagePlan {
     paths: Vec<FloorPath>,
+    /// Each prop's floor handles: its place on the floor and its heading, in the edited
+    /// figure's frame.
+    props: Vec<(Vec3, Vec3)>,
     /// What they were computed from.
     made_from: Option<crate::scene::stage::StageWork>,
 }
@@ -120,12 +123,35 @@ pub(super) fn update_stage_plan(
             )
         })
         .collect();
+    plan.props = document
+        .props()
+        .iter()
+        .map(|prop| {
+            let (at, heading) = crate::drag::floor_grip::prop_stands(&prop.place);
+            let at = to_edited * Point3::from(at);
+            let heading = to_edited.rotation * heading;
+            (
+                Vec3::new(at.x as f32, ABOVE_FLOOR, at.z as f32),
+                Vec3::new(heading.x as f32, 0.0, heading.z as f32),
+            )
+        })
+        .collect();
     plan.made_from = Some(work.clone());
 }
 
-/// Draws the plan: tracks, key rings, and an arrow where each figure stands, the way it faces.
-/// One figure without props or a sequence draws nothing (there is no stage to plan).
+/// Draws the plan: tracks, key rings, and an arrow where each figure stands, the way it faces;
+/// each prop's floor handles. One figure without props or a sequence draws nothing (there is
+/// no stage to plan).
 pub(super) fn draw_stage_plan(mut gizmos: Gizmos, plan: Res<StagePlan>) {
+    let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+    let brown = Color::srgb(0.85, 0.55, 0.3);
+    for &(at, heading) in &plan.props {
+        let ring = crate::drag::floor_grip::PROP_RING as f32;
+        let knob = at + heading * crate::drag::floor_grip::PROP_KNOB as f32;
+        gizmos.circle(Isometry3d::new(at, flat), ring, brown.with_alpha(0.8));
+        gizmos.line(at + heading * ring, knob, brown.with_alpha(0.8));
+        gizmos.circle(Isometry3d::new(knob, flat), 0.03, brown);
+    }
     if plan.paths.len() < 2 && plan.paths.iter().all(|p| p.track.len() < 2) {
         return;
     }
@@ -152,7 +178,6 @@ pub(super) fn draw_stage_plan(mut gizmos: Gizmos, plan: Res<StagePlan>) {
             gizmos.arrow(at, at + facing * 0.35, colour.with_alpha(0.8));
             continue;
         }
-        let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
         let ring = crate::drag::floor_grip::RING as f32;
         let knob = at + facing * crate::drag::floor_grip::KNOB as f32;
         gizmos.circle(Isometry3d::new(at, flat), ring, colour.with_alpha(0.8));
