@@ -327,3 +327,190 @@ fn locking_two_figures_hands_brings_both_hands_together_in_one_undo_step() {
     assert_eq!(doc.links().len(), 1);
     assert!(apart(&doc, hands.0, hands.1) < 1e-3);
 }
+
+#[test]
+fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
+    use marionette_editing::Script;
+    use marionette_editing::replay::{Action, ReplayContext};
+    let mut doc = two_dancers();
+    let mut solving = Solving::default();
+    doc.apply(
+        Edit::Stage(StageEdit::RemoveLink("hands".into())),
+        &mut solving,
+    )
+    .expect("the hands' link goes");
+    // A rail beside A (the stick is carried in B's sequence: it cannot hold a site).
+    doc.apply(
+        Edit::Stage(StageEdit::AddProp(marionette_document::Prop {
+            name: "rail".into(),
+            shape: marionette_document::PropShape::Box {
+                size: [1.0, 0.05, 0.05],
+            },
+            place: marionette_document::PropPlace {
+                at: [-0.5, 0.9, 0.2],
+                rotation: [0.0, 0.0, 0.0],
+            },
+        })),
+        &mut solving,
+    )
+    .expect("the rail");
+    // As a script spells it.
+    let script = Script::parse(
+        r#"Replay([LockToProp(figure: "A", site: "right fingertips", prop: "rail", hold: Point)])"#,
+        "s.ron",
+    )
+    .expect("reads");
+    let context = ReplayContext {
+        selected: &[],
+        retarget: None,
+    };
+    match script.steps[0].resolve(&doc, context).expect("resolves") {
+        Action::Edit { edit, .. } => {
+            doc.apply(edit, &mut solving).expect("the lock");
+        }
+        other => panic!("{other:?}"),
+    }
+    let link = &doc.links()[0];
+    let LinkTarget::Prop { point, .. } = link.b else {
+        panic!("{link:?}");
+    };
+    // Made where the hand is: nothing jumps.
+    let hand = site_on_stage(&doc, "A", "right fingertips");
+    let on_prop = doc.props()[1].place.isometry() * Point3::from(Vector3::from(point));
+    assert!((on_prop.coords - hand).norm() < 1e-9);
+    // The pelvis dragged down 6 cm: the hand stays on the prop's point, the heels locked.
+    let pelvis = doc.skeleton().joint_by_name("pelvis").expect("pelvis");
+    let start = doc.fk().joint_position(pelvis);
+    doc.begin_grip(Grip::Joint(pelvis), ChainMode::NearestBranch)
+        .expect("a drag begins");
+    for i in 1..=30 {
+        let to = start + Vector3::new(0.0, -0.06, 0.0) * (i.min(10) as f64 / 10.0);
+        let ray = Ray::new(to + Vector3::new(0.0, 0.0, 3.0), -Vector3::z()).expect("ray");
+        doc.drag_step(&ray, &mut solving.runner).expect("a step");
+    }
+    doc.end_drag();
+    let dropped = start.y - doc.fk().joint_position(pelvis).y;
+    assert!(
+        (dropped - 0.06).abs() < 2e-3,
+        "the pelvis went down {dropped} m"
+    );
+    let held = (site_on_stage(&doc, "A", "right fingertips") - hand).norm();
+    assert!(held < 1e-3, "the hand left the prop by {held} m");
+    assert!(worst_lock(&doc, 0) < 1e-3);
+    // A plane across the rail's axis nearest the vertical (its y), a line along its longest.
+    doc.apply(
+        Edit::Stage(StageEdit::LockToProp {
+            figure: "B".into(),
+            site: "left heel".into(),
+            prop: "rail".into(),
+            hold: marionette_editing::stage::PropHold::Plane,
+        }),
+        &mut solving,
+    )
+    .expect("a plane");
+    assert!(matches!(
+        doc.links()[1].b,
+        LinkTarget::Prop { contact: marionette_document::PropContact::Plane(n), .. } if n == [0.0, 1.0, 0.0]
+    ));
+    doc.apply(
+        Edit::Stage(StageEdit::LockToProp {
+            figure: "B".into(),
+            site: "right heel".into(),
+            prop: "rail".into(),
+            hold: marionette_editing::stage::PropHold::Line,
+        }),
+        &mut solving,
+    )
+    .expect("a line");
+    assert!(matches!(
+        doc.links()[2].b,
+        LinkTarget::Prop { contact: marionette_document::PropContact::Line(d), .. } if d == [1.0, 0.0, 0.0]
+    ));
+    // What is not there is named.
+    let err = doc
+        .apply(
+            Edit::Stage(StageEdit::LockToProp {
+                figure: "A".into(),
+                site: "left fingertips".into(),
+                prop: "table".into(),
+                hold: marionette_editing::stage::PropHold::Line,
+            }),
+            &mut solving,
+        )
+        .expect_err("no table");
+    assert!(err.to_string().contains("table"), "{err}");
+}
+
+#[test]
+fn a_prop_a_site_is_held_to_cannot_be_gripped_and_the_refusal_names_the_link() {
+    let mut doc = two_dancers();
+    let mut solving = Solving::default();
+    // The stick is gripped in B's "sway": it cannot hold a site.
+    let err = doc
+        .apply(
+            Edit::Stage(StageEdit::LockToProp {
+                figure: "A".into(),
+                site: "right fingertips".into(),
+                prop: "stick".into(),
+                hold: marionette_editing::stage::PropHold::Point,
+            }),
+            &mut solving,
+        )
+        .expect_err("refused");
+    assert!(
+        err.to_string().contains("gripped in sequence \"sway\""),
+        "{err}"
+    );
+    // Without its grips, it can; then it cannot be gripped.
+    doc.apply(
+        Edit::Stage(StageEdit::SelectFigure("B".into())),
+        &mut solving,
+    )
+    .expect("B");
+    doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
+        .expect("sway");
+    for frame in [40, 30, 10] {
+        doc.apply(
+            Edit::Stage(StageEdit::RemoveHold {
+                prop: "stick".into(),
+                frame,
+            }),
+            &mut solving,
+        )
+        .expect("the hold goes");
+    }
+    doc.apply(
+        Edit::Stage(StageEdit::LockToProp {
+            figure: "A".into(),
+            site: "right fingertips".into(),
+            prop: "stick".into(),
+            hold: marionette_editing::stage::PropHold::Point,
+        }),
+        &mut solving,
+    )
+    .expect("held");
+    doc.apply(
+        Edit::Stage(StageEdit::SelectFigure("B".into())),
+        &mut solving,
+    )
+    .expect("B");
+    doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
+        .expect("sway");
+    let cues = doc.cues().to_vec();
+    let err = doc
+        .apply(
+            Edit::Stage(StageEdit::Grip {
+                prop: "stick".into(),
+                figure: "B".into(),
+                site: "left fingertips".into(),
+                frame: 45,
+            }),
+            &mut solving,
+        )
+        .expect_err("refused");
+    assert!(
+        err.to_string().contains("A right fingertips - stick"),
+        "{err}"
+    );
+    assert_eq!(doc.cues(), cues.as_slice(), "nothing changed");
+}

@@ -1,6 +1,6 @@
 //! End to end: a stage built in the real editor window under Xvfb by the replay steps as the
 //! issue spells them (a second figure added facing the first, a stick, a lock between their
-//! hands, the second figure selected and its hand dragged to a point of the stage, the stick
+//! hands, a table and the first figure's other hand held along its edge, the second figure selected and its hand dragged to a point of the stage, the stick
 //! gripped and released in a keyed sequence), saved, and read back by the document reader. Needs `xvfb-run` and `mesa-vulkan-drivers`
 //! (`scripts/ensure-system-packages.sh` installs them).
 
@@ -67,6 +67,8 @@ fn a_stage_is_built_by_replay_steps_and_a_second_figure_dragged_on_it() {
         AddFigure(name: "B", file: "skeletons/humanoid.ron", at: (0.0, 1.2), facing: 180.0),
         AddProp(name: "stick", shape: Cylinder(radius: 0.02, length: 1.0), at: (0.5, 0.9, 0.6), rotation: (0.0, 0.0, 90.0)),
         LockBetween(a: ("humanoid", "right fingertips"), b: ("B", "left fingertips")),
+        AddProp(name: "table", shape: Box(size: (1.0, 0.05, 0.6)), at: (-0.6, 0.75, 0.3)),
+        LockToProp(figure: "humanoid", site: "left fingertips", prop: "table", hold: Line),
         SelectFigure("B"),
         Wait(5),
         SetView("front"),
@@ -98,9 +100,18 @@ fn a_stage_is_built_by_replay_steps_and_a_second_figure_dragged_on_it() {
         .stage;
     let names: Vec<&str> = stage.figures.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["humanoid", "B"]);
-    assert_eq!(stage.props.len(), 1);
-    assert_eq!(stage.links.len(), 1);
+    assert_eq!(stage.props.len(), 2);
+    assert_eq!(stage.links.len(), 2);
     assert!(matches!(stage.links[0].b, LinkTarget::Site(s) if s.figure == 1));
+    // The humanoid's left hand along the table's long side (its x), through where it was.
+    assert!(matches!(
+        stage.links[1].b,
+        LinkTarget::Prop {
+            prop: 1,
+            contact: marionette_document::PropContact::Line([1.0, 0.0, 0.0]),
+            ..
+        }
+    ));
     let holds = &stage.cues[0].holds;
     assert_eq!(holds.len(), 2);
     assert!(matches!(holds[0], Hold::Grip { by, frame: 10, .. } if by.figure == 1));

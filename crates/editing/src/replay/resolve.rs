@@ -257,6 +257,21 @@ impl Step {
                 SETTLE,
                 format!("lock {}: {} to {}: {}", a.0, a.1, b.0, b.1),
             ),
+            Step::LockToProp {
+                figure,
+                site,
+                prop,
+                hold,
+            } => edit(
+                Edit::Stage(StageEdit::LockToProp {
+                    figure: figure.clone(),
+                    site: site.clone(),
+                    prop: prop.clone(),
+                    hold: *hold,
+                }),
+                SETTLE,
+                format!("lock {figure}: {site} to prop {prop}"),
+            ),
             Step::AddProp {
                 name,
                 shape,
@@ -288,6 +303,14 @@ impl Step {
                 }),
                 SETTLE,
                 format!("grip {prop} with {figure}: {site} at frame {frame}"),
+            ),
+            Step::RemoveHold { prop, frame } => edit(
+                Edit::Stage(StageEdit::RemoveHold {
+                    prop: prop.clone(),
+                    frame: *frame,
+                }),
+                SETTLE,
+                format!("remove {prop}'s grip or release at frame {frame}"),
             ),
             Step::ReleaseProp { prop, frame } => edit(
                 Edit::Stage(StageEdit::Release {

@@ -194,6 +194,19 @@ pub enum Step {
         /// The second figure's site.
         b: (String, String),
     },
+    /// Hold a figure's site to a prop where the site is now: at a point of it, on its top
+    /// plane, or along its long axis.
+    LockToProp {
+        /// The figure.
+        figure: String,
+        /// Its site.
+        site: String,
+        /// The prop.
+        prop: String,
+        /// How (`Point`, `Plane`, `Line`; default `Point`).
+        #[serde(default)]
+        hold: crate::stage::PropHold,
+    },
     /// Add a prop at `at` (metres), turned `rotation` (Rx·Ry·Rz degrees).
     AddProp {
         /// Its name (unique among figures and props).
@@ -215,6 +228,14 @@ pub enum Step {
         figure: String,
         /// Its site.
         site: String,
+        /// The frame.
+        frame: i64,
+    },
+    /// The prop's grip or release at `frame` of the shown sequence removed (a release it leaves
+    /// without a grip goes too).
+    RemoveHold {
+        /// The prop.
+        prop: String,
         /// The frame.
         frame: i64,
     },

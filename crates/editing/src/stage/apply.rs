@@ -63,6 +63,17 @@ pub enum StageEdit {
     },
     /// Lock a site of one figure to a site of another: (figure, site) each.
     LockBetween((String, String), (String, String)),
+    /// Hold a figure's site to a prop where the site is now.
+    LockToProp {
+        /// The figure.
+        figure: String,
+        /// Its site.
+        site: String,
+        /// The prop.
+        prop: String,
+        /// How.
+        hold: super::PropHold,
+    },
     /// Remove a link.
     RemoveLink(String),
     /// Grip a prop with a site from a frame of the shown sequence.
@@ -73,6 +84,13 @@ pub enum StageEdit {
         figure: String,
         /// Its site.
         site: String,
+        /// The frame.
+        frame: i64,
+    },
+    /// Remove a prop's grip or release at a frame of the shown sequence.
+    RemoveHold {
+        /// The prop.
+        prop: String,
         /// The frame.
         frame: i64,
     },
@@ -146,6 +164,15 @@ impl Document {
                 self.lock_between((&a.0, &a.1), (&b.0, &b.1), runner)?;
                 format!("Locked {}: {} to {}: {}", a.0, a.1, b.0, b.1)
             }
+            StageEdit::LockToProp {
+                figure,
+                site,
+                prop,
+                hold,
+            } => {
+                self.lock_to_prop(&figure, &site, &prop, hold)?;
+                format!("Locked {figure}: {site} to {prop}, {}", hold.label())
+            }
             StageEdit::RemoveLink(name) => {
                 self.remove_link(&name)?;
                 format!("Removed link {name}")
@@ -158,6 +185,10 @@ impl Document {
             } => {
                 self.grip(&prop, &figure, &site, frame)?;
                 format!("{figure} grips {prop} with {site} from frame {frame}")
+            }
+            StageEdit::RemoveHold { prop, frame } => {
+                self.remove_hold(&prop, frame)?;
+                format!("Removed {prop}'s grip or release at frame {frame}")
             }
             StageEdit::Release { prop, frame } => {
                 self.release(&prop, frame)?;

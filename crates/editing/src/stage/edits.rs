@@ -67,7 +67,7 @@ impl Document {
     }
 
     /// A document of figure `k` (the edited one's is `self`).
-    fn figure_document(&self, k: usize) -> &Document {
+    pub(super) fn figure_document(&self, k: usize) -> &Document {
         match self.stage.figures[k].document.as_deref() {
             Some(d) => d,
             None => self,

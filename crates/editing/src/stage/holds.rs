@@ -36,6 +36,15 @@ impl Document {
                     .collect()
             })
             .unwrap_or_default();
+        if let Some(link) = self.stage.links.iter().find(
+            |l| matches!(l.b, marionette_document::LinkTarget::Prop { prop: p, .. } if p == prop),
+        ) {
+            return Err(refused(format!(
+                "{label}: link \"{}\" holds a site to prop \"{}\": a prop a site is held to \
+                 cannot also be carried (remove the link first)",
+                link.name, self.stage.props[prop].name
+            )));
+        }
         if existing.iter().any(|h| h.frame() == frame) {
             return Err(refused(format!(
                 "{label}: prop \"{}\" already has a grip or release at frame {frame}",
@@ -96,6 +105,37 @@ impl Document {
             Hold::Release { prop: p, frame },
             format!("Release {prop} at frame {frame}"),
         )
+    }
+}
+
+impl Document {
+    /// Removes `prop`'s grip or release at `frame` of the shown sequence; a release no grip
+    /// comes before any more goes with it (one undo step).
+    pub fn remove_hold(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
+        let p = self.prop_named(prop)?;
+        let label = format!("Remove {prop}'s grip or release at frame {frame}");
+        let sequence = self.shown_sequence_name(&label)?;
+        let Some(k) = self.stage.cues.iter().position(|c| {
+            c.sequence == sequence && c.holds.iter().any(|h| h.prop() == p && h.frame() == frame)
+        }) else {
+            return Err(refused(format!(
+                "prop \"{prop}\" has no grip or release at frame {frame} of sequence \"{sequence}\""
+            )));
+        };
+        let before = self.stage.layout();
+        let holds = &mut self.stage.cues[k].holds;
+        holds.retain(|h| !(h.prop() == p && h.frame() == frame));
+        let mut held = false;
+        holds.retain(|h| {
+            if h.prop() != p {
+                return true;
+            }
+            let keep = matches!(h, Hold::Grip { .. }) || held;
+            held = matches!(h, Hold::Grip { .. });
+            keep
+        });
+        self.record_stage(label, before, UndoStep::New);
+        Ok(())
     }
 }
 

@@ -21,9 +21,11 @@ mod apply;
 mod edits;
 mod holds;
 mod linked;
+mod prop_links;
 
 pub use apply::StageEdit;
 pub(crate) use linked::{GroupSolve, LinkedGroup};
+pub use prop_links::PropHold;
 
 /// A stage edit refused: why.
 fn refused(why: impl Into<String>) -> crate::EditError {

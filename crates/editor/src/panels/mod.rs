@@ -22,6 +22,8 @@ pub mod panel_memory;
 pub mod pose_library;
 pub mod retarget_map;
 pub mod ruler;
+pub mod stage_holds;
+pub mod stage_link_maker;
 pub mod stage_list;
 pub mod status;
 pub mod theme;

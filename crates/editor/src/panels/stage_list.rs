@@ -3,7 +3,8 @@
 //! or a prop (a box, a stick or a ball in front of the edited figure), to duplicate a figure,
 //! and to remove a figure other than the edited one, or a prop; the edited figure's name and
 //! its place on the floor (x, z, facing), and each prop's place, are typed or dragged here; two
-//! figures' sites are locked together (or a link removed) here too.
+//! figures' sites are locked together, or a site to a prop, (or a link removed) here too
+//! ([`super::stage_link_maker`]); each prop's grips and releases ([`super::stage_holds`]).
 //! Each button sends one stage edit ([`StageEdit`]); undo takes it back.
 
 use bevy_egui::egui;
@@ -92,20 +93,24 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
     if document.figures().len() > 1 || !document.props().is_empty() {
         edited_figure_place(ui, document, out);
     }
-    for prop in document.props() {
-        ui.horizontal(|ui| {
-            egui::CollapsingHeader::new(format!("📦 {}", prop.name))
-                .id_salt(("prop", prop.name.as_str()))
-                .show(ui, |ui| prop_place(ui, prop, out));
-            if ui
-                .small_button("🗑")
-                .on_hover_text("Remove this prop (and its links, keys and grips)")
-                .clicked()
-            {
-                out.edits
-                    .push(Edit::Stage(StageEdit::RemoveProp(prop.name.clone())));
-            }
-        });
+    for (p, prop) in document.props().iter().enumerate() {
+        let id = ui.make_persistent_id(("prop", prop.name.as_str()));
+        egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false)
+            .show_header(ui, |ui| {
+                ui.label(format!("📦 {}", prop.name));
+                if ui
+                    .small_button("🗑")
+                    .on_hover_text("Remove this prop (and its links, keys and grips)")
+                    .clicked()
+                {
+                    out.edits
+                        .push(Edit::Stage(StageEdit::RemoveProp(prop.name.clone())));
+                }
+            })
+            .body(|ui| {
+                prop_place(ui, prop, out);
+                super::stage_holds::prop_holds(ui, document, p, out);
+            });
     }
     for link in document.links() {
         ui.horizontal(|ui| {
@@ -121,71 +126,12 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
         });
     }
     if document.figures().len() > 1 {
-        link_maker(ui, document, out);
+        super::stage_link_maker::between_figures(ui, document, out);
+    }
+    if !document.props().is_empty() {
+        super::stage_link_maker::to_a_prop(ui, document, out);
     }
     ui.separator();
-}
-
-/// Two (figure, site) choices and a button that locks them together (`StageEdit::LockBetween`).
-fn link_maker(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
-    let id = egui::Id::new("stage link maker");
-    let names = document.figure_names();
-    let mut chosen: [(usize, usize); 2] = ui.data_mut(|d| d.get_temp(id)).unwrap_or([
-        (document.active_figure(), 0),
-        ((document.active_figure() + 1) % names.len(), 0),
-    ]);
-    let sites_of = |k: usize| -> Vec<String> {
-        let doc = document.figures()[k].document().unwrap_or(document);
-        doc.skeleton()
-            .sites()
-            .iter()
-            .map(|s| s.name.clone())
-            .collect()
-    };
-    egui::CollapsingHeader::new("Lock two figures' sites")
-        .id_salt("stage link maker header")
-        .show(ui, |ui| {
-            for (side, (figure, site)) in chosen.iter_mut().enumerate() {
-                *figure = (*figure).min(names.len() - 1);
-                let sites = sites_of(*figure);
-                *site = (*site).min(sites.len().saturating_sub(1));
-                ui.horizontal(|ui| {
-                    egui::ComboBox::from_id_salt(("link figure", side))
-                        .width(70.0)
-                        .selected_text(names[*figure])
-                        .show_ui(ui, |ui| {
-                            for (k, name) in names.iter().enumerate() {
-                                ui.selectable_value(figure, k, *name);
-                            }
-                        });
-                    egui::ComboBox::from_id_salt(("link site", side))
-                        .width(110.0)
-                        .selected_text(sites.get(*site).map_or("(no sites)", String::as_str))
-                        .show_ui(ui, |ui| {
-                            for (k, name) in sites.iter().enumerate() {
-                                ui.selectable_value(site, k, name);
-                            }
-                        });
-                });
-            }
-            let [(fa, sa), (fb, sb)] = chosen;
-            let (sites_a, sites_b) = (sites_of(fa), sites_of(fb));
-            let ready = sites_a.get(sa).zip(sites_b.get(sb));
-            if ui
-                .add_enabled(ready.is_some(), egui::Button::new("Lock together"))
-                .on_hover_text(
-                    "The two sites are held together: in a bake both figures move to meet",
-                )
-                .clicked()
-                && let Some((a, b)) = ready
-            {
-                out.edits.push(Edit::Stage(StageEdit::LockBetween(
-                    (names[fa].to_owned(), a.clone()),
-                    (names[fb].to_owned(), b.clone()),
-                )));
-            }
-        });
-    ui.data_mut(|d| d.insert_temp(id, chosen));
 }
 
 /// The edited figure's name (typed, Enter renames) and its place on the floor: x and z in

@@ -1,0 +1,167 @@
+//! A figure's site held to a prop (issue 32, part 2): a hand on a table's edge, a foot on a
+//! step, a hand on a handle. The link is made where the site is now, so nothing jumps: the
+//! point is the site's place in the prop's frame, at the prop's place on the frame shown; a
+//! plane's normal is the prop's axis nearest the vertical (the top of a step or a table), a
+//! line's direction its longest axis (a bar, a stick, a table's long edge).
+
+use marionette_document::{LinkTarget, PropContact, PropShape};
+use marionette_motion::BakeSettings;
+use marionette_motion::stage::{StageBaker, props::free_place};
+use marionette_skeleton::Fk;
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use super::refused;
+use crate::history::UndoStep;
+use crate::{Document, EditError};
+
+/// How a site is held to a prop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+pub enum PropHold {
+    /// At one point of the prop (a hand on a handle).
+    #[default]
+    Point,
+    /// On the plane through that point across the prop's axis nearest the vertical; the site
+    /// may slide on it (a foot on a step).
+    Plane,
+    /// On the line through that point along the prop's longest axis (a hand along an edge).
+    Line,
+}
+
+impl PropHold {
+    /// Every kind, in menu order.
+    pub const ALL: [PropHold; 3] = [PropHold::Point, PropHold::Plane, PropHold::Line];
+
+    /// The menu's word for it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PropHold::Point => "at a point",
+            PropHold::Plane => "on its top plane",
+            PropHold::Line => "along its long axis",
+        }
+    }
+}
+
+/// The prop's axis (in its frame) whose direction on the stage is nearest the vertical.
+fn axis_nearest_up(place: &Isometry3<f64>) -> [f64; 3] {
+    let axes = [Vector3::x(), Vector3::y(), Vector3::z()];
+    let best = axes
+        .iter()
+        .max_by(|a, b| {
+            let up = |v: &Vector3<f64>| (place.rotation * v).y.abs();
+            up(a).total_cmp(&up(b))
+        })
+        .copied()
+        .unwrap_or_else(Vector3::y);
+    best.into()
+}
+
+/// The prop's longest axis in its frame: a cylinder's own, a box's longest side; x for the
+/// round and the meshed.
+fn longest_axis(shape: &PropShape) -> [f64; 3] {
+    match shape {
+        PropShape::Cylinder { .. } => [0.0, 1.0, 0.0],
+        PropShape::Box { size } => {
+            let k = (0..3)
+                .max_by(|&a, &b| size[a].total_cmp(&size[b]))
+                .unwrap_or(0);
+            let mut axis = [0.0; 3];
+            axis[k] = 1.0;
+            axis
+        }
+        _ => [1.0, 0.0, 0.0],
+    }
+}
+
+impl Document {
+    /// Figure `k`'s pose as the editor draws it now: the edited figure's own; another's as a
+    /// linked drag left it, else where the stage's bake of the shown frame has it, else its own.
+    fn drawn_pose(&self, k: usize) -> Vec<f64> {
+        let slot = &self.stage.figures[k];
+        let Some(doc) = slot.document() else {
+            return self.pose.clone();
+        };
+        if slot.linked_pose || self.sequence.is_none() {
+            return doc.pose.clone();
+        }
+        let name = self
+            .sequence
+            .and_then(|s| self.sequences.get(s))
+            .map(|s| s.name.clone());
+        let stage = self.to_stage();
+        name.and_then(|n| StageBaker::new(&stage, &n, BakeSettings::default()).ok())
+            .map_or_else(
+                || doc.pose.clone(),
+                |baker| {
+                    baker.frame(self.frame, &mut baker.scratch()).figures[k]
+                        .q
+                        .clone()
+                },
+            )
+    }
+
+    /// Holds `figure`'s `site` to prop `prop` as `hold` says, where the site is now (one undo
+    /// step). Refused, naming the culprit, for a figure, site or prop that is not there, or a
+    /// prop someone grips in a sequence (it moves with its holder, it cannot hold).
+    pub fn lock_to_prop(
+        &mut self,
+        figure: &str,
+        site: &str,
+        prop: &str,
+        hold: PropHold,
+    ) -> Result<(), EditError> {
+        let at = self.site_ref(figure, site)?;
+        let p = self.prop_named(prop)?;
+        let shown = self
+            .sequence
+            .and_then(|s| self.sequences.get(s))
+            .map(|s| s.name.clone());
+        let cue = shown
+            .as_deref()
+            .and_then(|n| self.stage.cues.iter().find(|c| c.sequence == n));
+        if let Some(gripped) = self
+            .stage
+            .cues
+            .iter()
+            .find(|c| c.holds.iter().any(|h| h.prop() == p))
+        {
+            return Err(refused(format!(
+                "prop \"{prop}\" is gripped in sequence \"{}\": a prop someone carries cannot \
+                 also hold a site",
+                gripped.sequence
+            )));
+        }
+        let place = free_place(p, &self.stage.props[p], cue, self.frame);
+        let doc = self.figure_document(at.figure);
+        let mut fk = Fk::new(doc.skeleton());
+        fk.update(doc.skeleton(), &self.drawn_pose(at.figure));
+        let on_stage = self.stage.figures[at.figure].placement.isometry()
+            * Point3::from(fk.site_position(at.site));
+        let point: [f64; 3] = (place.inverse() * on_stage).coords.into();
+        let contact = match hold {
+            PropHold::Point => PropContact::Point,
+            PropHold::Plane => PropContact::Plane(axis_nearest_up(&place)),
+            PropHold::Line => PropContact::Line(longest_axis(&self.stage.props[p].shape)),
+        };
+        let mut name = format!("{figure} {site} - {prop}");
+        let base = name.clone();
+        let mut n = 2;
+        while self.stage.links.iter().any(|l| l.name == name) {
+            name = format!("{base} ({n})");
+            n += 1;
+        }
+        let before = self.stage.layout();
+        self.stage.links.push(marionette_document::Link {
+            name: name.clone(),
+            a: at,
+            b: LinkTarget::Prop {
+                prop: p,
+                point,
+                contact,
+            },
+            enabled: true,
+            frames: None,
+        });
+        self.record_stage(format!("Lock {name}"), before, UndoStep::New);
+        Ok(())
+    }
+}
