@@ -219,3 +219,63 @@ fn a_press_on_another_figure_selects_it_and_drags_it_in_one_gesture() {
     }
     assert!(moved > 0.05, "B's pose moved by at most {moved} rad");
 }
+
+/// Another figure that is a character is drawn with its skin, and a press on the skin selects
+/// that figure and drags the body pressed in one gesture: RiggedFigure added 1 m away, its
+/// outstretched right arm pressed where the perspective view draws it at 1280×800 (pixel 740,
+/// 312) and pulled up.
+#[test]
+fn a_press_on_another_character_s_skin_selects_it_and_drags_it() {
+    let dir = scratch_dir("skin");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../interchange/tests/data/characters/RiggedFigure.gltf"),
+        dir.join("RiggedFigure.gltf"),
+    )
+    .expect("copy the character");
+    let script = r#"Replay([
+        Wait(20),
+        AddFigure(name: "Rig", file: "RiggedFigure.gltf", at: (0.6, 0.8), facing: 200.0),
+        Wait(20),
+        SaveDocument("before.marionette.ron"),
+        Move(740, 312),
+        Wait(2),
+        Press,
+        Wait(3),
+        Move(745, 290),
+        Wait(3),
+        Move(750, 260),
+        Wait(5),
+        Release,
+        Wait(5),
+        Screenshot("skin.png"),
+        SaveDocument("after.marionette.ron"),
+        Exit,
+    ])"#;
+    let out = run_editor(&dir, script);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the replay failed: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let read = |name: &str| {
+        StageFile::load(dir.join(name))
+            .expect("the saved stage reads back")
+            .stage
+    };
+    let (before, after) = (read("before.marionette.ron"), read("after.marionette.ron"));
+    let moved = |f: usize| {
+        before.figures[f]
+            .document
+            .pose
+            .q
+            .iter()
+            .zip(&after.figures[f].document.pose.q)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max)
+    };
+    assert_eq!(moved(0), 0.0, "the humanoid is not moved");
+    assert!(
+        moved(1) > 0.05,
+        "Rig's pose moved by at most {} rad",
+        moved(1)
+    );
+}

@@ -92,19 +92,33 @@ pub fn handle_under(document: &Document, ray: &Ray) -> Option<FloorGrip> {
         })
 }
 
-/// A press on a floor handle grips it (before a press can begin a drag of the figure).
+/// A press on a floor handle grips it (before a press can begin a drag of the figure), unless
+/// something the views pick (a body, a handle, a prop) is in front of the floor there: a press
+/// on a figure standing on its handle is the figure's.
 pub fn grip_floor(
     mouse: Res<ButtonInput<MouseButton>>,
     cursor: Res<CursorRay>,
     document: Res<OpenDocument>,
     mut active: ResMut<ActiveDrag>,
-    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    (egui_input, hover_map): (
+        Option<Res<bevy_egui::input::EguiWantsInput>>,
+        Option<Res<bevy::picking::hover::HoverMap>>,
+    ),
 ) {
     let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
     else {
         return;
     };
-    if let Some(grip) = handle_under(&document, &ray) {
+    let Some(grip) = handle_under(&document, &ray) else {
+        return;
+    };
+    let floor =
+        (grip.last - document.figure_to_stage() * nalgebra::Point3::from(ray.origin).coords).norm();
+    let in_front = hover_map.as_ref().is_some_and(|map| {
+        map.get(&bevy::picking::pointer::PointerId::Mouse)
+            .is_some_and(|hits| hits.values().any(|h| f64::from(h.depth) < floor - 1e-3))
+    });
+    if !in_front {
         active.start(DragGrip::Floor(grip), None);
     }
 }

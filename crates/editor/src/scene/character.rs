@@ -88,33 +88,156 @@ fn load_character(
         }
         SkinCharacter::Read(c) => c.clone(),
     };
-    let path = character.file.path.clone();
     report.0 = character.report();
-    let skeleton = document.skeleton();
-    let rig_joint = joint_nodes(skeleton, &character.rig)
-        .into_iter()
-        .map(|node| node.and_then(|n| character.rig.joint_of_node(n)))
-        .collect();
-    let scene = character.file.json["scene"].as_u64().unwrap_or(0) as usize;
-    let handle = asset_server
-        .load_builder()
-        .override_unapproved()
-        .load(GltfAssetLabel::Scene(scene).from_asset(loadable_path(&path)));
-    let root = commands
-        .spawn((
-            bevy::world_serialization::WorldAssetRoot(handle),
-            Transform::default(),
-            Name::new("character"),
-        ))
-        .id();
-    let nodes = character.file.nodes.len();
-    shown.character = Some(Loaded {
-        path,
+    shown.character = Some(Loaded::spawn(
         character,
-        rig_joint,
-        root,
-        entities: vec![None; nodes],
-    });
+        document.skeleton(),
+        Transform::default(),
+        &asset_server,
+        &mut commands,
+    ));
+}
+
+impl Loaded {
+    /// Spawns `character`'s scene at `at`, its joints to be driven by `skeleton`'s.
+    pub(super) fn spawn(
+        character: Arc<Character>,
+        skeleton: &Skeleton,
+        at: Transform,
+        asset_server: &AssetServer,
+        commands: &mut Commands,
+    ) -> Loaded {
+        let path = character.file.path.clone();
+        let rig_joint = joint_nodes(skeleton, &character.rig)
+            .into_iter()
+            .map(|node| node.and_then(|n| character.rig.joint_of_node(n)))
+            .collect();
+        let scene = character.file.json["scene"].as_u64().unwrap_or(0) as usize;
+        let handle = asset_server
+            .load_builder()
+            .override_unapproved()
+            .load(GltfAssetLabel::Scene(scene).from_asset(loadable_path(&path)));
+        let root = commands
+            .spawn((
+                bevy::world_serialization::WorldAssetRoot(handle),
+                at,
+                Name::new("character"),
+            ))
+            .id();
+        let nodes = character.file.nodes.len();
+        Loaded {
+            path,
+            character,
+            rig_joint,
+            root,
+            entities: vec![None; nodes],
+        }
+    }
+
+    /// The scene's root entity.
+    pub(super) fn root(&self) -> Entity {
+        self.root
+    }
+
+    /// Finds the spawned scene's node entities (by name, under the parent node's entity) once
+    /// the scene is there; whether they were just found.
+    pub(super) fn find_entities(
+        &mut self,
+        children: &Query<&Children>,
+        names: &Query<&Name>,
+    ) -> bool {
+        if self.entities.iter().any(Option::is_some) || children.get(self.root).is_err() {
+            return false;
+        }
+        let file = &self.character.file;
+        let name_of = |n: usize| {
+            file.nodes[n]
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("GltfNode{n}"))
+        };
+        // The scene's roots are somewhere below our root entity.
+        let mut below = vec![self.root];
+        let mut k = 0;
+        while k < below.len() {
+            if let Ok(kids) = children.get(below[k]) {
+                below.extend(kids.iter());
+            }
+            k += 1;
+        }
+        let mut entities = vec![None; file.nodes.len()];
+        let mut taken = Vec::new();
+        let mut stack: Vec<(usize, Option<Entity>)> =
+            file.scene_roots().into_iter().map(|n| (n, None)).collect();
+        while let Some((n, parent)) = stack.pop() {
+            let name = name_of(n);
+            let candidates: Vec<Entity> = match parent {
+                Some(p) => children.get(p).map(|c| c.to_vec()).unwrap_or_default(),
+                None => below.clone(),
+            };
+            let found = candidates
+                .into_iter()
+                .find(|e| !taken.contains(e) && names.get(*e).is_ok_and(|x| x.as_str() == name));
+            let Some(entity) = found else {
+                continue;
+            };
+            taken.push(entity);
+            entities[n] = Some(entity);
+            for &c in &file.nodes[n].children {
+                stack.push((c, Some(entity)));
+            }
+        }
+        self.entities = entities;
+        true
+    }
+
+    /// Sets the joint nodes' transforms for `skeleton` at pose `q`.
+    pub(super) fn pose(
+        &self,
+        skeleton: &Skeleton,
+        q: &[f64],
+        transforms: &mut Query<&mut Transform>,
+    ) {
+        let c = &self.character;
+        let locals = posed_locals(&c.file, &c.rig, skeleton, &[q.to_vec()]);
+        let Some(locals) = locals.first() else {
+            return;
+        };
+        for joint in &c.rig.joints {
+            let Some(entity) = self.entities[joint.node] else {
+                continue;
+            };
+            let Ok(mut transform) = transforms.get_mut(entity) else {
+                continue;
+            };
+            let wanted = crate::convert::transform(&locals[joint.node]);
+            if *transform != wanted {
+                *transform = wanted;
+            }
+        }
+    }
+
+    /// The nearest point of the surface, skinned for `skeleton` at the pose `fk` holds, where
+    /// the ray (in the figure's frame) meets it, with the joint that owns it.
+    pub(super) fn pick(
+        &self,
+        skeleton: &Skeleton,
+        fk: &Fk,
+        origin: &nalgebra::Vector3<f64>,
+        direction: &nalgebra::Vector3<f64>,
+    ) -> Option<(
+        marionette_skeleton::JointId,
+        marionette_interchange::character::skinning::SurfaceHit,
+    )> {
+        let world = rig_world(self, skeleton, fk);
+        let hit = self.character.mesh.pick(&world, origin, direction)?;
+        let joint = skeleton
+            .joint_ids()
+            .zip(&self.rig_joint)
+            .find(|(_, r)| **r == Some(hit.joint))?
+            .0;
+        Some((joint, hit))
+    }
 }
 
 /// The path Bevy's glTF loader reads `path` from: a `.vrm` (a binary glTF by another name) is
@@ -139,58 +262,15 @@ fn loadable_path(path: &std::path::Path) -> PathBuf {
     if made.is_ok() { link } else { absolute }
 }
 
-/// Finds the spawned scene's node entities (by name, under the parent node's entity) once the
-/// scene is there.
+/// Finds the spawned scene's node entities once the scene is there.
 fn find_joint_entities(
     mut shown: ResMut<ShownCharacter>,
     children: Query<&Children>,
     names: Query<&Name>,
 ) {
-    let Some(loaded) = shown.character.as_mut() else {
-        return;
-    };
-    if loaded.entities.iter().any(Option::is_some) || children.get(loaded.root).is_err() {
-        return;
+    if let Some(loaded) = shown.character.as_mut() {
+        loaded.find_entities(&children, &names);
     }
-    let file = &loaded.character.file;
-    let name_of = |n: usize| {
-        file.nodes[n]
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("GltfNode{n}"))
-    };
-    // The scene's roots are somewhere below our root entity.
-    let mut below = vec![loaded.root];
-    let mut k = 0;
-    while k < below.len() {
-        if let Ok(kids) = children.get(below[k]) {
-            below.extend(kids.iter());
-        }
-        k += 1;
-    }
-    let mut entities = vec![None; file.nodes.len()];
-    let mut taken = Vec::new();
-    let mut stack: Vec<(usize, Option<Entity>)> =
-        file.scene_roots().into_iter().map(|n| (n, None)).collect();
-    while let Some((n, parent)) = stack.pop() {
-        let name = name_of(n);
-        let candidates: Vec<Entity> = match parent {
-            Some(p) => children.get(p).map(|c| c.to_vec()).unwrap_or_default(),
-            None => below.clone(),
-        };
-        let found = candidates
-            .into_iter()
-            .find(|e| !taken.contains(e) && names.get(*e).is_ok_and(|x| x.as_str() == name));
-        let Some(entity) = found else {
-            continue;
-        };
-        taken.push(entity);
-        entities[n] = Some(entity);
-        for &c in &file.nodes[n].children {
-            stack.push((c, Some(entity)));
-        }
-    }
-    loaded.entities = entities;
 }
 
 /// Sets the joint nodes' transforms from forward kinematics when the pose changed (or the scene
@@ -206,28 +286,7 @@ fn pose_character(
     let Some(loaded) = &shown.character else {
         return;
     };
-    let c = &loaded.character;
-    let locals = posed_locals(
-        &c.file,
-        &c.rig,
-        document.skeleton(),
-        &[document.pose().to_vec()],
-    );
-    let Some(locals) = locals.first() else {
-        return;
-    };
-    for joint in &c.rig.joints {
-        let Some(entity) = loaded.entities[joint.node] else {
-            continue;
-        };
-        let Ok(mut transform) = transforms.get_mut(entity) else {
-            continue;
-        };
-        let wanted = crate::convert::transform(&locals[joint.node]);
-        if *transform != wanted {
-            *transform = wanted;
-        }
-    }
+    loaded.pose(document.skeleton(), document.pose(), &mut transforms);
 }
 
 /// Each rig joint's world transform (with its scale) at the pose `fk` holds.
@@ -264,24 +323,11 @@ fn pick_character(
         return;
     }
     let over_panel = crate::drag::over_panel(egui_input.as_deref());
-    let hit = cursor
-        .0
-        .filter(|_| !over_panel)
-        .and_then(|ray| {
-            let world = rig_world(loaded, document.skeleton(), document.fk());
-            let origin = crate::convert::vector(ray.origin);
-            let direction = crate::convert::vector(*ray.direction);
-            loaded.character.mesh.pick(&world, &origin, &direction)
-        })
-        .and_then(|hit| {
-            let joint = document
-                .skeleton()
-                .joint_ids()
-                .zip(&loaded.rig_joint)
-                .find(|(_, r)| **r == Some(hit.joint))?
-                .0;
-            Some((joint, hit))
-        });
+    let hit = cursor.0.filter(|_| !over_panel).and_then(|ray| {
+        let origin = crate::convert::vector(ray.origin);
+        let direction = crate::convert::vector(*ray.direction);
+        loaded.pick(document.skeleton(), document.fk(), &origin, &direction)
+    });
     hovered.set_if_neq(Hovered(hit.map(|(j, _)| j)));
     if pressed && let (Some((joint, hit)), Some(camera)) = (hit, camera.0) {
         picks.write(PickRequest {

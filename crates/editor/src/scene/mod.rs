@@ -13,6 +13,7 @@ pub mod gltf_tint;
 mod one_thread;
 pub mod picking;
 pub mod stage;
+pub mod stage_characters;
 pub mod stage_poses;
 
 use bevy::light::GlobalAmbientLight;
@@ -104,6 +105,9 @@ impl Plugin for ScenePlugin {
                 stage::rebuild_stage,
                 stage_poses::pose_stage,
                 stage_poses::place_stage,
+                stage_characters::spawn_other_characters,
+                stage_characters::unpickable_other_skins,
+                stage_characters::pose_other_characters,
             )
                 .chain()
                 .in_set(EditorSet::Scene),
@@ -116,7 +120,16 @@ impl Plugin for ScenePlugin {
         )
         .add_observer(picking::on_press)
         .add_observer(stage::on_press_other_figure)
-        .add_systems(Update, stage::grip_after_select.in_set(EditorSet::Pick))
+        .add_systems(
+            Update,
+            (
+                stage_characters::press_other_characters,
+                stage::grip_after_select,
+            )
+                .chain()
+                .in_set(EditorSet::Pick),
+        )
+        .init_resource::<stage_characters::OtherCharacters>()
         .init_resource::<stage_poses::StagePoses>()
         .init_resource::<stage::StageWork>()
         .add_systems(Update, stage::track_stage_work.in_set(EditorSet::Derive))

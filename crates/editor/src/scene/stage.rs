@@ -1,5 +1,5 @@
 //! The rest of the stage in the 3D scene: every figure other than the edited one, drawn with its
-//! bodies (or slim bones) at its own pose, and every prop (its box, cylinder or sphere, or its
+//! bodies (or slim bones; a character with its skin, [`super::stage_characters`]) at its pose, and every prop (its box, cylinder or sphere, or its
 //! glTF mesh file), each where it stands relative to the edited figure: the scene is drawn in
 //! the edited figure's frame ([`marionette_editing::stage`]), so the stage's other things are
 //! placed by `stage_to_figure · placement`. Where they are at the timeline's frame is
@@ -198,6 +198,11 @@ fn spawn_figure(
 ) {
     let skeleton = document.skeleton();
     let fk = document.fk();
+    // A character is drawn with its skin ([`super::stage_characters`]), which is picked too.
+    let skinned = matches!(
+        document.skin_character(),
+        marionette_editing::document::SkinCharacter::Read(_)
+    );
     let size = crate::figure_bounds::figure_size(skeleton, fk);
     let bone_radius = f64::from(0.008 * size);
     commands
@@ -220,6 +225,9 @@ fn spawn_figure(
                 figure
                     .spawn((frame, Visibility::default(), OtherJoint(index, id)))
                     .with_children(|joint| {
+                        if skinned {
+                            return;
+                        }
                         for (mesh, placement) in shapes.iter().filter_map(shape_mesh) {
                             joint.spawn((
                                 OtherFigureBody(name.to_owned(), id),
@@ -231,6 +239,25 @@ fn spawn_figure(
                     });
             }
         });
+}
+
+impl PendingGrip {
+    /// A press on figure `figure`'s body of `joint` at `hit` (on the stage), seen by `camera`
+    /// at `depth`.
+    pub(super) fn new(
+        figure: String,
+        joint: marionette_skeleton::JointId,
+        hit: nalgebra::Point3<f64>,
+        (depth, camera): (f32, Entity),
+    ) -> PendingGrip {
+        PendingGrip {
+            figure,
+            joint,
+            hit,
+            depth,
+            camera,
+        }
+    }
 }
 
 /// A primary press on another figure's body selects that figure for editing, and grips the

@@ -27,6 +27,13 @@ pub struct StagePoses {
     made_from: Option<(StageWork, i64, u64)>,
 }
 
+impl StagePoses {
+    /// Figure `k`'s joint values as drawn now (`None` for the edited figure).
+    pub fn figure(&self, k: usize) -> Option<&[f64]> {
+        self.figures.get(k).and_then(Option::as_deref)
+    }
+}
+
 /// A stage's bake of one sequence, kept while the work it was made from is unchanged.
 #[derive(Default)]
 pub(super) struct CachedBake {
