@@ -209,6 +209,9 @@ pub enum PropContact {
     Plane([f64; 3]),
     /// On the line through the point along this direction (in the prop's frame, not zero).
     Line([f64; 3]),
+    /// At the point, the site's joint turned as this rotation (Rx·Ry·Rz degrees) in the prop's
+    /// frame: position and orientation held (a hand gripping a bar, a foot flat on a step).
+    Pose([f64; 3]),
 }
 
 /// A lock between two things on the stage: a figure's site held to another figure's site or to

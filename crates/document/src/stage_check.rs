@@ -272,6 +272,15 @@ pub(crate) fn resolve_stage(
                     }
                 }
             }
+            LinkTargetDef::PropPose(p, point, rotation) => {
+                match prop_target(&lookup, p, point, PropContact::Pose(*rotation)) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        defects.push(bad(e));
+                        continue;
+                    }
+                }
+            }
         };
         if let Some(problem) = l.frames.and_then(frames_problem) {
             defects.push(bad(problem));
@@ -465,7 +474,7 @@ fn value(what: &'static str, name: &str, problem: &str) -> StageDefect {
 }
 
 /// A link's target on prop `name`: the point finite, a plane's normal or a line's direction
-/// finite and not zero.
+/// finite and not zero, a pose's rotation finite.
 fn prop_target(
     lookup: &Lookup<'_>,
     name: &str,
@@ -483,6 +492,15 @@ fn prop_target(
         PropContact::Point => None,
         PropContact::Plane(v) => Some(("plane's normal", v)),
         PropContact::Line(v) => Some(("line's direction", v)),
+        PropContact::Pose(r) => {
+            if !r.iter().all(|a| a.is_finite() && a.abs() <= 1e6) {
+                return Err(format!(
+                    "the rotation ({}, {}, {}) is not finite degrees",
+                    r[0], r[1], r[2]
+                ));
+            }
+            None
+        }
     };
     if let Some((what, v)) = axis {
         let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();

@@ -125,6 +125,7 @@ impl StageFile {
                                 PropContact::Point => LinkTargetDef::Prop(name, point),
                                 PropContact::Plane(n) => LinkTargetDef::PropPlane(name, point, n),
                                 PropContact::Line(d) => LinkTargetDef::PropLine(name, point, d),
+                                PropContact::Pose(r) => LinkTargetDef::PropPose(name, point, r),
                             }
                         }
                     },

@@ -63,6 +63,7 @@ pub(crate) enum LinkTargetDef {
     Prop(String, [f64; 3]),
     PropPlane(String, [f64; 3], [f64; 3]),
     PropLine(String, [f64; 3], [f64; 3]),
+    PropPose(String, [f64; 3], [f64; 3]),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

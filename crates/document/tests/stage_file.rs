@@ -60,14 +60,15 @@ fn a_stage_round_trips_byte_for_byte() {
 }
 
 #[test]
-fn links_to_a_prop_s_point_plane_and_line_round_trip() {
+fn links_to_a_prop_s_point_plane_line_and_pose_round_trip() {
     let dir = folder();
     let path = dir.path().join("stage.marionette.ron");
     let text = here(&stage_text()).replace(
         r#"Link(name: "hands", a: ("A", "right fingertips"), b: Site("B", "left fingertips")),"#,
         r#"Link(name: "point", a: ("A", "right fingertips"), b: Prop("stick", (0.0, 0.5, 0.0))),
         Link(name: "plane", a: ("B", "right heel"), b: PropPlane("stick", (0.0, 0.0, 0.0), (0.0, 1.0, 0.0))),
-        Link(name: "line", a: ("B", "left fingertips"), b: PropLine("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), frames: Some((0, 5))),"#,
+        Link(name: "line", a: ("B", "left fingertips"), b: PropLine("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), frames: Some((0, 5))),
+        Link(name: "grip", a: ("A", "left fingertips"), b: PropPose("stick", (0.0, -0.4, 0.0), (10.0, -90.0, 33.5))),"#,
     );
     let once = load(dir.path(), &text)
         .expect("loads")
@@ -77,6 +78,7 @@ fn links_to_a_prop_s_point_plane_and_line_round_trip() {
         "b: Prop(\"stick\"",
         "b: PropPlane(\"stick\"",
         "b: PropLine(\"stick\"",
+        "b: PropPose(\"stick\", (0.0, -0.4, 0.0), (10.0, -90.0, 33.5))",
     ] {
         assert!(once.contains(piece), "{piece} in {once}");
     }
@@ -202,6 +204,11 @@ fn every_mistake_is_named() {
             "plane's normal",
             "not a finite, non-zero vector",
         ],
+    );
+    refused(
+        r#"b: Site("B", "left fingertips")"#,
+        r#"b: PropPose("stick", (0.0, 0.0, 0.0), (0.0, inf, 0.0))"#,
+        &["link \"hands\"", "not finite degrees"],
     );
     refused("version: 2", "version: 3", &["version 3 is newer"]);
 }

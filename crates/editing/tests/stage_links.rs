@@ -378,6 +378,24 @@ fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
     let hand = site_on_stage(&doc, "A", "right fingertips");
     let on_prop = doc.props()[1].place.isometry() * Point3::from(Vector3::from(point));
     assert!((on_prop.coords - hand).norm() < 1e-9);
+    // A's left hand held to the rail as it is now, position and orientation.
+    doc.apply(
+        Edit::Stage(StageEdit::LockToProp {
+            figure: "A".into(),
+            site: "left fingertips".into(),
+            prop: "rail".into(),
+            hold: marionette_editing::stage::PropHold::Pose,
+        }),
+        &mut solving,
+    )
+    .expect("a pose");
+    let left = doc
+        .skeleton()
+        .site_by_name("left fingertips")
+        .expect("site");
+    let left_joint = doc.skeleton().site(left).joint;
+    let left_at = doc.fk().site_position(left);
+    let left_turn = *doc.fk().joint_rotation(left_joint);
     // The pelvis dragged down 6 cm: the hand stays on the prop's point, the heels locked.
     let pelvis = doc.skeleton().joint_by_name("pelvis").expect("pelvis");
     let start = doc.fk().joint_position(pelvis);
@@ -396,6 +414,15 @@ fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
     );
     let held = (site_on_stage(&doc, "A", "right fingertips") - hand).norm();
     assert!(held < 1e-3, "the hand left the prop by {held} m");
+    let moved = (doc.fk().site_position(left) - left_at).norm();
+    let turned = nalgebra::Rotation3::from_matrix_unchecked(
+        doc.fk().joint_rotation(left_joint).transpose() * left_turn,
+    )
+    .angle();
+    assert!(
+        moved < 1e-3 && turned < 0.5f64.to_radians(),
+        "the left hand moved {moved} m and turned {turned} rad"
+    );
     assert!(worst_lock(&doc, 0) < 1e-3);
     // A plane across the rail's axis nearest the vertical (its y), a line along its longest.
     doc.apply(
@@ -409,7 +436,7 @@ fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
     )
     .expect("a plane");
     assert!(matches!(
-        doc.links()[1].b,
+        doc.links()[2].b,
         LinkTarget::Prop { contact: marionette_document::PropContact::Plane(n), .. } if n == [0.0, 1.0, 0.0]
     ));
     doc.apply(
@@ -423,7 +450,7 @@ fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
     )
     .expect("a line");
     assert!(matches!(
-        doc.links()[2].b,
+        doc.links()[3].b,
         LinkTarget::Prop { contact: marionette_document::PropContact::Line(d), .. } if d == [1.0, 0.0, 0.0]
     ));
     // What is not there is named.

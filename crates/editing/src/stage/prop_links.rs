@@ -2,7 +2,8 @@
 //! step, a hand on a handle. The link is made where the site is now, so nothing jumps: the
 //! point is the site's place in the prop's frame, at the prop's place on the frame shown; a
 //! plane's normal is the prop's axis nearest the vertical (the top of a step or a table), a
-//! line's direction its longest axis (a bar, a stick, a table's long edge).
+//! line's direction its longest axis (a bar, a stick, a table's long edge), a pose's rotation
+//! the site's joint's as it is now, in the prop's frame.
 
 use marionette_document::{LinkTarget, PropContact, PropShape};
 use marionette_motion::BakeSettings;
@@ -25,11 +26,19 @@ pub enum PropHold {
     Plane,
     /// On the line through that point along the prop's longest axis (a hand along an edge).
     Line,
+    /// At that point, turned as it is to the prop: position and orientation held (a hand
+    /// gripping a bar, a foot flat on a step).
+    Pose,
 }
 
 impl PropHold {
     /// Every kind, in menu order.
-    pub const ALL: [PropHold; 3] = [PropHold::Point, PropHold::Plane, PropHold::Line];
+    pub const ALL: [PropHold; 4] = [
+        PropHold::Point,
+        PropHold::Plane,
+        PropHold::Line,
+        PropHold::Pose,
+    ];
 
     /// The menu's word for it.
     pub fn label(self) -> &'static str {
@@ -37,6 +46,7 @@ impl PropHold {
             PropHold::Point => "at a point",
             PropHold::Plane => "on its top plane",
             PropHold::Line => "along its long axis",
+            PropHold::Pose => "at a point, turned as now",
         }
     }
 }
@@ -137,10 +147,23 @@ impl Document {
         let on_stage = self.stage.figures[at.figure].placement.isometry()
             * Point3::from(fk.site_position(at.site));
         let point: [f64; 3] = (place.inverse() * on_stage).coords.into();
+        // The site's joint turned on the stage, then in the prop's frame.
+        let joint = doc.skeleton().site(at.site).joint;
+        let on_stage_turn = self.stage.figures[at.figure]
+            .placement
+            .isometry()
+            .rotation
+            .to_rotation_matrix()
+            .into_inner()
+            * fk.joint_rotation(joint);
+        let in_prop = place.rotation.to_rotation_matrix().into_inner().transpose() * on_stage_turn;
         let contact = match hold {
             PropHold::Point => PropContact::Point,
             PropHold::Plane => PropContact::Plane(axis_nearest_up(&place)),
             PropHold::Line => PropContact::Line(longest_axis(&self.stage.props[p].shape)),
+            PropHold::Pose => PropContact::Pose(
+                marionette_skeleton::rotation::degrees_from_orientation(&in_prop),
+            ),
         };
         let mut name = format!("{figure} {site} - {prop}");
         let base = name.clone();

@@ -293,6 +293,12 @@ impl Merged {
                         point,
                         direction: axis(d),
                     },
+                    PropContact::Pose(r) => GoalKind::Pose {
+                        site: a,
+                        target: point,
+                        rotation: place.rotation.to_rotation_matrix().into_inner()
+                            * marionette_skeleton::rotation::orientation_from_degrees(r),
+                    },
                 };
                 (Goal::new(kind), limb(link.a))
             }
