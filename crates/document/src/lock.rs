@@ -365,7 +365,10 @@ impl Lock {
     pub fn has_target(&self) -> bool {
         !matches!(
             self.goal.kind,
-            GoalKind::Orientation { .. } | GoalKind::Aim { .. } | GoalKind::Coincide { .. }
+            GoalKind::Orientation { .. }
+                | GoalKind::Aim { .. }
+                | GoalKind::Coincide { .. }
+                | GoalKind::CoincidePose { .. }
         )
     }
 
@@ -388,7 +391,10 @@ impl Lock {
                     }
                 }
             }
-            GoalKind::Orientation { .. } | GoalKind::Aim { .. } | GoalKind::Coincide { .. } => {
+            GoalKind::Orientation { .. }
+            | GoalKind::Aim { .. }
+            | GoalKind::Coincide { .. }
+            | GoalKind::CoincidePose { .. } => {
                 return false;
             }
         }
@@ -407,7 +413,7 @@ impl Lock {
             GoalKind::Plane { point, .. } | GoalKind::Line { point, .. } => *point,
             GoalKind::Orientation { joint, .. } => fk.joint_position(*joint),
             GoalKind::Aim { at, .. } => *at,
-            GoalKind::Coincide { a, .. } => fk.site_position(*a),
+            GoalKind::Coincide { a, .. } | GoalKind::CoincidePose { a, .. } => fk.site_position(*a),
         }
     }
 

@@ -188,6 +188,15 @@ pub struct Cue {
 pub enum LinkTarget {
     /// Another figure's site: both figures move to meet (both limbs within their limits).
     Site(SiteRef),
+    /// Another figure's site, the two sites' joints also keeping a relative orientation (two
+    /// hands clasped): the first site's joint frame turned as `rotation` (Rx·Ry·Rz degrees) in
+    /// the second's.
+    SitePose {
+        /// The other figure's site.
+        site: SiteRef,
+        /// The first site's joint frame in the second's (degrees).
+        rotation: [f64; 3],
+    },
     /// A point, plane or line fixed in a prop's frame (the prop's own motion carries it).
     Prop {
         /// The prop.
@@ -197,6 +206,24 @@ pub enum LinkTarget {
         /// What of the prop holds the site.
         contact: PropContact,
     },
+}
+
+impl LinkTarget {
+    /// The other figure's site, for a link between two figures.
+    pub fn site(&self) -> Option<SiteRef> {
+        match self {
+            LinkTarget::Site(s) | LinkTarget::SitePose { site: s, .. } => Some(*s),
+            LinkTarget::Prop { .. } => None,
+        }
+    }
+
+    /// The other figure's site, to renumber it.
+    pub fn site_mut(&mut self) -> Option<&mut SiteRef> {
+        match self {
+            LinkTarget::Site(s) | LinkTarget::SitePose { site: s, .. } => Some(s),
+            LinkTarget::Prop { .. } => None,
+        }
+    }
 }
 
 /// How a prop holds a site: at a point (a hand on a handle), on a plane through the point (a
@@ -243,7 +270,9 @@ impl Link {
     /// The figures it ties together (one or two).
     pub fn figures(&self) -> (usize, Option<usize>) {
         match self.b {
-            LinkTarget::Site(b) => (self.a.figure, Some(b.figure)),
+            LinkTarget::Site(b) | LinkTarget::SitePose { site: b, .. } => {
+                (self.a.figure, Some(b.figure))
+            }
             LinkTarget::Prop { .. } => (self.a.figure, None),
         }
     }

@@ -234,17 +234,35 @@ pub(crate) fn resolve_stage(
             }
         };
         let b = match &l.b {
-            LinkTargetDef::Site(f, s) => match lookup.site(f, s) {
-                Ok(b) if b == a => {
-                    defects.push(bad("both ends are the same site".into()));
-                    continue;
+            LinkTargetDef::Site(f, s) | LinkTargetDef::SitePose(f, s, _) => {
+                let b = match lookup.site(f, s) {
+                    Ok(b) if b == a => {
+                        defects.push(bad("both ends are the same site".into()));
+                        continue;
+                    }
+                    Ok(b) => b,
+                    Err(e) => {
+                        defects.push(bad(e));
+                        continue;
+                    }
+                };
+                match &l.b {
+                    LinkTargetDef::SitePose(_, _, r) => {
+                        if !r.iter().all(|a| a.is_finite() && a.abs() <= 1e6) {
+                            defects.push(bad(format!(
+                                "the rotation ({}, {}, {}) is not finite degrees",
+                                r[0], r[1], r[2]
+                            )));
+                            continue;
+                        }
+                        LinkTarget::SitePose {
+                            site: b,
+                            rotation: *r,
+                        }
+                    }
+                    _ => LinkTarget::Site(b),
                 }
-                Ok(b) => LinkTarget::Site(b),
-                Err(e) => {
-                    defects.push(bad(e));
-                    continue;
-                }
-            },
+            }
             LinkTargetDef::Prop(p, point) => {
                 match prop_target(&lookup, p, point, PropContact::Point) {
                     Ok(t) => t,

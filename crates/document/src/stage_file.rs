@@ -115,6 +115,9 @@ impl StageFile {
                     a: (figure(l.a.figure), site(l.a)),
                     b: match l.b {
                         LinkTarget::Site(b) => LinkTargetDef::Site(figure(b.figure), site(b)),
+                        LinkTarget::SitePose { site: b, rotation } => {
+                            LinkTargetDef::SitePose(figure(b.figure), site(b), rotation)
+                        }
                         LinkTarget::Prop {
                             prop,
                             point,

@@ -60,6 +60,7 @@ pub(crate) struct PropDef {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) enum LinkTargetDef {
     Site(String, String),
+    SitePose(String, String, [f64; 3]),
     Prop(String, [f64; 3]),
     PropPlane(String, [f64; 3], [f64; 3]),
     PropLine(String, [f64; 3], [f64; 3]),

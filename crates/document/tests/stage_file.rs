@@ -60,7 +60,7 @@ fn a_stage_round_trips_byte_for_byte() {
 }
 
 #[test]
-fn links_to_a_prop_s_point_plane_line_and_pose_round_trip() {
+fn links_to_a_prop_s_point_plane_line_and_pose_and_a_turned_site_round_trip() {
     let dir = folder();
     let path = dir.path().join("stage.marionette.ron");
     let text = here(&stage_text()).replace(
@@ -68,7 +68,8 @@ fn links_to_a_prop_s_point_plane_line_and_pose_round_trip() {
         r#"Link(name: "point", a: ("A", "right fingertips"), b: Prop("stick", (0.0, 0.5, 0.0))),
         Link(name: "plane", a: ("B", "right heel"), b: PropPlane("stick", (0.0, 0.0, 0.0), (0.0, 1.0, 0.0))),
         Link(name: "line", a: ("B", "left fingertips"), b: PropLine("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), frames: Some((0, 5))),
-        Link(name: "grip", a: ("A", "left fingertips"), b: PropPose("stick", (0.0, -0.4, 0.0), (10.0, -90.0, 33.5))),"#,
+        Link(name: "grip", a: ("A", "left fingertips"), b: PropPose("stick", (0.0, -0.4, 0.0), (10.0, -90.0, 33.5))),
+        Link(name: "clasp", a: ("A", "left heel"), b: SitePose("B", "right fingertips", (0.0, 180.0, -12.25))),"#,
     );
     let once = load(dir.path(), &text)
         .expect("loads")
@@ -79,6 +80,7 @@ fn links_to_a_prop_s_point_plane_line_and_pose_round_trip() {
         "b: PropPlane(\"stick\"",
         "b: PropLine(\"stick\"",
         "b: PropPose(\"stick\", (0.0, -0.4, 0.0), (10.0, -90.0, 33.5))",
+        "b: SitePose(\"B\", \"right fingertips\", (0.0, 180.0, -12.25))",
     ] {
         assert!(once.contains(piece), "{piece} in {once}");
     }

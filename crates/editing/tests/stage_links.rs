@@ -541,3 +541,87 @@ fn a_prop_a_site_is_held_to_cannot_be_gripped_and_the_refusal_names_the_link() {
     );
     assert_eq!(doc.cues(), cues.as_slice(), "nothing changed");
 }
+
+#[test]
+fn hands_clasped_meet_and_keep_their_turn_while_a_figure_is_dragged() {
+    let mut doc = two_dancers();
+    let mut solving = Solving::default();
+    doc.apply(
+        Edit::Stage(StageEdit::RemoveLink("hands".into())),
+        &mut solving,
+    )
+    .expect("the plain link goes");
+    // As a script spells it: the hands meet, turned to each other as they are now.
+    let script = marionette_editing::Script::parse(
+        r#"Replay([LockBetween(a: ("A", "right fingertips"), b: ("B", "left fingertips"), turned: true)])"#,
+        "s.ron",
+    )
+    .expect("reads");
+    let context = marionette_editing::replay::ReplayContext {
+        selected: &[],
+        retarget: None,
+    };
+    let turn_between = |doc: &Document| {
+        let frame = |figure: usize, site: &str| {
+            let slot = &doc.figures()[figure];
+            let d = slot.document().unwrap_or(doc);
+            let mut fk = Fk::new(d.skeleton());
+            fk.update(d.skeleton(), d.pose());
+            let joint = d
+                .skeleton()
+                .site(d.skeleton().site_by_name(site).expect("site"))
+                .joint;
+            slot.placement
+                .isometry()
+                .rotation
+                .to_rotation_matrix()
+                .into_inner()
+                * fk.joint_rotation(joint)
+        };
+        frame(1, "left fingertips").transpose() * frame(0, "right fingertips")
+    };
+    let before = turn_between(&doc);
+    match script.steps[0].resolve(&doc, context).expect("resolves") {
+        marionette_editing::replay::Action::Edit { edit, .. } => {
+            doc.apply(edit, &mut solving).expect("the lock");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(doc.links()[0].b, LinkTarget::SitePose { .. }));
+    let angle = |a: &nalgebra::Matrix3<f64>, b: &nalgebra::Matrix3<f64>| {
+        nalgebra::Rotation3::from_matrix_unchecked(a.transpose() * b).angle()
+    };
+    assert!(hands_apart(&doc) < 1e-3, "{}", hands_apart(&doc));
+    let now = turn_between(&doc);
+    assert!(
+        angle(&before, &now) < 0.5f64.to_radians(),
+        "{}",
+        angle(&before, &now)
+    );
+    // A's pelvis dragged down 5 cm: still together, still turned so, feet locked.
+    let pelvis = doc.skeleton().joint_by_name("pelvis").expect("pelvis");
+    let start = doc.fk().joint_position(pelvis);
+    doc.begin_grip(Grip::Joint(pelvis), ChainMode::NearestBranch)
+        .expect("a drag begins");
+    for i in 1..=30 {
+        let to = start + Vector3::new(0.0, -0.05, 0.0) * (i.min(10) as f64 / 10.0);
+        let ray = Ray::new(to + Vector3::new(0.0, 0.0, 3.0), -Vector3::z()).expect("ray");
+        doc.drag_step(&ray, &mut solving.runner).expect("a step");
+    }
+    doc.end_drag();
+    assert!(hands_apart(&doc) < 1e-3, "{}", hands_apart(&doc));
+    let after = turn_between(&doc);
+    assert!(
+        angle(&before, &after) < 0.5f64.to_radians(),
+        "{}",
+        angle(&before, &after)
+    );
+    for figure in [0, 1] {
+        assert!(worst_lock(&doc, figure) < 1e-3);
+    }
+    let dropped = start.y - doc.fk().joint_position(pelvis).y;
+    assert!(
+        (dropped - 0.05).abs() < 2e-3,
+        "the pelvis went down {dropped} m"
+    );
+}

@@ -103,6 +103,19 @@ pub enum GoalKind {
         /// Second site.
         b: SiteId,
     },
+    /// Two sites meet and their joints keep a relative orientation (two hands clasped, each
+    /// turned to the other as they were): site a at site b, a's joint frame at b's turned by
+    /// `relative` (R_a = R_b · relative). Rows 0–2 are the position's, 3–5 the orientation's
+    /// rotation vector; its error is the larger of the distance (metres) and the angle
+    /// (radians).
+    CoincidePose {
+        /// First site.
+        a: SiteId,
+        /// Second site.
+        b: SiteId,
+        /// a's joint frame in b's joint frame.
+        relative: Matrix3<f64>,
+    },
     /// A site's position and its joint's whole orientation at once (a planted foot): rows 0–2
     /// are the position's, rows 3–5 the orientation's rotation vector; its error is the larger
     /// of the position error (metres) and the angle (radians).
@@ -215,7 +228,7 @@ impl GoalKind {
         match self {
             GoalKind::Plane { .. } => 1,
             GoalKind::CenterOfMass { axes, .. } => axes.iter().filter(|&&a| a).count(),
-            GoalKind::Pose { .. } => 6,
+            GoalKind::Pose { .. } | GoalKind::CoincidePose { .. } => 6,
             _ => 3,
         }
     }
@@ -230,6 +243,7 @@ impl GoalKind {
             GoalKind::Plane { .. } => "plane",
             GoalKind::Line { .. } => "line",
             GoalKind::Coincide { .. } => "coincide",
+            GoalKind::CoincidePose { .. } => "coincide_pose",
             GoalKind::Pose { .. } => "pose",
             GoalKind::CenterOfMass { .. } => "center_of_mass",
         }
@@ -250,7 +264,9 @@ impl GoalKind {
             | GoalKind::Line { site: s, .. }
             | GoalKind::Pose { site: s, .. } => vec![site(s)],
             GoalKind::Orientation { joint, .. } | GoalKind::Point { joint, .. } => vec![*joint],
-            GoalKind::Coincide { a, b } => vec![site(a), site(b)],
+            GoalKind::Coincide { a, b } | GoalKind::CoincidePose { a, b, .. } => {
+                vec![site(a), site(b)]
+            }
             GoalKind::CenterOfMass { .. } => return None,
         })
     }
@@ -267,7 +283,7 @@ impl GoalKind {
             GoalKind::Orientation { joint, .. } | GoalKind::Point { joint, .. } => {
                 [Some(*joint), None]
             }
-            GoalKind::Coincide { a, b } => [site(a), site(b)],
+            GoalKind::Coincide { a, b } | GoalKind::CoincidePose { a, b, .. } => [site(a), site(b)],
             GoalKind::CenterOfMass { .. } => return None,
         })
     }
@@ -286,7 +302,9 @@ impl GoalKind {
             | GoalKind::Plane { site: s, .. }
             | GoalKind::Line { site: s, .. }
             | GoalKind::Pose { site: s, .. } => (Some(site(s)), None),
-            GoalKind::Coincide { a, b } => (Some(site(a)), Some(site(b))),
+            GoalKind::Coincide { a, b } | GoalKind::CoincidePose { a, b, .. } => {
+                (Some(site(a)), Some(site(b)))
+            }
             GoalKind::Orientation { joint, .. } => {
                 (Some((*joint, fk.joint_position(*joint))), None)
             }
@@ -353,7 +371,7 @@ impl GoalKind {
                 (r - direction * direction.dot(&r)).norm()
             }
             GoalKind::Coincide { a, b } => (fk.site_position(*a) - fk.site_position(*b)).norm(),
-            GoalKind::Pose { .. } => {
+            GoalKind::Pose { .. } | GoalKind::CoincidePose { .. } => {
                 let (metres, radians) = self.pose_parts(skeleton, fk).unwrap_or_default();
                 metres.max(radians)
             }
@@ -368,20 +386,26 @@ impl GoalKind {
         }
     }
 
-    /// A pose goal's two errors at the pose `fk` holds: the site's distance from its target
-    /// (metres) and the joint's angle from its target rotation (radians); `None` for other kinds.
+    /// A pose goal's two errors at the pose `fk` holds (a [`GoalKind::Pose`] or a
+    /// [`GoalKind::CoincidePose`]): the site's distance from its target (metres) and the joint's
+    /// angle from its target rotation (radians); `None` for other kinds.
     pub fn pose_parts(&self, skeleton: &Skeleton, fk: &Fk) -> Option<(f64, f64)> {
-        let GoalKind::Pose {
-            site,
-            target,
-            rotation,
-        } = self
-        else {
-            return None;
+        let (site, target, rotation) = match self {
+            GoalKind::Pose {
+                site,
+                target,
+                rotation,
+            } => (*site, *target, *rotation),
+            GoalKind::CoincidePose { a, b, relative } => (
+                *a,
+                fk.site_position(*b),
+                fk.joint_rotation(skeleton.site(*b).joint) * relative,
+            ),
+            _ => return None,
         };
-        let current = fk.joint_rotation(skeleton.site(*site).joint);
+        let current = fk.joint_rotation(skeleton.site(site).joint);
         Some((
-            (target - fk.site_position(*site)).norm(),
+            (target - fk.site_position(site)).norm(),
             rotation_vector(&(rotation * current.transpose())).norm(),
         ))
     }
@@ -395,7 +419,7 @@ impl GoalKind {
         match self {
             GoalKind::Orientation { axes, .. } if !full_orientation(axes) => chord(norm),
             GoalKind::Aim { .. } => chord(norm),
-            GoalKind::Pose { .. } => {
+            GoalKind::Pose { .. } | GoalKind::CoincidePose { .. } => {
                 let part = |r: &[f64]| r.iter().map(|x| x * x).sum::<f64>().sqrt();
                 part(&rows[..3]).max(part(&rows[3..]))
             }
@@ -531,6 +555,29 @@ impl GoalKind {
                 for c in 0..columns.len() {
                     for r in 0..3 {
                         j[(row + r, c)] -= scratch.a[(r, c)];
+                    }
+                }
+            }
+            GoalKind::CoincidePose { a, b, relative } => {
+                // Position: as Coincide. Orientation: a's frame against b's turned by
+                // `relative`, which moves with b: ∂/∂q of the relative turn is J_ω(a) − J_ω(b).
+                put3(e, row, &(fk.site_position(*b) - fk.site_position(*a)));
+                fk.site_jacobian(skeleton, *a, columns, j, row);
+                fk.site_jacobian(skeleton, *b, columns, &mut scratch.a, 0);
+                let (joint_a, joint_b) = (skeleton.site(*a).joint, skeleton.site(*b).joint);
+                let target = fk.joint_rotation(joint_b) * relative;
+                let current = fk.joint_rotation(joint_a);
+                put3(
+                    e,
+                    row + 3,
+                    &rotation_vector(&(target * current.transpose())),
+                );
+                fk.orientation_jacobian(skeleton, joint_a, columns, j, row + 3);
+                fk.orientation_jacobian(skeleton, joint_b, columns, &mut scratch.b, 0);
+                for c in 0..columns.len() {
+                    for r in 0..3 {
+                        j[(row + r, c)] -= scratch.a[(r, c)];
+                        j[(row + 3 + r, c)] -= scratch.b[(r, c)];
                     }
                 }
             }

@@ -629,7 +629,8 @@ fn axis_names(axes: &[bool; 3]) -> Vec<AxisName> {
 
 impl GoalDef {
     /// The goal as a file writes it (names for ids, degrees for rotations); `None` for a drag's
-    /// goal along a ray, which no file holds.
+    /// goal along a ray and for two sites meeting turned (a stage's link, which the document
+    /// writes as a link), which no problem file holds.
     pub fn from_goal(skeleton: &Skeleton, goal: &Goal) -> Option<GoalDef> {
         let site = |s: &marionette_skeleton::SiteId| skeleton.site(*s).name.clone();
         let v = |p: &Vector3<f64>| [p.x, p.y, p.z];
@@ -711,6 +712,7 @@ impl GoalDef {
                 weight,
                 priority,
             },
+            GoalKind::CoincidePose { .. } => return None,
             GoalKind::CenterOfMass { target, axes } => GoalDef::CenterOfMass {
                 target: v(target),
                 axes: axis_names(axes),

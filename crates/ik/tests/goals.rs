@@ -159,6 +159,46 @@ proptest! {
             }
         }
     }
+
+    /// Two sites meeting turned ([`GoalKind::CoincidePose`]): the position rows are the
+    /// difference of the sites' Jacobians, the orientation rows the difference of the joints'
+    /// angular-velocity Jacobians (exact where the relative turn is met, as a pose goal's);
+    /// its error is the larger of the distance and the angle.
+    #[test]
+    fn coincide_pose_rows_are_the_differences_of_both_sites((s, pose) in skeleton_and_pose()) {
+        let sites: Vec<_> = s.site_ids().collect();
+        let (a, b) = (sites[0], *sites.last().expect("a site"));
+        let (ja, jb) = (s.site(a).joint, s.site(b).joint);
+        let mut fk = Fk::new(&s);
+        fk.update(&s, &pose.q);
+        let relative = fk.joint_rotation(jb).transpose() * fk.joint_rotation(ja);
+        let goal = Goal::new(GoalKind::CoincidePose { a, b, relative });
+        let mut sys = System::new(&s, vec![goal.clone()], Chain::whole(&s, true));
+        sys.evaluate(&pose.q);
+        let apart = fk.site_position(b) - fk.site_position(a);
+        prop_assert!((sys.e.rows(0, 3) - apart).norm() < 1e-12);
+        prop_assert!(sys.e.rows(3, 3).norm() < 1e-9);
+        prop_assert!((sys.goal_errors()[0] - apart.norm()).abs() < 1e-9);
+        let cols: Vec<usize> = (0..s.state_len()).collect();
+        let n = cols.len();
+        let (mut pa, mut pb) = (DMatrix::zeros(3, n), DMatrix::zeros(3, n));
+        let (mut wa, mut wb) = (DMatrix::zeros(3, n), DMatrix::zeros(3, n));
+        fk.site_jacobian(&s, a, &cols, &mut pa, 0);
+        fk.site_jacobian(&s, b, &cols, &mut pb, 0);
+        fk.orientation_jacobian(&s, ja, &cols, &mut wa, 0);
+        fk.orientation_jacobian(&s, jb, &cols, &mut wb, 0);
+        prop_assert!((sys.j.rows(0, 3) - (pa - pb)).abs().max() < 1e-12);
+        prop_assert!((sys.j.rows(3, 3) - (wa - wb)).abs().max() < 1e-12);
+        // Turned away by 0.2 rad about x at the first site's joint: the angle is the error
+        // where the sites are nearer than that.
+        let mut turned = goal;
+        if let GoalKind::CoincidePose { relative, .. } = &mut turned.kind {
+            *relative *= Rotation3::from_axis_angle(&Vector3::x_axis(), 0.2).into_inner();
+        }
+        let mut sys = System::new(&s, vec![turned], Chain::whole(&s, true));
+        sys.evaluate(&pose.q);
+        prop_assert!((sys.goal_errors()[0] - apart.norm().max(0.2)).abs() < 1e-9);
+    }
 }
 
 #[test]

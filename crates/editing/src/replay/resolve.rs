@@ -252,8 +252,12 @@ impl Step {
                 SETTLE,
                 format!("select figure {name}"),
             ),
-            Step::LockBetween { a, b } => edit(
-                Edit::Stage(StageEdit::LockBetween(a.clone(), b.clone())),
+            Step::LockBetween { a, b, turned } => edit(
+                Edit::Stage(if *turned {
+                    StageEdit::LockBetweenTurned(a.clone(), b.clone())
+                } else {
+                    StageEdit::LockBetween(a.clone(), b.clone())
+                }),
                 SETTLE,
                 format!("lock {}: {} to {}: {}", a.0, a.1, b.0, b.1),
             ),

@@ -193,6 +193,10 @@ pub enum Step {
         a: (String, String),
         /// The second figure's site.
         b: (String, String),
+        /// Whether their joints also keep the relative orientation they have now (default
+        /// false: positions only).
+        #[serde(default)]
+        turned: bool,
     },
     /// Hold a figure's site to a prop where the site is now: at a point of it, on its top
     /// plane, or along its long axis.

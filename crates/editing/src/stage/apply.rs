@@ -63,6 +63,9 @@ pub enum StageEdit {
     },
     /// Lock a site of one figure to a site of another: (figure, site) each.
     LockBetween((String, String), (String, String)),
+    /// Lock a site of one figure to a site of another, their joints also keeping the relative
+    /// orientation they have now (two hands clasped): (figure, site) each.
+    LockBetweenTurned((String, String), (String, String)),
     /// Hold a figure's site to a prop where the site is now.
     LockToProp {
         /// The figure.
@@ -161,8 +164,12 @@ impl Document {
                 return Ok(crate::Applied::Quietly);
             }
             StageEdit::LockBetween(a, b) => {
-                self.lock_between((&a.0, &a.1), (&b.0, &b.1), runner)?;
+                self.lock_between((&a.0, &a.1), (&b.0, &b.1), false, runner)?;
                 format!("Locked {}: {} to {}: {}", a.0, a.1, b.0, b.1)
+            }
+            StageEdit::LockBetweenTurned(a, b) => {
+                self.lock_between((&a.0, &a.1), (&b.0, &b.1), true, runner)?;
+                format!("Locked {}: {} to {}: {}, turned as now", a.0, a.1, b.0, b.1)
             }
             StageEdit::LockToProp {
                 figure,

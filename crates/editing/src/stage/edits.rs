@@ -219,10 +219,10 @@ impl Document {
         let moved = |f: usize| if f > k { f - 1 } else { f };
         stage
             .links
-            .retain(|l| l.a.figure != k && !matches!(l.b, LinkTarget::Site(s) if s.figure == k));
+            .retain(|l| l.a.figure != k && l.b.site().is_none_or(|s| s.figure != k));
         for link in &mut stage.links {
             link.a.figure = moved(link.a.figure);
-            if let LinkTarget::Site(s) = &mut link.b {
+            if let Some(s) = link.b.site_mut() {
                 s.figure = moved(s.figure);
             }
         }
@@ -328,11 +328,13 @@ impl Document {
     }
 
     /// Locks site `a.1` of figure `a.0` to site `b.1` of figure `b.0` (two figures, or two
-    /// sites of one): both move to meet.
+    /// sites of one): both move to meet; `turned`: their joints also keep the relative
+    /// orientation they have now (two hands clasped).
     pub fn lock_between(
         &mut self,
         a: (&str, &str),
         b: (&str, &str),
+        turned: bool,
         runner: &mut IkRunner,
     ) -> Result<(), EditError> {
         let first = self.site_ref(a.0, a.1)?;
@@ -354,7 +356,14 @@ impl Document {
         self.stage.links.push(Link {
             name: name.clone(),
             a: first,
-            b: LinkTarget::Site(second),
+            b: if turned {
+                LinkTarget::SitePose {
+                    site: second,
+                    rotation: self.relative_turn(first, second),
+                }
+            } else {
+                LinkTarget::Site(second)
+            },
             enabled: true,
             frames: None,
         });

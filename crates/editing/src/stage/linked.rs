@@ -11,7 +11,7 @@
 //! one undo step of the edited figure's history, every moved figure's pose in it
 //! ([`crate::history::Change::Poses`]).
 
-use marionette_document::{GoalSet, LinkTarget, Owner, Stage};
+use marionette_document::{GoalSet, Owner, Stage};
 use marionette_ik::Goal;
 use marionette_motion::BakeSettings;
 use marionette_motion::stage::{Merged, StageBaker, StageFrame};
@@ -272,10 +272,7 @@ impl Document {
             };
             for &l in links {
                 let link = &stage.links[l];
-                let sites = std::iter::once(link.a).chain(match link.b {
-                    LinkTarget::Site(b) => Some(b),
-                    LinkTarget::Prop { .. } => None,
-                });
+                let sites = std::iter::once(link.a).chain(link.b.site());
                 for site in sites.filter(|site| site.figure == s.figure) {
                     let joint = doc.skeleton.site(site.site).joint;
                     moving = moving.union(&Chain::limb(&doc.skeleton, joint));

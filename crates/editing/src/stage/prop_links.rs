@@ -85,7 +85,7 @@ fn longest_axis(shape: &PropShape) -> [f64; 3] {
 impl Document {
     /// Figure `k`'s pose as the editor draws it now: the edited figure's own; another's as a
     /// linked drag left it, else where the stage's bake of the shown frame has it, else its own.
-    fn drawn_pose(&self, k: usize) -> Vec<f64> {
+    pub(super) fn drawn_pose(&self, k: usize) -> Vec<f64> {
         let slot = &self.stage.figures[k];
         let Some(doc) = slot.document() else {
             return self.pose.clone();
@@ -107,6 +107,24 @@ impl Document {
                         .clone()
                 },
             )
+    }
+
+    /// The joint frame of site `a` in the joint frame of site `b`, as the figures are drawn now
+    /// (Rx·Ry·Rz degrees).
+    pub(super) fn relative_turn(
+        &self,
+        a: marionette_document::SiteRef,
+        b: marionette_document::SiteRef,
+    ) -> [f64; 3] {
+        let turn = |s: marionette_document::SiteRef| {
+            let doc = self.figure_document(s.figure);
+            let mut fk = Fk::new(doc.skeleton());
+            fk.update(doc.skeleton(), &self.drawn_pose(s.figure));
+            let placed = self.stage.figures[s.figure].placement.isometry().rotation;
+            placed.to_rotation_matrix().into_inner()
+                * fk.joint_rotation(doc.skeleton().site(s.site).joint)
+        };
+        marionette_skeleton::rotation::degrees_from_orientation(&(turn(b).transpose() * turn(a)))
     }
 
     /// Holds `figure`'s `site` to prop `prop` as `hold` says, where the site is now (one undo

@@ -143,7 +143,7 @@ fn draw_marker(gizmos: &mut Gizmos<OnTop>, document: &Document, lock: &Lock, c: 
                 c,
             );
         }
-        GoalKind::Coincide { a, b } => {
+        GoalKind::Coincide { a, b } | GoalKind::CoincidePose { a, b, .. } => {
             let (pa, pb) = (fk.site_position(*a), fk.site_position(*b));
             gizmos.line(vec3(&pa), vec3(&pb), c);
             for p in [pa, pb] {

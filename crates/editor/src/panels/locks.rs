@@ -44,6 +44,7 @@ pub fn kind_label(lock: &Lock) -> &'static str {
         GoalKind::Plane { .. } => "plane",
         GoalKind::Line { .. } => "line",
         GoalKind::Coincide { .. } => "two sites",
+        GoalKind::CoincidePose { .. } => "two sites, turned",
         GoalKind::CenterOfMass { .. } => "centre of mass",
         GoalKind::Aim { .. } => "aim",
     }

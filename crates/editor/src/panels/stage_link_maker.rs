@@ -53,10 +53,14 @@ pub(super) fn figure_and_site(
 pub(super) fn between_figures(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
     let id = egui::Id::new("stage link maker");
     let names = document.figure_names();
-    let mut chosen: [(usize, usize); 2] = ui.data_mut(|d| d.get_temp(id)).unwrap_or([
-        (document.active_figure(), 0),
-        ((document.active_figure() + 1) % names.len(), 0),
-    ]);
+    let (mut chosen, mut turned): ([(usize, usize); 2], bool) =
+        ui.data_mut(|d| d.get_temp(id)).unwrap_or((
+            [
+                (document.active_figure(), 0),
+                ((document.active_figure() + 1) % names.len(), 0),
+            ],
+            false,
+        ));
     let sites_of = |k: usize| sites_of(document, k);
     egui::CollapsingHeader::new("Lock two figures' sites")
         .id_salt("stage link maker header")
@@ -67,6 +71,8 @@ pub(super) fn between_figures(ui: &mut egui::Ui, document: &Document, out: &mut 
             let [(fa, sa), (fb, sb)] = chosen;
             let (sites_a, sites_b) = (sites_of(fa), sites_of(fb));
             let ready = sites_a.get(sa).zip(sites_b.get(sb));
+            ui.checkbox(&mut turned, "keep their turn")
+                .on_hover_text("The two sites' joints also keep the orientation they have to each other now (hands clasped)");
             if ui
                 .add_enabled(ready.is_some(), egui::Button::new("Lock together"))
                 .on_hover_text(
@@ -76,13 +82,18 @@ pub(super) fn between_figures(ui: &mut egui::Ui, document: &Document, out: &mut 
                 .clicked()
                 && let Some((a, b)) = ready
             {
-                out.edits.push(Edit::Stage(StageEdit::LockBetween(
+                let (a, b) = (
                     (names[fa].to_owned(), a.clone()),
                     (names[fb].to_owned(), b.clone()),
-                )));
+                );
+                out.edits.push(Edit::Stage(if turned {
+                    StageEdit::LockBetweenTurned(a, b)
+                } else {
+                    StageEdit::LockBetween(a, b)
+                }));
             }
         });
-    ui.data_mut(|d| d.insert_temp(id, chosen));
+    ui.data_mut(|d| d.insert_temp(id, (chosen, turned)));
 }
 
 /// A figure's site, a prop and how the site holds to it, and a button that holds them

@@ -312,7 +312,7 @@ impl<'a> StageBaker<'a> {
                         priority: goal.priority,
                         ..self.link_goal(group, &self.stage.links[*l], frame).0
                     },
-                    LinkTarget::Site(_) => goal.clone(),
+                    LinkTarget::Site(_) | LinkTarget::SitePose { .. } => goal.clone(),
                 };
                 (*l, goal, chain)
             })

@@ -225,6 +225,11 @@ impl Merged {
                 a: site(a),
                 b: site(b),
             },
+            GoalKind::CoincidePose { a, b, relative } => GoalKind::CoincidePose {
+                a: site(a),
+                b: site(b),
+                relative: *relative,
+            },
             GoalKind::Pose {
                 site: s,
                 target,
@@ -267,6 +272,14 @@ impl Merged {
                 Goal::new(GoalKind::Coincide {
                     a,
                     b: self.site(slot(b.figure), b.site),
+                }),
+                limb(link.a).union(&limb(b)),
+            ),
+            LinkTarget::SitePose { site: b, rotation } => (
+                Goal::new(GoalKind::CoincidePose {
+                    a,
+                    b: self.site(slot(b.figure), b.site),
+                    relative: marionette_skeleton::rotation::orientation_from_degrees(rotation),
                 }),
                 limb(link.a).union(&limb(b)),
             ),
