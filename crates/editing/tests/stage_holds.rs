@@ -1,5 +1,7 @@
-//! A prop's grips and releases removed in the editor: the one at a frame goes, a release no grip
-//! comes before any more goes with it, one undo step; a frame without one is refused by name.
+//! A prop's keys, grips and releases in the editor. A grip or release removed: the one at a
+//! frame goes, a release no grip comes before any more goes with it, one undo step; a frame
+//! without one is refused by name. A key made where the prop is; a keyed prop moved on a frame
+//! keyed there, as the stage's bake plays it.
 
 use std::path::Path;
 
@@ -65,4 +67,88 @@ fn removing_a_grip_takes_the_release_it_leaves_alone_and_undo_brings_both_back()
         err.to_string().contains("no grip or release at frame 12"),
         "{err}"
     );
+}
+
+#[test]
+fn a_prop_is_keyed_where_it_is_and_moved_on_a_keyed_frame_keys_it_there() {
+    use marionette_document::PropPlace;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../motion/tests/data/two-dancers.marionette.ron");
+    let mut doc = Document::open_document(path).expect("the test stage");
+    let mut solving = Solving::default();
+    let mut apply = |doc: &mut Document, edit: Edit| {
+        doc.apply(edit, &mut solving).expect("applies");
+    };
+    apply(&mut doc, Edit::Stage(StageEdit::SelectFigure("B".into())));
+    apply(&mut doc, Edit::SelectSequence(Some(0)));
+    apply(&mut doc, Edit::GoToFrame(0));
+    let rest = doc.props()[0].place;
+    // As a script spells it.
+    let script =
+        marionette_editing::Script::parse(r#"Replay([KeyProp("stick")])"#, "s.ron").expect("reads");
+    let context = marionette_editing::replay::ReplayContext {
+        selected: &[],
+        retarget: None,
+    };
+    match script.steps[0].resolve(&doc, context).expect("resolves") {
+        marionette_editing::replay::Action::Edit { edit, .. } => apply(&mut doc, edit),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(doc.prop_keys(0).len(), 1);
+    assert_eq!(doc.prop_keys(0)[0].place, rest, "keyed where it is");
+    // On frame 8 (before the grip at 10) it is moved: that keys it there, its rest unchanged.
+    apply(&mut doc, Edit::GoToFrame(8));
+    let moved = PropPlace {
+        at: [0.6, 1.1, 0.3],
+        rotation: [0.0, 0.0, 90.0],
+    };
+    apply(
+        &mut doc,
+        Edit::Stage(StageEdit::PlaceProp {
+            name: "stick".into(),
+            place: moved,
+            undo: marionette_editing::UndoStep::New,
+        }),
+    );
+    let frames: Vec<i64> = doc.prop_keys(0).iter().map(|k| k.frame).collect();
+    assert_eq!(frames, [0, 8]);
+    assert_eq!(doc.props()[0].place, rest, "where it rests is unchanged");
+    assert_eq!(doc.prop_place_now(0), moved);
+    // Half way, half way there; the stage's bake has it so.
+    apply(&mut doc, Edit::GoToFrame(4));
+    let half = doc.prop_place_now(0);
+    assert!(
+        (half.at[0] - 0.5).abs() < 1e-12 && (half.at[1] - 1.0).abs() < 1e-12,
+        "{half:?}"
+    );
+    let stage = doc.to_stage();
+    let baker = marionette_motion::stage::StageBaker::new(&stage, "sway", Default::default())
+        .expect("bakes");
+    let baked = baker.bake(&|| {});
+    let at4 = baked.props[0][4].translation.vector;
+    assert!(
+        (at4 - nalgebra::Vector3::new(0.5, 1.0, 0.3)).norm() < 1e-12,
+        "{at4}"
+    );
+    // The key at 8 removed, one undo step; undone, back.
+    apply(
+        &mut doc,
+        Edit::Stage(StageEdit::RemovePropKey {
+            prop: "stick".into(),
+            frame: 8,
+        }),
+    );
+    assert_eq!(doc.prop_keys(0).len(), 1);
+    doc.undo().expect("undone");
+    assert_eq!(doc.prop_keys(0).len(), 2);
+    let err = doc
+        .apply(
+            Edit::Stage(StageEdit::RemovePropKey {
+                prop: "stick".into(),
+                frame: 3,
+            }),
+            &mut Solving::default(),
+        )
+        .expect_err("no key at 3");
+    assert!(err.to_string().contains("no key at frame 3"), "{err}");
 }

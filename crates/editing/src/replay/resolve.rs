@@ -308,6 +308,19 @@ impl Step {
                 SETTLE,
                 format!("grip {prop} with {figure}: {site} at frame {frame}"),
             ),
+            Step::KeyProp(prop) => edit(
+                Edit::Stage(StageEdit::KeyProp(prop.clone())),
+                SETTLE,
+                format!("key prop {prop}"),
+            ),
+            Step::RemovePropKey { prop, frame } => edit(
+                Edit::Stage(StageEdit::RemovePropKey {
+                    prop: prop.clone(),
+                    frame: *frame,
+                }),
+                SETTLE,
+                format!("remove {prop}'s key at frame {frame}"),
+            ),
             Step::RemoveHold { prop, frame } => edit(
                 Edit::Stage(StageEdit::RemoveHold {
                     prop: prop.clone(),

@@ -235,6 +235,15 @@ pub enum Step {
         /// The frame.
         frame: i64,
     },
+    /// The prop keyed at the current frame of the shown sequence, where it is now.
+    KeyProp(String),
+    /// The prop's key at `frame` of the shown sequence removed.
+    RemovePropKey {
+        /// The prop.
+        prop: String,
+        /// The frame.
+        frame: i64,
+    },
     /// The prop's grip or release at `frame` of the shown sequence removed (a release it leaves
     /// without a grip goes too).
     RemoveHold {

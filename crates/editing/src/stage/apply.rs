@@ -90,6 +90,15 @@ pub enum StageEdit {
         /// The frame.
         frame: i64,
     },
+    /// Key a prop at the current frame of the shown sequence where it is now.
+    KeyProp(String),
+    /// Remove a prop's key at a frame of the shown sequence.
+    RemovePropKey {
+        /// The prop.
+        prop: String,
+        /// The frame.
+        frame: i64,
+    },
     /// Remove a prop's grip or release at a frame of the shown sequence.
     RemoveHold {
         /// The prop.
@@ -192,6 +201,14 @@ impl Document {
             } => {
                 self.grip(&prop, &figure, &site, frame)?;
                 format!("{figure} grips {prop} with {site} from frame {frame}")
+            }
+            StageEdit::KeyProp(prop) => {
+                self.key_prop(&prop)?;
+                format!("Keyed {prop} at frame {}", self.frame())
+            }
+            StageEdit::RemovePropKey { prop, frame } => {
+                self.remove_prop_key(&prop, frame)?;
+                format!("Removed {prop}'s key at frame {frame}")
             }
             StageEdit::RemoveHold { prop, frame } => {
                 self.remove_hold(&prop, frame)?;

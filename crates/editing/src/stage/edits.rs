@@ -321,6 +321,9 @@ impl Document {
     ) -> Result<(), EditError> {
         let k = self.prop_named(name)?;
         check_prop_place(name, &place)?;
+        if self.move_or_key_prop(name, k, place, undo)? {
+            return Ok(());
+        }
         let before = self.stage.layout();
         self.stage.props[k].place = place;
         self.record_stage(format!("Move prop {name}"), before, undo);

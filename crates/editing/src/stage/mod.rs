@@ -21,6 +21,7 @@ mod apply;
 mod edits;
 mod holds;
 mod linked;
+mod prop_keys;
 mod prop_links;
 
 pub use apply::StageEdit;

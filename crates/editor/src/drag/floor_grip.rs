@@ -71,8 +71,8 @@ pub fn handle_under(document: &Document, ray: &Ray) -> Option<FloorGrip> {
             let (centre, facing) = stands(&figure.placement);
             (OnFloor::Figure(k), centre, facing, RING, KNOB)
         });
-    let props = document.props().iter().enumerate().map(|(k, prop)| {
-        let (centre, heading) = prop_stands(&prop.place);
+    let props = (0..document.props().len()).map(|k| {
+        let (centre, heading) = prop_stands(&document.prop_place_now(k));
         (OnFloor::Prop(k), centre, heading, PROP_RING, PROP_KNOB)
     });
     figures
@@ -172,7 +172,7 @@ pub fn move_floor(
                 active.clear();
                 return;
             };
-            moved_prop(&prop.place, &grip, &at).map(|place| StageEdit::PlaceProp {
+            moved_prop(&document.prop_place_now(k), &grip, &at).map(|place| StageEdit::PlaceProp {
                 name: prop.name.clone(),
                 place,
                 undo,

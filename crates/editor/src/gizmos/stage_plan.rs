@@ -96,12 +96,31 @@ fn floor_path(
     path
 }
 
-/// Recomputes the paths when the document changed what they depend on.
+/// Recomputes the paths when the document changed what they depend on, and the props'
+/// handles whenever it changed (a keyed prop's move with the frame).
 pub(super) fn update_stage_plan(
     document: Res<OpenDocument>,
     work: Res<crate::scene::stage::StageWork>,
     mut plan: ResMut<StagePlan>,
 ) {
+    if document.is_changed() {
+        let to_edited = document.stage_to_figure();
+        plan.props = document
+            .props()
+            .iter()
+            .enumerate()
+            .map(|(p, _)| {
+                let (at, heading) =
+                    crate::drag::floor_grip::prop_stands(&document.prop_place_now(p));
+                let at = to_edited * Point3::from(at);
+                let heading = to_edited.rotation * heading;
+                (
+                    Vec3::new(at.x as f32, ABOVE_FLOOR, at.z as f32),
+                    Vec3::new(heading.x as f32, 0.0, heading.z as f32),
+                )
+            })
+            .collect();
+    }
     if !work.is_changed() || plan.made_from.as_ref() == Some(&*work) {
         return;
     }
@@ -120,19 +139,6 @@ pub(super) fn update_stage_plan(
                 &to_edited,
                 name.as_deref(),
                 k == active,
-            )
-        })
-        .collect();
-    plan.props = document
-        .props()
-        .iter()
-        .map(|prop| {
-            let (at, heading) = crate::drag::floor_grip::prop_stands(&prop.place);
-            let at = to_edited * Point3::from(at);
-            let heading = to_edited.rotation * heading;
-            (
-                Vec3::new(at.x as f32, ABOVE_FLOOR, at.z as f32),
-                Vec3::new(heading.x as f32, 0.0, heading.z as f32),
             )
         })
         .collect();

@@ -1,7 +1,8 @@
-//! A prop's grips and releases in the outliner ([`super::stage_list`], under the prop): those
-//! of the shown sequence in frame order, each with a remove button, and a figure's site to grip
-//! it with at the current frame (a hand-over when another site holds it then), or a release at
-//! the current frame. Each button is one stage edit and one undo step.
+//! A prop's keys, grips and releases in the outliner ([`super::stage_list`], under the prop):
+//! those of the shown sequence in frame order, each with a remove button; a key at the current
+//! frame where the prop is now; a figure's site to grip it with at the current frame (a
+//! hand-over when another site holds it then), or a release at the current frame. Each button
+//! is one stage edit and one undo step.
 
 use bevy_egui::egui;
 use marionette_document::Hold;
@@ -20,6 +21,33 @@ pub(super) fn prop_holds(ui: &mut egui::Ui, document: &Document, p: usize, out: 
         ui.label(egui::RichText::new("Show a sequence to time grips and releases").weak());
         return;
     };
+    let frame = document.frame();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new("keys").small());
+        for key in document.prop_keys(p) {
+            if ui
+                .small_button(format!("{} 🗑", key.frame))
+                .on_hover_text(format!("Remove the key at frame {}", key.frame))
+                .clicked()
+            {
+                out.edits.push(Edit::Stage(StageEdit::RemovePropKey {
+                    prop: prop.name.clone(),
+                    frame: key.frame,
+                }));
+            }
+        }
+        if ui
+            .small_button(format!("Key at {frame}"))
+            .on_hover_text(
+                "Key the prop where it is now at this frame; once keyed, moving it on a frame \
+                 keys it there",
+            )
+            .clicked()
+        {
+            out.edits
+                .push(Edit::Stage(StageEdit::KeyProp(prop.name.clone())));
+        }
+    });
     let names = document.figure_names();
     let holds: Vec<&Hold> = document
         .cues()
@@ -62,7 +90,6 @@ pub(super) fn prop_holds(ui: &mut egui::Ui, document: &Document, p: usize, out: 
         .data_mut(|d| d.get_temp(id))
         .unwrap_or((document.active_figure(), 0));
     super::stage_link_maker::figure_and_site(ui, document, 3 + p, (&mut figure, &mut site));
-    let frame = document.frame();
     ui.horizontal(|ui| {
         let skeleton = document.figures()[figure]
             .document()

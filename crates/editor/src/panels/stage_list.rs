@@ -108,7 +108,7 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
                 }
             })
             .body(|ui| {
-                prop_place(ui, prop, out);
+                prop_place(ui, prop, document.prop_place_now(p), out);
                 super::stage_holds::prop_holds(ui, document, p, out);
             });
     }
@@ -185,10 +185,11 @@ fn edited_figure_place(ui: &mut egui::Ui, document: &Document, out: &mut PanelOu
     }
 }
 
-/// A prop's place on the stage: its position (metres) and rotation (Rx·Ry·Rz degrees), typed or
-/// dragged (a drag is one undo step).
-fn prop_place(ui: &mut egui::Ui, prop: &Prop, out: &mut PanelOutput) {
-    let mut place = prop.place;
+/// A prop's place on the stage now (`now`: keyed at this frame where the shown sequence keys
+/// it): its position (metres) and rotation (Rx·Ry·Rz degrees), typed or dragged (a drag is one
+/// undo step; on a keyed prop, its key at this frame).
+fn prop_place(ui: &mut egui::Ui, prop: &Prop, now: PropPlace, out: &mut PanelOutput) {
+    let mut place = now;
     let mut changed = None;
     for (row, values, speed, suffix) in [
         ("at", &mut place.at, 0.01, " m"),
@@ -202,7 +203,7 @@ fn prop_place(ui: &mut egui::Ui, prop: &Prop, out: &mut PanelOutput) {
         });
     }
     if let Some(undo) = changed
-        && place != prop.place
+        && place != now
     {
         out.edits.push(Edit::Stage(StageEdit::PlaceProp {
             name: prop.name.clone(),
