@@ -239,6 +239,9 @@ pub enum PropContact {
     /// At the point, the site's joint turned as this rotation (Rx·Ry·Rz degrees) in the prop's
     /// frame: position and orientation held (a hand gripping a bar, a foot flat on a step).
     Pose([f64; 3]),
+    /// Only the site's joint turned as this rotation (Rx·Ry·Rz degrees) in the prop's frame,
+    /// wherever the site is (a hand kept level with a tray); the point is not used.
+    Turn([f64; 3]),
 }
 
 /// A lock between two things on the stage: a figure's site held to another figure's site or to

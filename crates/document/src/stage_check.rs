@@ -290,6 +290,15 @@ pub(crate) fn resolve_stage(
                     }
                 }
             }
+            LinkTargetDef::PropTurn(p, rotation) => {
+                match prop_target(&lookup, p, &[0.0; 3], PropContact::Turn(*rotation)) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        defects.push(bad(e));
+                        continue;
+                    }
+                }
+            }
             LinkTargetDef::PropPose(p, point, rotation) => {
                 match prop_target(&lookup, p, point, PropContact::Pose(*rotation)) {
                     Ok(t) => t,
@@ -510,7 +519,7 @@ fn prop_target(
         PropContact::Point => None,
         PropContact::Plane(v) => Some(("plane's normal", v)),
         PropContact::Line(v) => Some(("line's direction", v)),
-        PropContact::Pose(r) => {
+        PropContact::Pose(r) | PropContact::Turn(r) => {
             if !r.iter().all(|a| a.is_finite() && a.abs() <= 1e6) {
                 return Err(format!(
                     "the rotation ({}, {}, {}) is not finite degrees",

@@ -129,6 +129,7 @@ impl StageFile {
                                 PropContact::Plane(n) => LinkTargetDef::PropPlane(name, point, n),
                                 PropContact::Line(d) => LinkTargetDef::PropLine(name, point, d),
                                 PropContact::Pose(r) => LinkTargetDef::PropPose(name, point, r),
+                                PropContact::Turn(r) => LinkTargetDef::PropTurn(name, r),
                             }
                         }
                     },

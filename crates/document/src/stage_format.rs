@@ -65,6 +65,7 @@ pub(crate) enum LinkTargetDef {
     PropPlane(String, [f64; 3], [f64; 3]),
     PropLine(String, [f64; 3], [f64; 3]),
     PropPose(String, [f64; 3], [f64; 3]),
+    PropTurn(String, [f64; 3]),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

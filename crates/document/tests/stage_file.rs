@@ -69,7 +69,8 @@ fn links_to_a_prop_s_point_plane_line_and_pose_and_a_turned_site_round_trip() {
         Link(name: "plane", a: ("B", "right heel"), b: PropPlane("stick", (0.0, 0.0, 0.0), (0.0, 1.0, 0.0))),
         Link(name: "line", a: ("B", "left fingertips"), b: PropLine("stick", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), frames: Some((0, 5))),
         Link(name: "grip", a: ("A", "left fingertips"), b: PropPose("stick", (0.0, -0.4, 0.0), (10.0, -90.0, 33.5))),
-        Link(name: "clasp", a: ("A", "left heel"), b: SitePose("B", "right fingertips", (0.0, 180.0, -12.25))),"#,
+        Link(name: "clasp", a: ("A", "left heel"), b: SitePose("B", "right fingertips", (0.0, 180.0, -12.25))),
+        Link(name: "level", a: ("B", "left heel"), b: PropTurn("stick", (0.0, 0.0, -90.0))),"#,
     );
     let once = load(dir.path(), &text)
         .expect("loads")
@@ -81,6 +82,7 @@ fn links_to_a_prop_s_point_plane_line_and_pose_and_a_turned_site_round_trip() {
         "b: PropLine(\"stick\"",
         "b: PropPose(\"stick\", (0.0, -0.4, 0.0), (10.0, -90.0, 33.5))",
         "b: SitePose(\"B\", \"right fingertips\", (0.0, 180.0, -12.25))",
+        "b: PropTurn(\"stick\", (0.0, 0.0, -90.0))",
     ] {
         assert!(once.contains(piece), "{piece} in {once}");
     }

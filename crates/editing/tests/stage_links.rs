@@ -625,3 +625,61 @@ fn hands_clasped_meet_and_keep_their_turn_while_a_figure_is_dragged() {
         "the pelvis went down {dropped} m"
     );
 }
+
+#[test]
+fn a_hand_kept_turned_to_a_prop_follows_the_cursor_without_turning() {
+    let mut doc = two_dancers();
+    let mut solving = Solving::default();
+    for edit in [
+        Edit::Stage(StageEdit::RemoveLink("hands".into())),
+        Edit::Stage(StageEdit::SelectFigure("B".into())),
+        Edit::Stage(StageEdit::AddProp(marionette_document::Prop {
+            name: "tray".into(),
+            shape: marionette_document::PropShape::Box {
+                size: [0.4, 0.02, 0.3],
+            },
+            place: marionette_document::PropPlace {
+                at: [0.3, 1.0, 0.8],
+                rotation: [0.0, 20.0, 0.0],
+            },
+        })),
+        Edit::Stage(StageEdit::LockToProp {
+            figure: "B".into(),
+            site: "right fingertips".into(),
+            prop: "tray".into(),
+            hold: marionette_editing::stage::PropHold::Turn,
+        }),
+    ] {
+        doc.apply(edit, &mut solving).expect("applies");
+    }
+    assert!(matches!(
+        doc.links()[0].b,
+        LinkTarget::Prop {
+            contact: marionette_document::PropContact::Turn(_),
+            ..
+        }
+    ));
+    let hand = doc
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("site");
+    let joint = doc.skeleton().site(hand).joint;
+    let turn = *doc.fk().joint_rotation(joint);
+    let target = doc.fk().site_position(hand) + Vector3::new(-0.1, 0.15, 0.0);
+    drag_site(
+        &mut doc,
+        "right fingertips",
+        Vector3::new(-0.1, 0.15, 0.0),
+        15,
+    );
+    let reached = doc.fk().site_position(hand) - target;
+    assert!(
+        reached.x.hypot(reached.y) < 1e-3,
+        "{reached:?} from the cursor"
+    );
+    let turned = nalgebra::Rotation3::from_matrix_unchecked(
+        doc.fk().joint_rotation(joint).transpose() * turn,
+    )
+    .angle();
+    assert!(turned < 0.5f64.to_radians(), "the hand turned {turned} rad");
+}

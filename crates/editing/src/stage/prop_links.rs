@@ -29,15 +29,18 @@ pub enum PropHold {
     /// At that point, turned as it is to the prop: position and orientation held (a hand
     /// gripping a bar, a foot flat on a step).
     Pose,
+    /// Turned as it is to the prop, wherever it goes (a hand kept level with a tray).
+    Turn,
 }
 
 impl PropHold {
     /// Every kind, in menu order.
-    pub const ALL: [PropHold; 4] = [
+    pub const ALL: [PropHold; 5] = [
         PropHold::Point,
         PropHold::Plane,
         PropHold::Line,
         PropHold::Pose,
+        PropHold::Turn,
     ];
 
     /// The menu's word for it.
@@ -47,6 +50,7 @@ impl PropHold {
             PropHold::Plane => "on its top plane",
             PropHold::Line => "along its long axis",
             PropHold::Pose => "at a point, turned as now",
+            PropHold::Turn => "turned as now, anywhere",
         }
     }
 }
@@ -164,7 +168,12 @@ impl Document {
         fk.update(doc.skeleton(), &self.drawn_pose(at.figure));
         let on_stage = self.stage.figures[at.figure].placement.isometry()
             * Point3::from(fk.site_position(at.site));
-        let point: [f64; 3] = (place.inverse() * on_stage).coords.into();
+        // A turn alone holds no point (the file writes none).
+        let point: [f64; 3] = if hold == PropHold::Turn {
+            [0.0; 3]
+        } else {
+            (place.inverse() * on_stage).coords.into()
+        };
         // The site's joint turned on the stage, then in the prop's frame.
         let joint = doc.skeleton().site(at.site).joint;
         let on_stage_turn = self.stage.figures[at.figure]
@@ -180,6 +189,9 @@ impl Document {
             PropHold::Plane => PropContact::Plane(axis_nearest_up(&place)),
             PropHold::Line => PropContact::Line(longest_axis(&self.stage.props[p].shape)),
             PropHold::Pose => PropContact::Pose(
+                marionette_skeleton::rotation::degrees_from_orientation(&in_prop),
+            ),
+            PropHold::Turn => PropContact::Turn(
                 marionette_skeleton::rotation::degrees_from_orientation(&in_prop),
             ),
         };

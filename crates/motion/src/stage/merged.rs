@@ -306,6 +306,19 @@ impl Merged {
                         point,
                         direction: axis(d),
                     },
+                    PropContact::Turn(r) => GoalKind::Orientation {
+                        joint: self.joint(
+                            slot(link.a.figure),
+                            stage.figures[link.a.figure]
+                                .document
+                                .skeleton
+                                .site(link.a.site)
+                                .joint,
+                        ),
+                        target: place.rotation.to_rotation_matrix().into_inner()
+                            * marionette_skeleton::rotation::orientation_from_degrees(r),
+                        axes: [true; 3],
+                    },
                     PropContact::Pose(r) => GoalKind::Pose {
                         site: a,
                         target: point,
