@@ -58,10 +58,11 @@ fn two_figures(linked: bool) -> Document {
     if linked {
         apply(
             &mut doc,
-            Edit::Stage(StageEdit::LockBetween(
-                (A.into(), "right fingertips".into()),
-                ("B".into(), "left fingertips".into()),
-            )),
+            Edit::Stage(StageEdit::LockBetween {
+                a: (A.into(), "right fingertips".into()),
+                b: ("B".into(), "left fingertips".into()),
+                turned: false,
+            }),
             &mut solving,
         );
     }

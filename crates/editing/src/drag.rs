@@ -4,7 +4,7 @@
 //! perspective views. The document's drag edits are here too: a drag begins on a [`Grip`],
 //! changes the pose live step by step ([`Document::drag_step`]) and ends as one undo step.
 
-use marionette_document::Owner;
+use marionette_document::{GoalSet, Owner};
 use marionette_ik::{Goal, GoalKind};
 use marionette_skeleton::{Chain, ChainError, Fk, JointId, Shape, SiteId, Skeleton};
 use nalgebra::Vector3;
@@ -225,7 +225,7 @@ impl Document {
         self.linked = self.linked_group(&drag.chain).map(Box::new);
         if let Some(group) = self.linked.take() {
             // The drag starts with the links met (the undo step goes back to before).
-            self.settle_group(&group);
+            self.settle_group(&group, &mut IkRunner::default());
             self.linked = Some(group);
         }
         self.drag = Some(drag);
@@ -253,10 +253,16 @@ impl Document {
         let chain = drag.chain.clone();
         let held = drag.goal(&self.fk, ray);
         let free = drag.ray_goal(&self.fk, ray);
-        let mut kept = self.drag_try(&held, &chain, runner);
+        // The locks the drag could disturb, found once for both tries (a linked drag's group
+        // holds its own).
+        let locks = self
+            .linked
+            .is_none()
+            .then(|| self.locks_disturbed_by(&chain));
+        let mut kept = self.drag_try(&held, &chain, locks.as_ref(), runner);
         let mut goal = held;
         if !kept.outcome.report.converged {
-            let second = self.drag_try(&free, &chain, runner);
+            let second = self.drag_try(&free, &chain, locks.as_ref(), runner);
             // `self.fk` serves to compare the tries (it is brought back to the kept pose below).
             let active = self.stage.active;
             let mut distance = |q: Option<&[f64]>| {
@@ -279,16 +285,20 @@ impl Document {
         Some(outcome)
     }
 
-    /// One try of a drag step: `goal` moving `chain`, with the locks the drag can disturb (and,
-    /// where links hold now, the linked figures solved with the edited one), from the current
-    /// poses. Nothing changes in the document.
-    fn drag_try(&mut self, goal: &Goal, chain: &Chain, runner: &mut IkRunner) -> GroupSolve {
-        if let Some(group) = self.linked.take() {
-            let solved = self.solve_group(&group, Some((goal, chain)), runner, None);
-            self.linked = Some(group);
-            return solved;
+    /// One try of a drag step: `goal` moving `chain`, with `locks` (those the drag can
+    /// disturb; where links hold now, the linked figures are solved with the edited one
+    /// instead), from the current poses. Nothing changes in the document.
+    fn drag_try(
+        &self,
+        goal: &Goal,
+        chain: &Chain,
+        locks: Option<&GoalSet>,
+        runner: &mut IkRunner,
+    ) -> GroupSolve {
+        if let Some(group) = self.linked.as_deref() {
+            return self.solve_group(group, Some((goal, chain)), runner, None);
         }
-        let mut set = self.locks_disturbed_by(chain);
+        let mut set = locks.cloned().unwrap_or_default();
         set.push_edit(goal.clone(), chain);
         let mut pose = self.pose.clone();
         let outcome = {
@@ -316,7 +326,7 @@ impl Document {
             let label = format!("Drag {}", self.skeleton.joint(drag.joint).name);
             match linked {
                 Some(group) => {
-                    self.settle_group(&group);
+                    self.settle_group(&group, &mut IkRunner::default());
                     self.record_group_poses(label, group.start);
                 }
                 None => self.history.record(Change::Pose {

@@ -2,19 +2,17 @@
 //! removing figures and props, locks between figures, grips and releases, undo of each, and
 //! saving (version 2 for a stage, version 1 again for one figure).
 
+mod stage_common;
+
 use std::path::{Path, PathBuf};
 
 use marionette_document::{Hold, LinkTarget, Placement, Prop, PropPlace, PropShape, StageFile};
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit, EditError, Solving};
+use stage_common::two_dancers;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn two_dancers() -> Document {
-    Document::open_document(repo().join("crates/motion/tests/data/two-dancers.marionette.ron"))
-        .expect("the test stage opens")
 }
 
 fn apply(doc: &mut Document, edit: StageEdit) -> Result<(), EditError> {
@@ -160,11 +158,10 @@ fn a_figure_removed_takes_its_links_and_grips_and_undo_brings_back_its_pose() {
 #[test]
 fn a_lock_between_figures_names_the_sites_and_refuses_what_is_not_there() {
     let mut doc = two_dancers();
-    let lock = |a: (&str, &str), b: (&str, &str)| {
-        StageEdit::LockBetween(
-            (a.0.to_owned(), a.1.to_owned()),
-            (b.0.to_owned(), b.1.to_owned()),
-        )
+    let lock = |a: (&str, &str), b: (&str, &str)| StageEdit::LockBetween {
+        a: (a.0.to_owned(), a.1.to_owned()),
+        b: (b.0.to_owned(), b.1.to_owned()),
+        turned: false,
     };
     apply(
         &mut doc,
@@ -248,10 +245,11 @@ fn a_stage_saves_as_version_2_and_opens_again_and_one_figure_saves_as_version_1(
     apply(&mut doc, StageEdit::AddProp(stick())).expect("stick");
     apply(
         &mut doc,
-        StageEdit::LockBetween(
-            ("humanoid".into(), "right fingertips".into()),
-            ("B".into(), "left fingertips".into()),
-        ),
+        StageEdit::LockBetween {
+            a: ("humanoid".into(), "right fingertips".into()),
+            b: ("B".into(), "left fingertips".into()),
+            turned: false,
+        },
     )
     .expect("hand in hand");
     assert!(doc.is_modified());

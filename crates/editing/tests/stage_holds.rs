@@ -3,17 +3,16 @@
 //! without one is refused by name. A key made where the prop is; a keyed prop moved on a frame
 //! keyed there, as the stage's bake plays it.
 
-use std::path::Path;
+mod stage_common;
 
 use marionette_document::Hold;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit, Solving};
+use stage_common::{play, two_dancers};
 
 #[test]
 fn removing_a_grip_takes_the_release_it_leaves_alone_and_undo_brings_both_back() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../motion/tests/data/two-dancers.marionette.ron");
-    let mut doc = Document::open_document(path).expect("the test stage");
+    let mut doc = two_dancers();
     let mut solving = Solving::default();
     doc.apply(
         Edit::Stage(StageEdit::SelectFigure("B".into())),
@@ -26,21 +25,7 @@ fn removing_a_grip_takes_the_release_it_leaves_alone_and_undo_brings_both_back()
         |doc: &Document| -> Vec<i64> { doc.cues()[0].holds.iter().map(Hold::frame).collect() };
     assert_eq!(frames(&doc), [10, 30, 40]);
     // The hand-over at 30 goes (as a script spells it): A holds it until the release at 40.
-    let script = marionette_editing::Script::parse(
-        r#"Replay([RemoveHold(prop: "stick", frame: 30)])"#,
-        "s.ron",
-    )
-    .expect("reads");
-    let context = marionette_editing::replay::ReplayContext {
-        selected: &[],
-        retarget: None,
-    };
-    match script.steps[0].resolve(&doc, context).expect("resolves") {
-        marionette_editing::replay::Action::Edit { edit, .. } => {
-            doc.apply(edit, &mut solving).expect("removed");
-        }
-        other => panic!("{other:?}"),
-    }
+    play(&mut doc, r#"RemoveHold(prop: "stick", frame: 30)"#);
     assert_eq!(frames(&doc), [10, 40]);
     // The grip at 10 goes: the release at 40 has nothing to let go, and goes too.
     doc.apply(
@@ -72,9 +57,7 @@ fn removing_a_grip_takes_the_release_it_leaves_alone_and_undo_brings_both_back()
 #[test]
 fn a_prop_is_keyed_where_it_is_and_moved_on_a_keyed_frame_keys_it_there() {
     use marionette_document::PropPlace;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../motion/tests/data/two-dancers.marionette.ron");
-    let mut doc = Document::open_document(path).expect("the test stage");
+    let mut doc = two_dancers();
     let mut solving = Solving::default();
     let mut apply = |doc: &mut Document, edit: Edit| {
         doc.apply(edit, &mut solving).expect("applies");
@@ -84,16 +67,7 @@ fn a_prop_is_keyed_where_it_is_and_moved_on_a_keyed_frame_keys_it_there() {
     apply(&mut doc, Edit::GoToFrame(0));
     let rest = doc.props()[0].place;
     // As a script spells it.
-    let script =
-        marionette_editing::Script::parse(r#"Replay([KeyProp("stick")])"#, "s.ron").expect("reads");
-    let context = marionette_editing::replay::ReplayContext {
-        selected: &[],
-        retarget: None,
-    };
-    match script.steps[0].resolve(&doc, context).expect("resolves") {
-        marionette_editing::replay::Action::Edit { edit, .. } => apply(&mut doc, edit),
-        other => panic!("{other:?}"),
-    }
+    play(&mut doc, r#"KeyProp("stick")"#);
     assert_eq!(doc.prop_keys(0).len(), 1);
     assert_eq!(doc.prop_keys(0)[0].place, rest, "keyed where it is");
     // On frame 8 (before the grip at 10) it is moved: that keys it there, its rest unchanged.

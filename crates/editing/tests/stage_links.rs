@@ -3,24 +3,14 @@
 //! drawn where it was left until the timeline shows another frame; a figure tied to nothing is
 //! dragged alone, as before.
 
-use std::path::{Path, PathBuf};
+mod stage_common;
 
 use marionette_document::LinkTarget;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{ChainMode, Document, Edit, Grip, Ray, Solving};
 use marionette_skeleton::Fk;
 use nalgebra::{Point3, Vector3};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Two humanoids face to face 1 m apart, A's right fingertips linked to B's left, both with
-/// their heels locked; B has a sequence ("sway").
-fn two_dancers() -> Document {
-    Document::open_document(repo().join("crates/motion/tests/data/two-dancers.marionette.ron"))
-        .expect("the test stage opens")
-}
+use stage_common::{play, two_dancers};
 
 /// Where `site` of figure `figure` is on the stage, at the pose `pose` (the edited figure's own
 /// for it, else the one it is drawn at).
@@ -296,10 +286,11 @@ fn locking_two_figures_hands_brings_both_hands_together_in_one_undo_step() {
     );
     let revision = doc.history().revision();
     doc.apply(
-        Edit::Stage(StageEdit::LockBetween(
-            ("humanoid".into(), "right fingertips".into()),
-            ("B".into(), "left fingertips".into()),
-        )),
+        Edit::Stage(StageEdit::LockBetween {
+            a: ("humanoid".into(), "right fingertips".into()),
+            b: ("B".into(), "left fingertips".into()),
+            turned: false,
+        }),
         &mut solving,
     )
     .expect("the lock");
@@ -330,8 +321,6 @@ fn locking_two_figures_hands_brings_both_hands_together_in_one_undo_step() {
 
 #[test]
 fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
-    use marionette_editing::Script;
-    use marionette_editing::replay::{Action, ReplayContext};
     let mut doc = two_dancers();
     let mut solving = Solving::default();
     doc.apply(
@@ -355,21 +344,10 @@ fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
     )
     .expect("the rail");
     // As a script spells it.
-    let script = Script::parse(
-        r#"Replay([LockToProp(figure: "A", site: "right fingertips", prop: "rail", hold: Point)])"#,
-        "s.ron",
-    )
-    .expect("reads");
-    let context = ReplayContext {
-        selected: &[],
-        retarget: None,
-    };
-    match script.steps[0].resolve(&doc, context).expect("resolves") {
-        Action::Edit { edit, .. } => {
-            doc.apply(edit, &mut solving).expect("the lock");
-        }
-        other => panic!("{other:?}"),
-    }
+    play(
+        &mut doc,
+        r#"LockToProp(figure: "A", site: "right fingertips", prop: "rail", hold: Point)"#,
+    );
     let link = &doc.links()[0];
     let LinkTarget::Prop { point, .. } = link.b else {
         panic!("{link:?}");
@@ -552,15 +530,8 @@ fn hands_clasped_meet_and_keep_their_turn_while_a_figure_is_dragged() {
     )
     .expect("the plain link goes");
     // As a script spells it: the hands meet, turned to each other as they are now.
-    let script = marionette_editing::Script::parse(
-        r#"Replay([LockBetween(a: ("A", "right fingertips"), b: ("B", "left fingertips"), turned: true)])"#,
-        "s.ron",
-    )
-    .expect("reads");
-    let context = marionette_editing::replay::ReplayContext {
-        selected: &[],
-        retarget: None,
-    };
+    let step =
+        r#"LockBetween(a: ("A", "right fingertips"), b: ("B", "left fingertips"), turned: true)"#;
     let turn_between = |doc: &Document| {
         let frame = |figure: usize, site: &str| {
             let slot = &doc.figures()[figure];
@@ -581,12 +552,7 @@ fn hands_clasped_meet_and_keep_their_turn_while_a_figure_is_dragged() {
         frame(1, "left fingertips").transpose() * frame(0, "right fingertips")
     };
     let before = turn_between(&doc);
-    match script.steps[0].resolve(&doc, context).expect("resolves") {
-        marionette_editing::replay::Action::Edit { edit, .. } => {
-            doc.apply(edit, &mut solving).expect("the lock");
-        }
-        other => panic!("{other:?}"),
-    }
+    play(&mut doc, step);
     assert!(matches!(doc.links()[0].b, LinkTarget::SitePose { .. }));
     let angle = |a: &nalgebra::Matrix3<f64>, b: &nalgebra::Matrix3<f64>| {
         nalgebra::Rotation3::from_matrix_unchecked(a.transpose() * b).angle()

@@ -253,10 +253,10 @@ impl Step {
                 format!("select figure {name}"),
             ),
             Step::LockBetween { a, b, turned } => edit(
-                Edit::Stage(if *turned {
-                    StageEdit::LockBetweenTurned(a.clone(), b.clone())
-                } else {
-                    StageEdit::LockBetween(a.clone(), b.clone())
+                Edit::Stage(StageEdit::LockBetween {
+                    a: a.clone(),
+                    b: b.clone(),
+                    turned: *turned,
                 }),
                 SETTLE,
                 format!("lock {}: {} to {}: {}", a.0, a.1, b.0, b.1),

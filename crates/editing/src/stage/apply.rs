@@ -62,10 +62,15 @@ pub enum StageEdit {
         undo: UndoStep,
     },
     /// Lock a site of one figure to a site of another: (figure, site) each.
-    LockBetween((String, String), (String, String)),
-    /// Lock a site of one figure to a site of another, their joints also keeping the relative
-    /// orientation they have now (two hands clasped): (figure, site) each.
-    LockBetweenTurned((String, String), (String, String)),
+    LockBetween {
+        /// The first figure's site: (figure, site).
+        a: (String, String),
+        /// The second figure's site: (figure, site).
+        b: (String, String),
+        /// Whether their joints also keep the relative orientation they have now (two hands
+        /// clasped).
+        turned: bool,
+    },
     /// Hold a figure's site to a prop where the site is now.
     LockToProp {
         /// The figure.
@@ -172,13 +177,10 @@ impl Document {
                 self.place_prop(&name, place, undo)?;
                 return Ok(crate::Applied::Quietly);
             }
-            StageEdit::LockBetween(a, b) => {
-                self.lock_between((&a.0, &a.1), (&b.0, &b.1), false, runner)?;
-                format!("Locked {}: {} to {}: {}", a.0, a.1, b.0, b.1)
-            }
-            StageEdit::LockBetweenTurned(a, b) => {
-                self.lock_between((&a.0, &a.1), (&b.0, &b.1), true, runner)?;
-                format!("Locked {}: {} to {}: {}, turned as now", a.0, a.1, b.0, b.1)
+            StageEdit::LockBetween { a, b, turned } => {
+                self.lock_between((&a.0, &a.1), (&b.0, &b.1), turned, runner)?;
+                let how = if turned { ", turned as now" } else { "" };
+                format!("Locked {}: {} to {}: {}{how}", a.0, a.1, b.0, b.1)
             }
             StageEdit::LockToProp {
                 figure,

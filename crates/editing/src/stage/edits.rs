@@ -14,7 +14,6 @@ use marionette_document::{
 
 use super::{FigureSlot, StageLayout, refused};
 use crate::history::{Change, UndoStep};
-use crate::lock_edits::SETTLE_UPDATES;
 use crate::solve::IkRunner;
 use crate::{Document, EditError};
 
@@ -348,13 +347,9 @@ impl Document {
                 a.0, a.1
             )));
         }
-        let mut name = format!("{} {} - {} {}", a.0, a.1, b.0, b.1);
-        let base = name.clone();
-        let mut n = 2;
-        while self.stage.links.iter().any(|l| l.name == name) {
-            name = format!("{base} ({n})");
-            n += 1;
-        }
+        let name = self
+            .stage
+            .free_link_name(format!("{} {} - {} {}", a.0, a.1, b.0, b.1));
         let before = self.stage.layout();
         self.stage.links.push(Link {
             name: name.clone(),
@@ -382,7 +377,7 @@ impl Document {
             before: Box::new(before),
             after: Box::new(self.stage.layout()),
         };
-        match self.settle_links(runner, SETTLE_UPDATES) {
+        match self.settle_links(runner) {
             Some(poses) => {
                 let met = self.group_poses_change(label.clone(), poses);
                 self.history.record(Change::Steps {

@@ -10,17 +10,9 @@ use crate::history::UndoStep;
 use crate::{Document, EditError};
 
 impl Document {
-    /// The shown sequence's name, which grips and releases belong to.
-    fn shown_sequence_name(&self, what: &str) -> Result<String, EditError> {
-        self.sequence
-            .and_then(|s| self.sequences.get(s))
-            .map(|s| s.name.clone())
-            .ok_or_else(|| refused(format!("{what}: show a sequence first (a grip is timed)")))
-    }
-
     /// Adds `hold` to the cue of the shown sequence, refusing one out of order for its prop.
     fn add_hold(&mut self, hold: Hold, label: String) -> Result<(), EditError> {
-        let sequence = self.shown_sequence_name(&label)?;
+        let sequence = self.timed_in_shown(&label, "grip")?;
         let prop = hold.prop();
         let frame = hold.frame();
         let existing: Vec<Hold> = self
@@ -62,19 +54,7 @@ impl Document {
             )));
         }
         let before = self.stage.layout();
-        let cues = &mut self.stage.cues;
-        let k = match cues.iter().position(|c| c.sequence == sequence) {
-            Some(k) => k,
-            None => {
-                cues.push(Cue {
-                    sequence,
-                    tracks: Vec::new(),
-                    holds: Vec::new(),
-                });
-                cues.len() - 1
-            }
-        };
-        let holds = &mut cues[k].holds;
+        let holds = &mut self.stage.cue_mut(sequence).holds;
         let at = holds.partition_point(|h| h.frame() <= frame);
         holds.insert(at, hold);
         self.record_stage(label, before, UndoStep::New);
@@ -114,7 +94,7 @@ impl Document {
     pub fn remove_hold(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
         let p = self.prop_named(prop)?;
         let label = format!("Remove {prop}'s grip or release at frame {frame}");
-        let sequence = self.shown_sequence_name(&label)?;
+        let sequence = self.timed_in_shown(&label, "grip")?;
         let Some(k) = self.stage.cues.iter().position(|c| {
             c.sequence == sequence && c.holds.iter().any(|h| h.prop() == p && h.frame() == frame)
         }) else {

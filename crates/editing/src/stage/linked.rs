@@ -91,14 +91,9 @@ impl Document {
     /// The edited figure's links holding now met: the group's figures solved to hold them
     /// (each within its limits, its locks held) until satisfied. Returns every member's pose
     /// before; `None` (nothing moved) when no link holding now ties the edited figure.
-    pub(crate) fn settle_links(
-        &mut self,
-        runner: &mut IkRunner,
-        budget: usize,
-    ) -> Option<Vec<(usize, Vec<f64>)>> {
+    pub(crate) fn settle_links(&mut self, runner: &mut IkRunner) -> Option<Vec<(usize, Vec<f64>)>> {
         let group = self.linked_group(&Chain::default())?;
-        let solved = self.solve_group(&group, None, runner, Some(budget));
-        self.take_group_poses(solved.poses);
+        self.settle_group(&group, runner);
         Some(group.start)
     }
 
@@ -133,19 +128,20 @@ impl Document {
         links
     }
 
-    /// Whether a link holding now ties the edited figure to another figure or to a prop.
-    pub fn is_linked_now(&self) -> bool {
-        !self.links_now().is_empty()
-    }
-
     /// The stage's bake of the shown sequence at the current frame (every figure, links held),
     /// when a sequence is shown and a link holding on the frame ties the edited figure;
     /// `None` otherwise or when the stage cannot be baked (the figure alone is then shown).
     pub(crate) fn stage_frame(&self) -> Option<StageFrame> {
-        let name = &self.sequences.get(self.sequence?)?.name;
-        if self.links_now().is_empty() {
+        if self.sequence.is_none() || self.links_now().is_empty() {
             return None;
         }
+        self.shown_stage_frame()
+    }
+
+    /// The stage's bake of the shown sequence at the current frame (every figure, links held);
+    /// `None` without a shown sequence or when the stage cannot be baked.
+    pub(crate) fn shown_stage_frame(&self) -> Option<StageFrame> {
+        let name = self.shown_name()?;
         let stage = self.to_stage();
         let baker = StageBaker::new(&stage, name, BakeSettings::default()).ok()?;
         Some(baker.frame(self.frame, &mut baker.scratch()))
@@ -176,10 +172,7 @@ impl Document {
         let merged = Merged::new(&stage.figures, &members).ok()?;
         let me = merged.slot_of(active)?;
         let stiffness = self.merged_stiffness(&merged);
-        let cue = self
-            .sequence
-            .and_then(|s| self.sequences.get(s))
-            .and_then(|s| stage.cue(&s.name));
+        let cue = self.shown_name().and_then(|n| stage.cue(n));
         let (held, edit_priority) = self.held_goals(&stage, &merged, &links, (frame, cue), chain);
         let start = members
             .iter()
@@ -370,17 +363,11 @@ impl Document {
         }
     }
 
-    /// The group's locks and links met where they are not (a drag beginning on figures whose
-    /// link is not yet met, or ending with it lagging behind a fast cursor), by DLS until
-    /// satisfied, the edit's goal left out.
-    pub(crate) fn settle_group(&mut self, group: &LinkedGroup) {
-        let mut runner = IkRunner::default();
-        let solved = self.solve_group(
-            group,
-            None,
-            &mut runner,
-            Some(crate::lock_edits::SETTLE_UPDATES),
-        );
+    /// The group's locks and links met where they are not (a link just made, a drag beginning
+    /// on figures whose link is not yet met, or ending with it lagging behind a fast cursor),
+    /// by `runner` until satisfied, the edit's goal left out.
+    pub(crate) fn settle_group(&mut self, group: &LinkedGroup, runner: &mut IkRunner) {
+        let solved = self.solve_group(group, None, runner, Some(crate::lock_edits::SETTLE_UPDATES));
         if solved.outcome.report.iterations > 0 {
             self.take_group_poses(solved.poses);
         }

@@ -106,6 +106,33 @@ pub struct StageParts {
 }
 
 impl StageParts {
+    /// The cue of `sequence`, made (empty) when there is none.
+    pub(crate) fn cue_mut(&mut self, sequence: String) -> &mut Cue {
+        let k = match self.cues.iter().position(|c| c.sequence == sequence) {
+            Some(k) => k,
+            None => {
+                self.cues.push(Cue {
+                    sequence,
+                    tracks: Vec::new(),
+                    holds: Vec::new(),
+                });
+                self.cues.len() - 1
+            }
+        };
+        &mut self.cues[k]
+    }
+
+    /// A name no link has: `base`, else `base (2)`, `base (3)`, …
+    pub(crate) fn free_link_name(&self, base: String) -> String {
+        let taken = |name: &str| self.links.iter().any(|l| l.name == name);
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|n| format!("{base} ({n})"))
+            .find(|name| !taken(name))
+            .unwrap_or(base)
+    }
     /// A stage of one figure, named `name`, at the origin.
     pub(crate) fn one(name: &str) -> StageParts {
         StageParts {
@@ -245,6 +272,25 @@ impl PartialEq for StageLayout {
 }
 
 impl Document {
+    /// The shown sequence's name.
+    pub(crate) fn shown_name(&self) -> Option<&str> {
+        Some(self.sequences.get(self.sequence?)?.name.as_str())
+    }
+
+    /// The shown sequence's name, or why an edit timed in it (`what`, a grip or a key) is
+    /// refused: `label` names the edit.
+    pub(crate) fn timed_in_shown(
+        &self,
+        label: &str,
+        what: &str,
+    ) -> Result<String, crate::EditError> {
+        self.shown_name().map(str::to_owned).ok_or_else(|| {
+            refused(format!(
+                "{label}: show a sequence first (a {what} is timed)"
+            ))
+        })
+    }
+
     /// The stage's identity, unique in the process: the same while other figures of it are
     /// selected, another when another document is opened (a view that frames the work, not
     /// the figure, follows this rather than [`Document::id`]).

@@ -4,7 +4,7 @@
 //! moving where it rests. Where a prop is now is [`Document::prop_place_now`]: its keys at the
 //! current frame of the shown sequence, else where it rests. Each edit is one undo step.
 
-use marionette_document::{Cue, PropKey, PropPlace, PropTrack};
+use marionette_document::{PropKey, PropPlace, PropTrack};
 use marionette_motion::stage::props::keyed_place;
 
 use super::refused;
@@ -25,11 +25,11 @@ fn as_place(iso: &nalgebra::Isometry3<f64>) -> PropPlace {
 impl Document {
     /// The shown sequence's cue's track of prop `p`, if it has keys there.
     fn shown_track(&self, p: usize) -> Option<&PropTrack> {
-        let name = &self.sequences.get(self.sequence?)?.name;
+        let name = self.shown_name()?;
         self.stage
             .cues
             .iter()
-            .find(|c| &c.sequence == name)?
+            .find(|c| c.sequence == name)?
             .tracks
             .iter()
             .find(|t| t.prop == p && !t.keys.is_empty())
@@ -63,25 +63,9 @@ impl Document {
     ) -> Result<(), EditError> {
         let frame = self.frame;
         let label = format!("Key prop {name} at frame {frame}");
-        let sequence = self
-            .sequence
-            .and_then(|s| self.sequences.get(s))
-            .map(|s| s.name.clone())
-            .ok_or_else(|| refused(format!("{label}: show a sequence first (a key is timed)")))?;
+        let sequence = self.timed_in_shown(&label, "key")?;
         let before = self.stage.layout();
-        let cues = &mut self.stage.cues;
-        let c = match cues.iter().position(|c| c.sequence == sequence) {
-            Some(c) => c,
-            None => {
-                cues.push(Cue {
-                    sequence,
-                    tracks: Vec::new(),
-                    holds: Vec::new(),
-                });
-                cues.len() - 1
-            }
-        };
-        let tracks = &mut cues[c].tracks;
+        let tracks = &mut self.stage.cue_mut(sequence).tracks;
         let t = match tracks.iter().position(|t| t.prop == p) {
             Some(t) => t,
             None => {
@@ -112,12 +96,8 @@ impl Document {
     /// key).
     pub fn remove_prop_key(&mut self, name: &str, frame: i64) -> Result<(), EditError> {
         let p = self.prop_named(name)?;
-        let sequence = self
-            .sequence
-            .and_then(|s| self.sequences.get(s))
-            .map(|s| s.name.clone());
-        let found = sequence.as_ref().and_then(|n| {
-            let c = self.stage.cues.iter().position(|c| &c.sequence == n)?;
+        let found = self.shown_name().and_then(|n| {
+            let c = self.stage.cues.iter().position(|c| c.sequence == n)?;
             let t = self.stage.cues[c].tracks.iter().position(|t| t.prop == p)?;
             let k = self.stage.cues[c].tracks[t]
                 .keys

@@ -6,8 +6,7 @@
 //! the site's joint's as it is now, in the prop's frame.
 
 use marionette_document::{LinkTarget, PropContact, PropShape};
-use marionette_motion::BakeSettings;
-use marionette_motion::stage::{StageBaker, props::free_place};
+use marionette_motion::stage::{StageFrame, props::free_place};
 use marionette_skeleton::Fk;
 use nalgebra::{Isometry3, Point3, Vector3};
 
@@ -88,29 +87,17 @@ fn longest_axis(shape: &PropShape) -> [f64; 3] {
 
 impl Document {
     /// Figure `k`'s pose as the editor draws it now: the edited figure's own; another's as a
-    /// linked drag left it, else where the stage's bake of the shown frame has it, else its own.
-    pub(super) fn drawn_pose(&self, k: usize) -> Vec<f64> {
+    /// linked drag left it, else where `baked` (the stage's bake of the shown frame,
+    /// [`Document::shown_stage_frame`]) has it, else its own.
+    fn drawn_pose(&self, k: usize, baked: Option<&StageFrame>) -> Vec<f64> {
         let slot = &self.stage.figures[k];
         let Some(doc) = slot.document() else {
             return self.pose.clone();
         };
-        if slot.linked_pose || self.sequence.is_none() {
-            return doc.pose.clone();
+        match baked.filter(|_| !slot.linked_pose) {
+            Some(frame) => frame.figures[k].q.clone(),
+            None => doc.pose.clone(),
         }
-        let name = self
-            .sequence
-            .and_then(|s| self.sequences.get(s))
-            .map(|s| s.name.clone());
-        let stage = self.to_stage();
-        name.and_then(|n| StageBaker::new(&stage, &n, BakeSettings::default()).ok())
-            .map_or_else(
-                || doc.pose.clone(),
-                |baker| {
-                    baker.frame(self.frame, &mut baker.scratch()).figures[k]
-                        .q
-                        .clone()
-                },
-            )
     }
 
     /// The joint frame of site `a` in the joint frame of site `b`, as the figures are drawn now
@@ -120,10 +107,11 @@ impl Document {
         a: marionette_document::SiteRef,
         b: marionette_document::SiteRef,
     ) -> [f64; 3] {
+        let baked = self.shown_stage_frame();
         let turn = |s: marionette_document::SiteRef| {
             let doc = self.figure_document(s.figure);
             let mut fk = Fk::new(doc.skeleton());
-            fk.update(doc.skeleton(), &self.drawn_pose(s.figure));
+            fk.update(doc.skeleton(), &self.drawn_pose(s.figure, baked.as_ref()));
             let placed = self.stage.figures[s.figure].placement.isometry().rotation;
             placed.to_rotation_matrix().into_inner()
                 * fk.joint_rotation(doc.skeleton().site(s.site).joint)
@@ -143,12 +131,8 @@ impl Document {
     ) -> Result<(), EditError> {
         let at = self.site_ref(figure, site)?;
         let p = self.prop_named(prop)?;
-        let shown = self
-            .sequence
-            .and_then(|s| self.sequences.get(s))
-            .map(|s| s.name.clone());
-        let cue = shown
-            .as_deref()
+        let cue = self
+            .shown_name()
             .and_then(|n| self.stage.cues.iter().find(|c| c.sequence == n));
         if let Some(gripped) = self
             .stage
@@ -165,7 +149,8 @@ impl Document {
         let place = free_place(p, &self.stage.props[p], cue, self.frame);
         let doc = self.figure_document(at.figure);
         let mut fk = Fk::new(doc.skeleton());
-        fk.update(doc.skeleton(), &self.drawn_pose(at.figure));
+        let baked = self.shown_stage_frame();
+        fk.update(doc.skeleton(), &self.drawn_pose(at.figure, baked.as_ref()));
         let on_stage = self.stage.figures[at.figure].placement.isometry()
             * Point3::from(fk.site_position(at.site));
         // A turn alone holds no point (the file writes none).
@@ -195,13 +180,9 @@ impl Document {
                 marionette_skeleton::rotation::degrees_from_orientation(&in_prop),
             ),
         };
-        let mut name = format!("{figure} {site} - {prop}");
-        let base = name.clone();
-        let mut n = 2;
-        while self.stage.links.iter().any(|l| l.name == name) {
-            name = format!("{base} ({n})");
-            n += 1;
-        }
+        let name = self
+            .stage
+            .free_link_name(format!("{figure} {site} - {prop}"));
         let before = self.stage.layout();
         self.stage.links.push(marionette_document::Link {
             name: name.clone(),

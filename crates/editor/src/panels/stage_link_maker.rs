@@ -82,14 +82,10 @@ pub(super) fn between_figures(ui: &mut egui::Ui, document: &Document, out: &mut 
                 .clicked()
                 && let Some((a, b)) = ready
             {
-                let (a, b) = (
-                    (names[fa].to_owned(), a.clone()),
-                    (names[fb].to_owned(), b.clone()),
-                );
-                out.edits.push(Edit::Stage(if turned {
-                    StageEdit::LockBetweenTurned(a, b)
-                } else {
-                    StageEdit::LockBetween(a, b)
+                out.edits.push(Edit::Stage(StageEdit::LockBetween {
+                    a: (names[fa].to_owned(), a.clone()),
+                    b: (names[fb].to_owned(), b.clone()),
+                    turned,
                 }));
             }
         });
