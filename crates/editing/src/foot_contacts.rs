@@ -5,6 +5,7 @@
 use marionette_interchange::feet::foot_points;
 use marionette_motion::{BakeSettings, clean_feet};
 
+use crate::history::Change;
 use crate::{Document, EditError};
 
 impl Document {
@@ -29,11 +30,26 @@ impl Document {
         .map_err(|e| EditError::FootContacts(e.to_string()))?;
         let label = format!("Find foot contacts of {}", sequence.name);
         let name = sequence.name.clone();
-        let locks = cleaned.locks.clone();
-        self.edit_locks(label, crate::history::UndoStep::New, None, |all| {
-            *all = locks;
-            Ok(())
-        })?;
+        self.end_drag();
+        // The locks and the sequence whose hips moved, as one undo step.
+        let sequences_before = self.sequences.clone();
+        self.sequences[index].clone_from(&cleaned.sequence);
+        let locks_before = std::mem::replace(&mut self.locks, cleaned.locks.clone());
+        self.history.record(Change::Steps {
+            label: label.clone(),
+            steps: vec![
+                Change::Locks {
+                    label: label.clone(),
+                    before: (locks_before, self.pose.clone()),
+                    after: (self.locks.clone(), self.pose.clone()),
+                },
+                Change::Sequences {
+                    label,
+                    before: sequences_before,
+                    after: self.sequences.clone(),
+                },
+            ],
+        });
         // The current frame as baked with them.
         self.go_to_frame(self.frame);
         let not_held: Vec<String> = cleaned
@@ -41,11 +57,19 @@ impl Document {
             .map(|c| format!("{} ({:.1} mm)", c.lock, c.slide_after * 1e3))
             .collect();
         let found = cleaned.contacts.len();
+        let hips = match (cleaned.most_lowered(), cleaned.most_raised()) {
+            (l, r) if l > 0.0 || r > 0.0 => format!(
+                "; hips lowered up to {:.1} mm, raised up to {:.1} mm",
+                l * 1e3,
+                r * 1e3
+            ),
+            _ => String::new(),
+        };
         Ok(if not_held.is_empty() {
-            format!("{name}: {found} foot contacts found and locked, every one held")
+            format!("{name}: {found} foot contacts found and locked, every one held{hips}")
         } else {
             format!(
-                "{name}: {found} foot contacts found and locked; {} could not be held: {}",
+                "{name}: {found} foot contacts found and locked{hips}; {} could not be held: {}",
                 not_held.len(),
                 not_held.join(", ")
             )
@@ -79,6 +103,7 @@ mod tests {
         let mut solving = Solving::default();
         // Nothing shown: refused, nothing changed.
         assert!(doc.apply(Edit::FindFootContacts, &mut solving).is_err());
+        let glide_keys = glide.clone();
         doc.sequences = vec![glide];
         doc.sequence = Some(0);
         let applied = doc
@@ -89,12 +114,21 @@ mod tests {
         };
         assert!(said.contains("12 foot contacts"), "{said}");
         assert_eq!(doc.locks().len(), 12);
-        // Again: the same locks replaced, not doubled (a change of nothing, so no undo step);
-        // one undo takes the whole find back.
+        let found_once = doc.sequences()[0].clone();
+        assert_ne!(
+            found_once, glide_keys,
+            "the hips came down where the legs are straight"
+        );
+        // Again: the same locks replaced, not doubled; each find is one undo step, locks and
+        // hips together.
         doc.apply(Edit::FindFootContacts, &mut solving)
             .expect("found");
         assert_eq!(doc.locks().len(), 12);
         doc.apply(Edit::Undo, &mut solving).expect("undo");
+        assert_eq!(doc.locks().len(), 12);
+        assert_eq!(doc.sequences()[0], found_once);
+        doc.apply(Edit::Undo, &mut solving).expect("undo");
         assert!(doc.locks().is_empty());
+        assert_eq!(doc.sequences()[0], glide_keys);
     }
 }

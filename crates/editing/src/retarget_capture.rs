@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use marionette_interchange::bvh::import::Imported;
 use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_interchange::character::humanoid::HumanBone;
+use marionette_interchange::retarget::placement::stand_where_the_figure_stands;
 use marionette_interchange::retarget::{RetargetMap, map_bones, retarget_imported};
 
 use crate::{Document, EditError};
@@ -26,6 +27,9 @@ pub struct RetargetPlan {
     pub target_joints: Vec<String>,
     /// One row per humanoid bone, in [`HumanBone::ALL`]'s order.
     pub rows: Vec<MapRow>,
+    /// Keep the capture's own place in its room (else the take starts where the figure
+    /// stands, facing where it faces).
+    pub keep_place: bool,
 }
 
 /// One humanoid bone of a [`RetargetPlan`].
@@ -59,6 +63,7 @@ impl RetargetPlan {
         crate::Edit::RetargetCapture {
             path: self.path.clone(),
             map: self.overrides(),
+            keep_place: self.keep_place,
         }
     }
 
@@ -151,6 +156,7 @@ impl Document {
             capture_joints: names(&captured.skeleton),
             target_joints: names(&self.skeleton),
             rows,
+            keep_place: false,
         })
     }
 
@@ -161,6 +167,7 @@ impl Document {
         &mut self,
         path: &Path,
         map: &RetargetMap,
+        keep_place: bool,
     ) -> Result<String, EditError> {
         let file = path.display().to_string();
         let fail = |e: String| EditError::Retarget(format!("{file}: {e}"));
@@ -171,6 +178,14 @@ impl Document {
         let mut result =
             retarget_imported(&captured, (&self.skeleton, &self.pose), &overrides, &stem)
                 .map_err(|e| fail(e.to_string()))?;
+        let placed = if keep_place {
+            None
+        } else {
+            Some(
+                stand_where_the_figure_stands(&self.skeleton, &self.pose, &mut result.sequence)
+                    .map_err(fail)?,
+            )
+        };
         let name = self.unique_sequence_name(&stem);
         result.sequence.name.clone_from(&name);
         let first = result.sequence.keys.first().map_or(0, |k| k.frame);
@@ -190,6 +205,12 @@ impl Document {
             self.skeleton.name(),
             result.map.len()
         );
+        if let Some((turn, moved)) = placed {
+            said += &format!(
+                "; starts where the figure stands (the capture's place {moved:.2} m away, turned {:.0}°)",
+                turn.to_degrees()
+            );
+        }
         if !limited.is_empty() {
             said += &format!("; held by the limits: {}", limited.join(", "));
         }
@@ -212,6 +233,7 @@ mod tests {
         Edit::RetargetCapture {
             path: path.into(),
             map: RetargetMap::default(),
+            keep_place: false,
         }
     }
 
@@ -247,6 +269,72 @@ mod tests {
             assert!(doc.plan_retarget(Path::new(bad)).is_err());
             assert_eq!(doc.sequences().len(), 1);
         }
+    }
+
+    /// The figure's root position and facing (about +Y) in pose `q`.
+    fn stance(doc: &Document, q: &[f64]) -> (nalgebra::Vector3<f64>, f64) {
+        let s = doc.skeleton();
+        let mut fk = marionette_skeleton::Fk::new(s);
+        fk.update(s, q);
+        let root = s.joint_ids().next().expect("a root");
+        let forward = marionette_interchange::retarget::humanoid_of(s, q)
+            .expect("a humanoid")
+            .forward;
+        (fk.joint_position(root), forward.x.atan2(forward.z))
+    }
+
+    #[test]
+    fn the_take_starts_where_the_figure_stands_facing_where_it_faces_unless_kept() {
+        let mut doc = Document::new(builtin::humanoid(), None).standing();
+        let mut solving = Solving::default();
+        // The figure 1.5 m aside and 0.5 m back, turned 100° about the vertical.
+        let mut placed = doc.pose().to_vec();
+        placed[0] = 1.5;
+        placed[2] = -0.5;
+        doc.replace_pose(
+            "place".into(),
+            placed.clone(),
+            crate::history::UndoStep::New,
+        );
+        let s = doc.skeleton().clone();
+        let root = s.joint_ids().next().expect("a root");
+        let rotations = marionette_skeleton::joint_rotation::JointRotations::new(&s);
+        let turned = nalgebra::UnitQuaternion::from_axis_angle(
+            &nalgebra::Vector3::y_axis(),
+            100f64.to_radians(),
+        ) * rotations.rotation(&s, root, &placed);
+        rotations.read_back(&s, root, &turned, &mut placed);
+        doc.replace_pose(
+            "place".into(),
+            placed.clone(),
+            crate::history::UndoStep::New,
+        );
+        let (stood, faced) = stance(&doc, &placed);
+        let capture = "/usr/share/assimp/models/BVH/01_01.bvh";
+        let said = doc
+            .apply(retarget(capture), &mut solving)
+            .expect("retargets");
+        let Applied::Said(said) = said else {
+            panic!("{said:?}")
+        };
+        assert!(said.contains("starts where the figure stands"), "{said}");
+        let first = &doc.sequences()[0].keys[0].pose.q;
+        let (at, facing) = stance(&doc, first);
+        let across = (at - stood).xz().norm();
+        let turn = (facing - faced + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU)
+            - std::f64::consts::PI;
+        assert!(across < 0.01, "{across} m from where it stood");
+        assert!(
+            turn.abs() < 1f64.to_radians(),
+            "turned {}°",
+            turn.to_degrees()
+        );
+        // Kept in the capture's place: the take's first frame is metres away.
+        let mut keep = doc.plan_retarget(Path::new(capture)).expect("plans");
+        keep.keep_place = true;
+        doc.apply(keep.edit(), &mut solving).expect("retargets");
+        let (kept, _) = stance(&doc, &doc.sequences()[1].keys[0].pose.q);
+        assert!((kept - stood).xz().norm() > 1.0, "{kept} {stood}");
     }
 
     #[test]
@@ -297,6 +385,7 @@ mod tests {
             Edit::RetargetCapture {
                 path: capture.into(),
                 map,
+                keep_place: false,
             },
             &mut solving,
         )
@@ -312,6 +401,7 @@ mod tests {
             Edit::RetargetCapture {
                 path: capture.into(),
                 map: plan.overrides(),
+                keep_place: false,
             },
             &mut solving,
         )

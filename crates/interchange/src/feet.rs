@@ -2,7 +2,9 @@
 //! ([`marionette_motion::cleanup`]): named by the user, or found from the humanoid map.
 
 use marionette_motion::ContactPoint;
-use marionette_skeleton::{JointId, Pose, Skeleton};
+use marionette_motion::cleanup::Leg;
+use marionette_skeleton::{Fk, JointId, Pose, Skeleton};
+use nalgebra::Vector3;
 
 use crate::character::humanoid::HumanBone;
 use crate::retarget::humanoid_of;
@@ -43,9 +45,22 @@ pub fn foot_points(skeleton: &Skeleton) -> Result<Vec<ContactPoint>, String> {
     })?;
     let ids: Vec<JointId> = skeleton.joint_ids().collect();
     let mut out = Vec::new();
-    for (foot, shin) in [
-        (HumanBone::LeftFoot, HumanBone::LeftLowerLeg),
-        (HumanBone::RightFoot, HumanBone::RightLowerLeg),
+    let rest = RestFeet::new(skeleton);
+    for (side, foot, shin, thigh, toes) in [
+        (
+            "left",
+            HumanBone::LeftFoot,
+            HumanBone::LeftLowerLeg,
+            HumanBone::LeftUpperLeg,
+            HumanBone::LeftToes,
+        ),
+        (
+            "right",
+            HumanBone::RightFoot,
+            HumanBone::RightLowerLeg,
+            HumanBone::RightUpperLeg,
+            HumanBone::RightToes,
+        ),
     ] {
         // A two-segment leg (a stick figure's) ends at its shin: its sites are the foot's.
         let found = humanoid.joint(foot).or_else(|| humanoid.joint(shin));
@@ -56,6 +71,19 @@ pub fn foot_points(skeleton: &Skeleton) -> Result<Vec<ContactPoint>, String> {
                 foot.vrm_name()
             ));
         };
+        let id = |bone: HumanBone| humanoid.joint(bone).and_then(|j| ids.get(j)).copied();
+        let leg = match (id(thigh), id(shin)) {
+            (Some(upper), Some(lower)) if upper != lower => Some(Leg {
+                upper,
+                lower,
+                foot: id(foot).filter(|&f| f != lower),
+            }),
+            _ => None,
+        };
+        let on_leg = |p: ContactPoint| match leg {
+            Some(leg) => p.on_leg(leg),
+            None => p,
+        };
         let on = |j: JointId| {
             skeleton
                 .site_ids()
@@ -63,23 +91,112 @@ pub fn foot_points(skeleton: &Skeleton) -> Result<Vec<ContactPoint>, String> {
         };
         let is_heel = |s| skeleton.site(s).name.to_lowercase().contains("heel");
         let heels: Vec<_> = on(joint).filter(|&s| is_heel(s)).collect();
-        if heels.is_empty() {
-            out.push(ContactPoint::joint(skeleton, joint));
-        }
-        out.extend(heels.iter().map(|&s| ContactPoint::site(skeleton, s)));
         let below: Vec<_> = skeleton
             .subtree(joint)
             .filter(|&j| j != joint)
             .flat_map(on)
             .collect();
+        // A foot with a toes joint and no site on it (an imported character's): its heel and
+        // toe tip are made where they stand on the floor at rest.
+        let toes_joint = id(toes)
+            .filter(|&t| t != joint && skeleton.is_ancestor_or_self(joint, t))
+            .filter(|_| below.is_empty());
+        if let Some(t) = toes_joint {
+            let (heel, tip) = rest.heel_and_toe_tip(skeleton, joint, t, side);
+            if heels.is_empty() {
+                out.push(on_leg(heel));
+            }
+            out.extend(
+                heels
+                    .iter()
+                    .map(|&s| on_leg(ContactPoint::site(skeleton, s))),
+            );
+            out.push(on_leg(tip));
+            continue;
+        }
+        if heels.is_empty() {
+            out.push(on_leg(ContactPoint::joint(skeleton, joint)));
+        }
+        out.extend(
+            heels
+                .iter()
+                .map(|&s| on_leg(ContactPoint::site(skeleton, s))),
+        );
         let toes = if below.is_empty() {
             on(joint).filter(|&s| !is_heel(s)).collect()
         } else {
             below
         };
-        out.extend(toes.into_iter().map(|s| ContactPoint::site(skeleton, s)));
+        out.extend(
+            toes.into_iter()
+                .map(|s| on_leg(ContactPoint::site(skeleton, s))),
+        );
     }
     Ok(out)
+}
+
+/// The figure at rest, for making a foot's points where it stands.
+struct RestFeet {
+    fk: Fk,
+    /// The figure's floor: its lowest joint or site at rest.
+    floor: f64,
+}
+
+impl RestFeet {
+    fn new(skeleton: &Skeleton) -> RestFeet {
+        let mut fk = Fk::new(skeleton);
+        fk.update(skeleton, &Pose::rest(skeleton).q);
+        let floor = skeleton
+            .joint_ids()
+            .map(|j| fk.joint_position(j).y)
+            .chain(skeleton.site_ids().map(|s| fk.site_position(s).y))
+            .fold(f64::INFINITY, f64::min);
+        RestFeet { fk, floor }
+    }
+
+    /// A point on `joint` at `world` (at rest), named `name`.
+    fn point_at(
+        &self,
+        skeleton: &Skeleton,
+        joint: JointId,
+        world: Vector3<f64>,
+        name: String,
+    ) -> ContactPoint {
+        let mut p = ContactPoint::joint(skeleton, joint);
+        p.offset =
+            self.fk.joint_rotation(joint).transpose() * (world - self.fk.joint_position(joint));
+        p.name = name;
+        p
+    }
+
+    /// The heel (on the foot, on the floor a quarter of the foot's length behind the ankle)
+    /// and the toe tip (on the toes, on the floor as far beyond the toes joint as its first
+    /// child joint is, else 40 % of the foot's length) of a foot whose toes joint is `toes`.
+    fn heel_and_toe_tip(
+        &self,
+        skeleton: &Skeleton,
+        foot: JointId,
+        toes: JointId,
+        side: &str,
+    ) -> (ContactPoint, ContactPoint) {
+        let flat = |v: Vector3<f64>| Vector3::new(v.x, 0.0, v.z);
+        let on_floor = |v: Vector3<f64>| Vector3::new(v.x, self.floor, v.z);
+        let (ankle, ball) = (self.fk.joint_position(foot), self.fk.joint_position(toes));
+        let length = flat(ball - ankle);
+        let heel = on_floor(ankle - 0.25 * length);
+        let beyond = skeleton
+            .joint(toes)
+            .children
+            .first()
+            .map(|&c| flat(self.fk.joint_position(c) - ball))
+            .filter(|v| v.norm() > 1e-6)
+            .unwrap_or(0.4 * length);
+        let tip = on_floor(ball + beyond);
+        (
+            self.point_at(skeleton, foot, heel, format!("{side} heel")),
+            self.point_at(skeleton, toes, tip, format!("{side} toe tip")),
+        )
+    }
 }
 
 #[cfg(test)]

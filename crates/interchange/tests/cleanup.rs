@@ -14,26 +14,70 @@ use marionette_interchange::feet::foot_points;
 use marionette_interchange::retarget::retarget;
 use marionette_motion::cleanup::{ContactPoint, HELD_WITHIN};
 use marionette_motion::{BakeSettings, Baker, bake_with_threads, clean_feet};
-use marionette_skeleton::{Fk, Skeleton};
+use marionette_skeleton::{Fk, JointId, Pose, Skeleton};
+use nalgebra::Vector3;
 
-/// Contacts held within 2 mm at least, per capture and figure (held, found), as measured on
-/// 2026-11-26; a change that holds fewer fails here. (Issue 35 is about raising these.)
-const HELD_AT_LEAST: [(&str, &str, usize, usize); 14] = [
-    ("01_01", "humanoid", 70, 74),
-    ("01_01", "stickman", 39, 39),
-    ("01_01", "RiggedFigure.gltf", 53, 73),
-    ("01_01", "authored/mixamo_apose.glb", 104, 108),
-    ("01_01", "authored/rigify_tpose.glb", 104, 108),
-    ("01_01", "authored/ue_armsdown_tail.glb", 104, 108),
-    ("01_01", "authored/vroid_tpose.vrm", 104, 108),
-    ("Boxing_Toes", "humanoid", 75, 77),
-    ("Boxing_Toes", "stickman", 15, 15),
-    ("Boxing_Toes", "RiggedFigure.gltf", 27, 33),
-    ("Boxing_Toes", "authored/mixamo_apose.glb", 100, 109),
-    ("Boxing_Toes", "authored/rigify_tpose.glb", 100, 109),
-    ("Boxing_Toes", "authored/ue_armsdown_tail.glb", 100, 109),
-    ("Boxing_Toes", "authored/vroid_tpose.vrm", 100, 109),
+/// Per capture and figure: contacts held within 2 mm at least (held, found), and the most an
+/// ankle or toe joint may go below its height at rest after the cleanup (mm), as measured on
+/// 2026-11-26 after the hips were allowed to move; a change that holds fewer or sinks a foot
+/// deeper fails here. (Issue 35 asks for ≥ 95 % held and no joint more than 10 mm below.)
+const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 14] = [
+    ("01_01", "humanoid", 74, 74, 23.5),
+    ("01_01", "stickman", 39, 39, 1.0),
+    ("01_01", "RiggedFigure.gltf", 70, 82, 17.5),
+    ("01_01", "authored/mixamo_apose.glb", 109, 109, 1.0),
+    ("01_01", "authored/rigify_tpose.glb", 109, 109, 1.0),
+    ("01_01", "authored/ue_armsdown_tail.glb", 109, 109, 1.0),
+    ("01_01", "authored/vroid_tpose.vrm", 109, 109, 1.0),
+    ("Boxing_Toes", "humanoid", 117, 117, 15.5),
+    ("Boxing_Toes", "stickman", 13, 13, 7.0),
+    ("Boxing_Toes", "RiggedFigure.gltf", 139, 141, 3.0),
+    ("Boxing_Toes", "authored/mixamo_apose.glb", 105, 105, 13.5),
+    ("Boxing_Toes", "authored/rigify_tpose.glb", 105, 105, 13.5),
+    (
+        "Boxing_Toes",
+        "authored/ue_armsdown_tail.glb",
+        105,
+        105,
+        13.5,
+    ),
+    ("Boxing_Toes", "authored/vroid_tpose.vrm", 105, 105, 13.5),
 ];
+
+/// The most any of `joints` is below its height at rest over `frames` (metres, ≥ 0).
+fn deepest_below_rest(
+    skeleton: &Skeleton,
+    frames: &[marionette_motion::BakedFrame],
+    joints: &[JointId],
+) -> f64 {
+    let mut fk = Fk::new(skeleton);
+    fk.update(skeleton, &Pose::rest(skeleton).q);
+    let rest: Vec<f64> = joints.iter().map(|&j| fk.joint_position(j).y).collect();
+    frames
+        .iter()
+        .map(|f| {
+            fk.update(skeleton, &f.q);
+            joints
+                .iter()
+                .zip(&rest)
+                .map(|(&j, r)| r - fk.joint_position(j).y)
+                .fold(0.0, f64::max)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The largest step of the root's position between two keys of `sequence`.
+fn largest_root_step(sequence: &marionette_document::Sequence) -> f64 {
+    sequence
+        .keys
+        .windows(2)
+        .map(|w| {
+            (Vector3::from_column_slice(&w[1].pose.q[..3])
+                - Vector3::from_column_slice(&w[0].pose.q[..3]))
+            .norm()
+        })
+        .fold(0.0, f64::max)
+}
 
 /// How far `point` moves over frames `first..=last` of `frames` (the largest distance from where
 /// it is on the first), by forward kinematics.
@@ -83,7 +127,7 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
             // The test's own bake of the cleaned sequence, and its own measure of each contact.
             let baker = Baker::new(
                 &target,
-                &result.sequence,
+                &cleaned.sequence,
                 &cleaned.locks,
                 BakeSettings::default(),
             );
@@ -109,8 +153,12 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
             }
             let found = cleaned.contacts.len();
             println!(
-                "{what}: the test's own bake holds {held_here} of {found} contacts within {} mm",
-                HELD_WITHIN * 1e3
+                "{what}: the test's own bake holds {held_here} of {found} contacts within {} mm; hips lowered {:.1} mm raised {:.1} mm steepest {:.1} mm; below floor {:.1} mm",
+                HELD_WITHIN * 1e3,
+                cleaned.most_lowered() * 1e3,
+                cleaned.most_raised() * 1e3,
+                cleaned.steepest_pelvis_step() * 1e3,
+                cleaned.below_floor * 1e3,
             );
             let capture_name = std::path::Path::new(path)
                 .file_stem()
@@ -118,19 +166,57 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
                 .unwrap_or_default();
             let least = HELD_AT_LEAST
                 .iter()
-                .find(|(c, f, _, _)| *c == capture_name && *f == target.name())
-                .map(|&(_, _, held, of)| (held, of));
+                .find(|(c, f, _, _, _)| *c == capture_name && *f == target.name())
+                .map(|&(_, _, held, of, deepest)| (held, of, deepest));
+            // The ankle and toe joints (the feet's contact points' joints), by the test's own
+            // forward kinematics of its bake.
+            let mut feet: Vec<JointId> = points.iter().map(|p| p.joint).collect();
+            feet.extend(points.iter().filter_map(|p| p.leg.and_then(|l| l.foot)));
+            feet.sort();
+            feet.dedup();
+            let below = deepest_below_rest(&target, &baked, &feet);
+            // The hips' change between two frames, next to the capture's own root step.
+            let change: Vec<f64> = cleaned
+                .sequence
+                .keys
+                .iter()
+                .zip(&result.sequence.keys)
+                .map(|(a, b)| a.pose.q[1] - b.pose.q[1])
+                .collect();
+            let steepest = change
+                .windows(2)
+                .map(|w| (w[1] - w[0]).abs())
+                .fold(0.0, f64::max);
+            let root_step = largest_root_step(&result.sequence);
+            println!(
+                "{what}: ankles and toes at most {:.1} mm below their rest heights; hips change at most {:.1} mm between two frames (the capture's root steps up to {:.1} mm)",
+                below * 1e3,
+                steepest * 1e3,
+                root_step * 1e3
+            );
+            assert!(
+                steepest <= root_step + 0.002,
+                "{what}: the hips change {:.1} mm between two frames, more than the capture's root step {:.1} mm + 2 mm",
+                steepest * 1e3,
+                root_step * 1e3
+            );
             measured_rows.push(format!(
-                "(\"{capture_name}\", \"{}\", {held_here}, {found}),",
-                target.name()
+                "(\"{capture_name}\", \"{}\", {held_here}, {found}, {:.1}),",
+                target.name(),
+                below * 1e3
             ));
-            let Some((least_held, least_of)) = least else {
+            let Some((least_held, least_of, deepest_mm)) = least else {
                 missing.push(what.clone());
                 continue;
             };
             assert!(
                 held_here * least_of >= least_held * found,
                 "{what}: {held_here} of {found} contacts held, fewer than {least_held} of {least_of}"
+            );
+            assert!(
+                below * 1e3 <= deepest_mm,
+                "{what}: an ankle or toe joint goes {:.1} mm below its height at rest (at most {deepest_mm} mm before)",
+                below * 1e3
             );
             checked += 1;
             let not_held: Vec<_> = cleaned.not_held().collect();

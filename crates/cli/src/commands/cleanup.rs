@@ -58,18 +58,19 @@ pub fn clean(doc: &mut DocumentFile, sequence: &str, sites: &str) -> Result<Clea
             .collect();
         named_points(&doc.skeleton, &names)?
     };
-    let Some(seq) = doc.sequences.iter().find(|s| s.name == sequence) else {
+    let Some(index) = doc.sequences.iter().position(|s| s.name == sequence) else {
         return Err(format!("no sequence \"{sequence}\""));
     };
     let cleaned = clean_feet(
         &doc.skeleton,
-        seq,
+        &doc.sequences[index],
         &doc.locks,
         &points,
         BakeSettings::default(),
     )
     .map_err(|e| e.to_string())?;
     doc.locks.clone_from(&cleaned.locks);
+    doc.sequences[index].clone_from(&cleaned.sequence);
     Ok(cleaned)
 }
 
@@ -84,7 +85,7 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
                 json!({"point": c.point, "lock": c.lock, "frames": [c.frames.0, c.frames.1],
                        "slide_before_mm": mm(c.slide_before), "slide_after_mm": mm(c.slide_after),
                        "held": c.held(), "at_limits": c.at_limits,
-                       "gave_way_to": c.gave_way_to})
+                       "gave_way_to": c.gave_way_to, "hips_lowered_mm": mm(c.lowered)})
             })
             .collect();
         let steps: Vec<_> = cleaned
@@ -101,7 +102,11 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
             "{}",
             json!({"sequence": sequence, "frames": cleaned.frames, "micros": micros,
                    "contacts": contacts, "steps": steps, "replaced": cleaned.replaced,
-                   "held": cleaned.not_held().next().is_none()})
+                   "held": cleaned.not_held().next().is_none(),
+                   "hips": {"most_raised_mm": mm(cleaned.most_raised()),
+                            "most_lowered_mm": mm(cleaned.most_lowered()),
+                            "steepest_step_mm": mm(cleaned.steepest_pelvis_step()),
+                            "below_floor_after_mm": mm(cleaned.below_floor)}})
         );
         return;
     }
@@ -121,8 +126,13 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
             (None, false) => "  NOT HELD".to_owned(),
             (None, true) => String::new(),
         };
+        let lowered = if c.lowered > 0.0 {
+            format!("  (hips lowered up to {:.1} mm)", mm(c.lowered))
+        } else {
+            String::new()
+        };
         outln!(
-            "  {:<32} slide {:>6.1} mm → {:>5.1} mm{verdict}",
+            "  {:<32} slide {:>6.1} mm → {:>5.1} mm{lowered}{verdict}",
             c.lock,
             mm(c.slide_before),
             mm(c.slide_after),
@@ -138,6 +148,13 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
             mm(s.largest_before)
         );
     }
+    outln!(
+        "  hips: raised up to {:.1} mm where a foot was below the floor, lowered up to {:.1} mm where a leg could not reach its plant; largest change between two frames {:.1} mm; feet below the floor after: {:.1} mm at most",
+        mm(cleaned.most_raised()),
+        mm(cleaned.most_lowered()),
+        mm(cleaned.steepest_pelvis_step()),
+        mm(cleaned.below_floor)
+    );
     let not_held: Vec<_> = cleaned.not_held().collect();
     if !not_held.is_empty() {
         outln!(

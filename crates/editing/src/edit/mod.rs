@@ -213,6 +213,9 @@ pub enum Edit {
         path: std::path::PathBuf,
         /// Bones mapped by hand, over the map found (empty: the map found).
         map: marionette_interchange::retarget::RetargetMap,
+        /// Keep the capture's own place in its room; else (the default) the take's first frame
+        /// stands where the figure stands, facing where it faces.
+        keep_place: bool,
     },
     /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
     /// replaced).
@@ -420,8 +423,14 @@ impl Document {
             Edit::DeleteLibraryPose(name) => {
                 return Ok(Applied::Said(self.delete_library_pose(&name)?));
             }
-            Edit::RetargetCapture { path, map } => {
-                return Ok(Applied::Said(self.retarget_capture(&path, &map)?));
+            Edit::RetargetCapture {
+                path,
+                map,
+                keep_place,
+            } => {
+                return Ok(Applied::Said(
+                    self.retarget_capture(&path, &map, keep_place)?,
+                ));
             }
             Edit::Settings(settings) => {
                 runner.set_settings(settings).map_err(EditError::Settings)?

@@ -99,6 +99,11 @@ pub fn retarget_map_window(
             let mapped = plan.rows.iter().filter(|r| r.chosen().is_some()).count();
             let changed = plan.rows.iter().filter(|r| r.changed()).count();
             ui.label(format!("{mapped} bones mapped, {changed} by hand"));
+            ui.checkbox(&mut plan.keep_place, "Keep the capture's own place")
+                .on_hover_text(
+                    "Off: the take starts where the figure stands, facing where it faces. \
+                     On: it stays where the performer was in the capture room.",
+                );
             ui.horizontal(|ui| {
                 if ui.button("Retarget").clicked() {
                     out.edits.push(plan.edit());

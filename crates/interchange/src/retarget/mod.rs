@@ -32,6 +32,7 @@ use crate::character::rig::{Rig, RigJoint};
 use marionette_skeleton::rotation::{nearest_rotation, quaternion_of};
 
 pub mod map;
+pub mod placement;
 
 pub use map::{MapEntry, RetargetMap};
 

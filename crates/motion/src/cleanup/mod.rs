@@ -17,10 +17,15 @@ use nalgebra::Vector3;
 
 use crate::bake::{BakeSettings, Baker, bake_with_threads};
 
+pub mod floor;
+mod pelvis;
 mod plants;
 mod report;
 
 use crate::contacts::{Contact, ContactThresholds, find_contacts};
+pub use floor::FloorPoints;
+use floor::root_raised;
+pub use pelvis::{Leg, REACH, SMOOTHING_SECONDS, smooth_at_least};
 use plants::{conflicts, plant_feet_whole};
 pub use report::{Cleaned, ContactReport, EdgeSteps};
 use report::{at_limits, beyond_reach, edge_steps};
@@ -40,6 +45,10 @@ pub struct ContactPoint {
     pub offset: Vector3<f64>,
     /// The site, when it is one (the lock is then a `Position` goal on it, else a `Point`).
     pub site: Option<SiteId>,
+    /// The leg carrying it, when known: its lock is then kept by the leg from the hip down
+    /// (whatever other children the leg's joints have), and the hips come down where the leg
+    /// cannot reach where it is planted.
+    pub leg: Option<Leg>,
 }
 
 impl ContactPoint {
@@ -51,6 +60,7 @@ impl ContactPoint {
             joint: s.joint,
             offset: s.offset,
             site: Some(site),
+            leg: None,
         }
     }
 
@@ -61,7 +71,27 @@ impl ContactPoint {
             joint,
             offset: Vector3::zeros(),
             site: None,
+            leg: None,
         }
+    }
+
+    /// The same point on `leg`.
+    pub fn on_leg(self, leg: Leg) -> ContactPoint {
+        ContactPoint {
+            leg: Some(leg),
+            ..self
+        }
+    }
+
+    /// The lock holding this point at `target` (kept by its leg from the hip down when its leg
+    /// is known, else by its limb).
+    fn lock(
+        &self,
+        skeleton: &Skeleton,
+        name: String,
+        target: Vector3<f64>,
+    ) -> Result<Lock, LockError> {
+        Lock::new(skeleton, name, self.goal(target), self.leg.map(|l| l.upper))
     }
 
     /// The goal holding this point at `target`.
@@ -133,6 +163,11 @@ fn paths(
     out
 }
 
+/// The frames as slices.
+fn as_slices(frames: &[Vec<f64>]) -> Vec<&[f64]> {
+    frames.iter().map(Vec::as_slice).collect()
+}
+
 /// Every frame of `sequence` baked against `locks`.
 fn bake(
     skeleton: &Skeleton,
@@ -170,17 +205,24 @@ pub fn clean_feet(
         .collect();
     let replaced = locks.len() - kept.len();
     let first_frame = sequence.keys.first().map_or(0, |k| k.frame);
-    let before = paths(
-        skeleton,
-        &bake(skeleton, sequence, &kept, settings)?,
-        points,
-    );
-    let thresholds = ContactThresholds::for_figure(figure_height(skeleton), sequence.fps);
+    let fps = sequence.fps;
+    let rest = Pose::rest(skeleton).q;
+    // The feet first put back on the floor where the legs could not fold as the performer's.
+    let floor = FloorPoints::new(skeleton, points, &rest);
+    let half_width = ((SMOOTHING_SECONDS * fps).round() as usize).max(1);
+    let mut frames = bake(skeleton, sequence, &kept, settings)?;
+    let raised = pelvis::smooth_at_least(&floor.below(skeleton, &as_slices(&frames)), half_width);
+    let mut sequence = root_raised(sequence, first_frame, &raised);
+    if raised.iter().any(|&r| r > 0.0) {
+        frames = bake(skeleton, &sequence, &kept, settings)?;
+    }
+    let before = paths(skeleton, &frames, points);
+    let thresholds = ContactThresholds::for_figure(figure_height(skeleton), fps);
     let mut found: Vec<(usize, Contact)> = before
         .iter()
         .enumerate()
         .flat_map(|(i, path)| {
-            find_contacts(path, sequence.fps, &thresholds)
+            find_contacts(path, fps, &thresholds)
                 .into_iter()
                 .map(move |c| (i, c))
         })
@@ -189,26 +231,41 @@ pub fn clean_feet(
     let limbs = points
         .iter()
         .map(|p| {
-            let lock = Lock::new(skeleton, p.name.clone(), p.goal(Vector3::zeros()), None)?;
-            Ok(lock.limb().clone())
+            Ok(p.lock(skeleton, p.name.clone(), Vector3::zeros())?
+                .limb()
+                .clone())
         })
         .collect::<Result<Vec<_>, CleanupError>>()?;
     plant_feet_whole(&limbs, &before, &mut found);
+    // No plant below the floor.
+    for (i, c) in &mut found {
+        if let Some(lowest) = floor.floor_of(&points[*i]) {
+            c.planted.y = c.planted.y.max(lowest);
+        }
+    }
+    // Then the hips come down where a leg cannot reach where its foot is planted.
+    let needed = pelvis::lowering_needed(skeleton, &frames, points, &found, &rest);
+    let lowered = pelvis::smooth_at_least(&needed, half_width);
+    if lowered.iter().any(|&l| l > 0.0) {
+        let down: Vec<f64> = lowered.iter().map(|l| -l).collect();
+        sequence = root_raised(&sequence, first_frame, &down);
+    }
+    let pelvis: Vec<f64> = raised.iter().zip(&lowered).map(|(r, l)| r - l).collect();
     let mut names = Vec::new();
     for &(i, c) in &found {
         let p = &points[i];
         let (a, b) = (first_frame + c.first as i64, first_frame + c.last as i64);
         let name = format!("{}{a}–{b}", p.lock_prefix());
-        let mut lock = Lock::new(skeleton, name.clone(), p.goal(c.planted), None)?;
+        let mut lock = p.lock(skeleton, name.clone(), c.planted)?;
         lock.set_frames(Some((a, b)))?;
         let offset = (c.planted - before[i][c.first])
             .norm()
             .max((c.planted - before[i][c.last]).norm());
-        lock.set_blend(thresholds.blend_for(offset, sequence.fps))?;
+        lock.set_blend(thresholds.blend_for(offset, fps))?;
         kept.push(lock);
         names.push(name);
     }
-    let mut frames = bake(skeleton, sequence, &kept, settings)?;
+    frames = bake(skeleton, &sequence, &kept, settings)?;
     let mut after = paths(skeleton, &frames, points);
     let farthest = |path: &[Vector3<f64>], a: usize, b: usize, planted: &Vector3<f64>| {
         (a..=b)
@@ -233,7 +290,7 @@ pub fn clean_feet(
     if locked.len() < added.len() {
         let mut all = kept.clone();
         all.extend(locked.iter().cloned());
-        frames = bake(skeleton, sequence, &all, settings)?;
+        frames = bake(skeleton, &sequence, &all, settings)?;
         after = paths(skeleton, &frames, points);
     }
     let contacts: Vec<ContactReport> = found
@@ -258,6 +315,10 @@ pub fn clean_feet(
                 beyond_reach: (slide_after > HELD_WITHIN).then(|| {
                     beyond_reach(skeleton, &points[i], held_by, &frames[worst], &c.planted)
                 }),
+                lowered: lowered[c.first..=c.last]
+                    .iter()
+                    .copied()
+                    .fold(0.0, f64::max),
             }
         })
         .collect();
@@ -270,6 +331,10 @@ pub fn clean_feet(
         first_frame,
     );
     kept.extend(locked);
+    let below_floor = floor
+        .below(skeleton, &as_slices(&frames))
+        .into_iter()
+        .fold(0.0, f64::max);
     Ok(Cleaned {
         locks: kept,
         replaced,
@@ -277,5 +342,8 @@ pub fn clean_feet(
         steps,
         thresholds,
         frames: frames.len(),
+        sequence,
+        pelvis,
+        below_floor,
     })
 }

@@ -2,7 +2,7 @@
 //! why (the joints of its leg at a limit, how far out of reach); per point the steps where a
 //! lock takes or lets go.
 
-use marionette_document::Lock;
+use marionette_document::{Lock, Sequence};
 use marionette_skeleton::{Fk, JointId, Skeleton};
 use nalgebra::Vector3;
 
@@ -32,6 +32,8 @@ pub struct ContactReport {
     /// target is from the top of the lock's limb than the limb, stretched straight, reaches
     /// (metres; negative: that much short of full stretch).
     pub beyond_reach: Option<f64>,
+    /// The most the hips were lowered over its frames so the leg could reach it (metres).
+    pub lowered: f64,
 }
 
 impl ContactReport {
@@ -74,12 +76,38 @@ pub struct Cleaned {
     pub thresholds: ContactThresholds,
     /// Frames baked.
     pub frames: usize,
+    /// The sequence with its root moved: raised where a foot went below the floor, lowered
+    /// where a leg could not reach where its foot is planted. The locks are for it.
+    pub sequence: Sequence,
+    /// Per frame baked, how far the root was moved up (negative: down; metres).
+    pub pelvis: Vec<f64>,
+    /// After the cleanup, the most a foot point is below its height at rest on any frame
+    /// (metres; 0 when none is).
+    pub below_floor: f64,
 }
 
 impl Cleaned {
     /// The contacts the cleanup could not hold.
     pub fn not_held(&self) -> impl Iterator<Item = &ContactReport> {
         self.contacts.iter().filter(|c| !c.held())
+    }
+
+    /// The most the root was raised (metres, ≥ 0).
+    pub fn most_raised(&self) -> f64 {
+        self.pelvis.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// The most the root was lowered (metres, ≥ 0).
+    pub fn most_lowered(&self) -> f64 {
+        self.pelvis.iter().map(|p| -p).fold(0.0, f64::max)
+    }
+
+    /// The largest change of the root's move between two frames (metres).
+    pub fn steepest_pelvis_step(&self) -> f64 {
+        self.pelvis
+            .windows(2)
+            .map(|w| (w[1] - w[0]).abs())
+            .fold(0.0, f64::max)
     }
 }
 
