@@ -4,6 +4,7 @@
 
 pub mod bake;
 pub mod characters;
+pub mod contacts;
 pub mod convergence;
 pub mod crouch;
 pub mod drag;
@@ -57,7 +58,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 17] = [
+pub const PROTOCOLS: [&str; 18] = [
     "tracking",
     "planar",
     "convergence",
@@ -73,6 +74,7 @@ pub const PROTOCOLS: [&str; 17] = [
     "interchange",
     "characters",
     "retarget",
+    "contacts",
     "stage",
     "stage-drag",
 ];
@@ -104,6 +106,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             }
             "characters" => characters::table(if quick { 1 } else { 5 }),
             "retarget" => retarget::table(if quick { 1 } else { 3 }),
+            "contacts" => contacts::table(if quick { 1 } else { 3 }, if quick { 8 } else { 1 }),
             "stage" => stage::table(if quick { 100 } else { 1_000 }, if quick { 1 } else { 11 }),
             "stage-drag" => stage_drag::table(if quick { 60 } else { 600 }),
             _ => drag_reach::table(

@@ -18,7 +18,7 @@ use crate::table::Table;
 
 /// The figures: the built-in humanoid, then the test characters (a non-humanoid is listed as
 /// refused).
-fn figures() -> Vec<(String, Result<Skeleton, String>)> {
+pub(crate) fn figures() -> Vec<(String, Result<Skeleton, String>)> {
     let mut out = vec![("humanoid".to_owned(), Ok(builtin::humanoid()))];
     for path in crate::characters::files() {
         let name = path

@@ -22,26 +22,26 @@ use nalgebra::Vector3;
 /// 2026-11-26 after the hips were allowed to move; a change that holds fewer or sinks a foot
 /// deeper fails here. (Issue 35 asks for ≥ 95 % held and no joint more than 10 mm below.)
 const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 14] = [
-    ("01_01", "humanoid", 74, 74, 23.5),
+    ("01_01", "humanoid", 74, 74, 4.0),
     ("01_01", "stickman", 39, 39, 1.0),
-    ("01_01", "RiggedFigure.gltf", 70, 82, 17.5),
+    ("01_01", "RiggedFigure.gltf", 70, 82, 17.0),
     ("01_01", "authored/mixamo_apose.glb", 109, 109, 1.0),
     ("01_01", "authored/rigify_tpose.glb", 109, 109, 1.0),
     ("01_01", "authored/ue_armsdown_tail.glb", 109, 109, 1.0),
     ("01_01", "authored/vroid_tpose.vrm", 109, 109, 1.0),
     ("Boxing_Toes", "humanoid", 117, 117, 15.5),
-    ("Boxing_Toes", "stickman", 13, 13, 7.0),
-    ("Boxing_Toes", "RiggedFigure.gltf", 139, 141, 3.0),
-    ("Boxing_Toes", "authored/mixamo_apose.glb", 105, 105, 13.5),
-    ("Boxing_Toes", "authored/rigify_tpose.glb", 105, 105, 13.5),
+    ("Boxing_Toes", "stickman", 13, 13, 3.5),
+    ("Boxing_Toes", "RiggedFigure.gltf", 139, 141, 1.0),
+    ("Boxing_Toes", "authored/mixamo_apose.glb", 105, 105, 4.0),
+    ("Boxing_Toes", "authored/rigify_tpose.glb", 105, 105, 4.0),
     (
         "Boxing_Toes",
         "authored/ue_armsdown_tail.glb",
         105,
         105,
-        13.5,
+        4.0,
     ),
-    ("Boxing_Toes", "authored/vroid_tpose.vrm", 105, 105, 13.5),
+    ("Boxing_Toes", "authored/vroid_tpose.vrm", 105, 105, 4.0),
 ];
 
 /// The most any of `joints` is below its height at rest over `frames` (metres, ≥ 0).

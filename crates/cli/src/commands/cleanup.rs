@@ -106,7 +106,8 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
                    "hips": {"most_raised_mm": mm(cleaned.most_raised()),
                             "most_lowered_mm": mm(cleaned.most_lowered()),
                             "steepest_step_mm": mm(cleaned.steepest_pelvis_step()),
-                            "below_floor_after_mm": mm(cleaned.below_floor)}})
+                            "below_floor_after_mm": mm(cleaned.below_floor)},
+                   "floor_locks": cleaned.floor_locks})
         );
         return;
     }
@@ -149,10 +150,14 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
         );
     }
     outln!(
-        "  hips: raised up to {:.1} mm where a foot was below the floor, lowered up to {:.1} mm where a leg could not reach its plant; largest change between two frames {:.1} mm; feet below the floor after: {:.1} mm at most",
+        "  hips: raised up to {:.1} mm where a foot was below the floor, lowered up to {:.1} mm where a leg could not reach its plant; largest change between two frames {:.1} mm",
         mm(cleaned.most_raised()),
         mm(cleaned.most_lowered()),
         mm(cleaned.steepest_pelvis_step()),
+    );
+    outln!(
+        "  floor: {} floor locks keep rolling feet above it; feet below it after: {:.1} mm at most",
+        cleaned.floor_locks,
         mm(cleaned.below_floor)
     );
     let not_held: Vec<_> = cleaned.not_held().collect();

@@ -17,6 +17,8 @@ use super::ContactPoint;
 pub struct FloorPoints {
     points: Vec<ContactPoint>,
     floors: Vec<f64>,
+    /// Per point, the contact point (an index into those given) it was found from.
+    from: Vec<usize>,
 }
 
 impl FloorPoints {
@@ -24,19 +26,28 @@ impl FloorPoints {
     /// origin of each point's foot joint, each once, with their heights in the pose `rest`.
     pub fn new(skeleton: &Skeleton, points: &[ContactPoint], rest: &[f64]) -> FloorPoints {
         let mut all: Vec<ContactPoint> = Vec::new();
-        let mut add = |p: ContactPoint| {
+        let mut from = Vec::new();
+        let mut add = |p: ContactPoint, i: usize| {
             if !all
                 .iter()
                 .any(|q| q.joint == p.joint && (q.offset - p.offset).norm() < 1e-12)
             {
                 all.push(p);
+                from.push(i);
             }
         };
-        for p in points {
-            add(p.clone());
-            add(ContactPoint::joint(skeleton, p.joint));
+        for (i, p) in points.iter().enumerate() {
+            add(p.clone(), i);
+        }
+        for (i, p) in points.iter().enumerate() {
+            // On the point's leg: a lock keeping it above the floor is kept by the leg.
+            let on_leg = |c: ContactPoint| match p.leg {
+                Some(leg) => c.on_leg(leg),
+                None => c,
+            };
+            add(on_leg(ContactPoint::joint(skeleton, p.joint)), i);
             if let Some(foot) = p.leg.and_then(|l| l.foot) {
-                add(ContactPoint::joint(skeleton, foot));
+                add(on_leg(ContactPoint::joint(skeleton, foot)), i);
             }
         }
         let mut fk = Fk::new(skeleton);
@@ -45,6 +56,7 @@ impl FloorPoints {
         FloorPoints {
             points: all,
             floors,
+            from,
         }
     }
 
@@ -59,6 +71,27 @@ impl FloorPoints {
             .iter()
             .position(|q| q.joint == point.joint && (q.offset - point.offset).norm() < 1e-12)
             .map(|i| self.floors[i])
+    }
+
+    /// Per frame, how far below its floor each point is (negative: above).
+    pub fn depths(&self, skeleton: &Skeleton, frames: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let mut fk = Fk::new(skeleton);
+        frames
+            .iter()
+            .map(|q| {
+                fk.update(skeleton, q);
+                self.points
+                    .iter()
+                    .zip(&self.floors)
+                    .map(|(p, floor)| floor - fk.point(p.joint, &p.offset).y)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The contact point (an index into those given) point `k` was found from.
+    pub fn found_from(&self, k: usize) -> usize {
+        self.from[k]
     }
 
     /// How far below its floor each frame's lowest point is (0 where every point is on or

@@ -18,6 +18,7 @@ use nalgebra::Vector3;
 use crate::bake::{BakeSettings, Baker, bake_with_threads};
 
 pub mod floor;
+mod floor_locks;
 mod pelvis;
 mod plants;
 mod report;
@@ -111,6 +112,11 @@ impl ContactPoint {
     fn lock_prefix(&self) -> String {
         format!("{} contact ", self.name)
     }
+
+    /// The prefix of the names of this point's floor locks ([`floor_locks`]).
+    fn floor_prefix(&self) -> String {
+        format!("{} floor ", self.name)
+    }
 }
 
 /// Why a cleanup could not be made.
@@ -168,6 +174,33 @@ fn as_slices(frames: &[Vec<f64>]) -> Vec<&[f64]> {
     frames.iter().map(Vec::as_slice).collect()
 }
 
+/// A sequence and the locks it is baked with.
+struct Baking<'a> {
+    skeleton: &'a Skeleton,
+    sequence: &'a Sequence,
+    locks: &'a [Lock],
+    settings: BakeSettings,
+}
+
+impl Baking<'_> {
+    /// Every frame baked with the locks and `more`.
+    fn frames(&self, more: &[Lock]) -> Result<Vec<Vec<f64>>, CleanupError> {
+        let mut all = self.locks.to_vec();
+        all.extend(more.iter().cloned());
+        bake(self.skeleton, self.sequence, &all, self.settings)
+    }
+}
+
+/// The contacts found and the locks that hold them.
+struct Planted<'a> {
+    floor: &'a FloorPoints,
+    points: &'a [ContactPoint],
+    /// (point index, contact).
+    found: &'a [(usize, Contact)],
+    /// Per contact, its lock when it is locked.
+    locks: &'a [Option<&'a Lock>],
+}
+
 /// Every frame of `sequence` baked against `locks`.
 fn bake(
     skeleton: &Skeleton,
@@ -197,7 +230,13 @@ pub fn clean_feet(
     if points.is_empty() {
         return Err(CleanupError::NoPoints);
     }
-    let prefixes: Vec<String> = points.iter().map(ContactPoint::lock_prefix).collect();
+    let rest = Pose::rest(skeleton).q;
+    let floor = FloorPoints::new(skeleton, points, &rest);
+    let prefixes: Vec<String> = points
+        .iter()
+        .map(ContactPoint::lock_prefix)
+        .chain(floor.points().iter().map(ContactPoint::floor_prefix))
+        .collect();
     let mut kept: Vec<Lock> = locks
         .iter()
         .filter(|l| !prefixes.iter().any(|p| l.name.starts_with(p.as_str())))
@@ -206,9 +245,7 @@ pub fn clean_feet(
     let replaced = locks.len() - kept.len();
     let first_frame = sequence.keys.first().map_or(0, |k| k.frame);
     let fps = sequence.fps;
-    let rest = Pose::rest(skeleton).q;
     // The feet first put back on the floor where the legs could not fold as the performer's.
-    let floor = FloorPoints::new(skeleton, points, &rest);
     let half_width = ((SMOOTHING_SECONDS * fps).round() as usize).max(1);
     let mut frames = bake(skeleton, sequence, &kept, settings)?;
     let raised = pelvis::smooth_at_least(&floor.below(skeleton, &as_slices(&frames)), half_width);
@@ -291,8 +328,33 @@ pub fn clean_feet(
         let mut all = kept.clone();
         all.extend(locked.iter().cloned());
         frames = bake(skeleton, &sequence, &all, settings)?;
-        after = paths(skeleton, &frames, points);
     }
+    // Then each foot kept above the floor where it rolls into it.
+    let contact_locks: Vec<Option<&Lock>> = added
+        .iter()
+        .zip(&gave_way)
+        .map(|(l, g)| g.is_none().then_some(l))
+        .collect();
+    let mut base = kept.clone();
+    base.extend(locked.iter().cloned());
+    let on_the_floor = floor_locks::keep_above_floor(
+        &Baking {
+            skeleton,
+            sequence: &sequence,
+            locks: &base,
+            settings,
+        },
+        &Planted {
+            floor: &floor,
+            points,
+            found: &found,
+            locks: &contact_locks,
+        },
+        &mut frames,
+        thresholds.blend,
+        first_frame,
+    )?;
+    after = paths(skeleton, &frames, points);
     let contacts: Vec<ContactReport> = found
         .iter()
         .zip(&names)
@@ -331,6 +393,8 @@ pub fn clean_feet(
         first_frame,
     );
     kept.extend(locked);
+    let floor_held = on_the_floor.len();
+    kept.extend(on_the_floor);
     let below_floor = floor
         .below(skeleton, &as_slices(&frames))
         .into_iter()
@@ -345,5 +409,6 @@ pub fn clean_feet(
         sequence,
         pelvis,
         below_floor,
+        floor_locks: floor_held,
     })
 }

@@ -84,6 +84,9 @@ pub struct Cleaned {
     /// After the cleanup, the most a foot point is below its height at rest on any frame
     /// (metres; 0 when none is).
     pub below_floor: f64,
+    /// The floor locks added (a foot point kept above the floor where its foot rolled into
+    /// it; named `<point> floor <first>–<last>`, after the contact locks in `locks`).
+    pub floor_locks: usize,
 }
 
 impl Cleaned {
