@@ -289,22 +289,33 @@ impl DocumentFile {
                 defects,
             })
         };
-        if let Ok(probe) = ron_io::parse::<VersionProbe>(text) {
-            match probe.version {
-                STAGE_VERSION => {
-                    return Err(invalid(vec![DocumentDefect::Stage]));
+        // The version decides first (a stage file, a newer file, a file without one); it is
+        // read from the whole parse when the text parses, else from a probe of the version
+        // alone (parsing a long take twice doubled the time to open it).
+        let version_defect = |version: u32| match version {
+            STAGE_VERSION => Some(DocumentDefect::Stage),
+            v if v > STAGE_VERSION => Some(DocumentDefect::NewerVersion {
+                found: v,
+                supported: STAGE_VERSION,
+            }),
+            0 => Some(DocumentDefect::NoVersion),
+            _ => None,
+        };
+        let def = match FileError::<DocumentDefect>::parse_ron::<DocumentDef>(text, &file) {
+            Ok(def) => {
+                if let Some(defect) = version_defect(def.version) {
+                    return Err(invalid(vec![defect]));
                 }
-                v if v > STAGE_VERSION => {
-                    return Err(invalid(vec![DocumentDefect::NewerVersion {
-                        found: v,
-                        supported: STAGE_VERSION,
-                    }]));
-                }
-                0 => return Err(invalid(vec![DocumentDefect::NoVersion])),
-                _ => {}
+                def
             }
-        }
-        let def: DocumentDef = FileError::<DocumentDefect>::parse_ron(text, &file)?;
+            Err(e) => {
+                let probe = ron_io::parse::<VersionProbe>(text).ok();
+                if let Some(defect) = probe.and_then(|p| version_defect(p.version)) {
+                    return Err(invalid(vec![defect]));
+                }
+                return Err(e.into());
+            }
+        };
         let skeleton_path = folder(path).join(&def.skeleton);
         let skeleton =
             Skeleton::load(&skeleton_path).map_err(|source| DocumentError::Skeleton {

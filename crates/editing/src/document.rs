@@ -69,6 +69,8 @@ pub struct Document {
     pub(crate) character: SkinCharacter,
     /// The other figures, props, links and cues ([`crate::stage`]).
     pub(crate) stage: crate::stage::StageParts,
+    /// How the last Find foot contacts moved the hips ([`crate::foot_contacts`]).
+    pub(crate) hips_moved: Option<crate::foot_contacts::HipsMoved>,
     id: u64,
 }
 
@@ -134,6 +136,7 @@ impl Document {
             fk,
             character,
             stage: crate::stage::StageParts::one(skeleton_name.as_str()),
+            hips_moved: None,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }

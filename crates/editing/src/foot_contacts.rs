@@ -8,6 +8,32 @@ use marionette_motion::{BakeSettings, clean_feet};
 use crate::history::Change;
 use crate::{Document, EditError};
 
+/// How the last Find foot contacts moved a sequence's hips, for the motion plot: per frame from
+/// `first`, how far the root went up (negative: down), while the sequence's keys are still the
+/// ones it wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HipsMoved {
+    /// The sequence.
+    pub sequence: String,
+    /// The first frame.
+    pub first: i64,
+    /// Per frame, the root's move up (metres).
+    pub change: Vec<f64>,
+    /// The keys' root heights it wrote.
+    heights: Vec<f64>,
+}
+
+impl Document {
+    /// How the last Find foot contacts moved the shown sequence's hips, while its keys are still
+    /// those it wrote (`None` after an undo or another edit of them).
+    pub fn hips_moved(&self) -> Option<&HipsMoved> {
+        let shown = self.sequences.get(self.sequence?)?;
+        let moved = self.hips_moved.as_ref()?;
+        let heights = shown.keys.iter().map(|k| k.pose.q[1]);
+        (moved.sequence == shown.name && heights.eq(moved.heights.iter().copied())).then_some(moved)
+    }
+}
+
 impl Document {
     /// Finds the shown sequence's foot contacts and locks them; says how many were found and
     /// held, and names those that could not be held.
@@ -49,6 +75,13 @@ impl Document {
                     after: self.sequences.clone(),
                 },
             ],
+        });
+        let written = &self.sequences[index];
+        self.hips_moved = Some(HipsMoved {
+            sequence: name.clone(),
+            first: written.keys.first().map_or(0, |k| k.frame),
+            change: cleaned.pelvis.clone(),
+            heights: written.keys.iter().map(|k| k.pose.q[1]).collect(),
         });
         // The current frame as baked with them.
         self.go_to_frame(self.frame);
@@ -115,6 +148,10 @@ mod tests {
         assert!(said.contains("12 foot contacts"), "{said}");
         assert_eq!(doc.locks().len(), 12);
         let found_once = doc.sequences()[0].clone();
+        let moved = doc
+            .hips_moved()
+            .expect("the hips' move is kept for the plot");
+        assert!(moved.change.iter().any(|&c| c < 0.0), "{:?}", moved.change);
         assert_ne!(
             found_once, glide_keys,
             "the hips came down where the legs are straight"
@@ -130,5 +167,6 @@ mod tests {
         doc.apply(Edit::Undo, &mut solving).expect("undo");
         assert!(doc.locks().is_empty());
         assert_eq!(doc.sequences()[0], glide_keys);
+        assert!(doc.hips_moved().is_none(), "undone: no longer shown");
     }
 }

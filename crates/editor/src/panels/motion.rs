@@ -1,6 +1,7 @@
 //! The motion plot (Sequence ▸ Motion plot): for a site of the figure, its height and its
 //! speed across the ground over the shown sequence, as interpolated (grey) and as baked with the
-//! locks (blue), the frames where a lock holds that site shaded, the current frame marked; a
+//! locks (blue), the frames where a lock holds that site shaded, the current frame marked; below
+//! them the hips' height, with (orange) where they were before Find foot contacts moved them; a
 //! click on a plot goes to that frame. The tracks are computed when the document, the bake or
 //! the site changes ([`MotionTracks`]), not every frame.
 
@@ -34,6 +35,9 @@ pub struct MotionTracks {
     pub speed: [Vec<[f64; 2]>; 2],
     /// The frame ranges of the locks on the site (inclusive).
     pub held: Vec<(i64, i64)>,
+    /// (frame, the hips' height) as interpolated, as baked, and as interpolated before the
+    /// last Find foot contacts moved them (empty when it did not, or its move was undone).
+    pub hips: [Vec<[f64; 2]>; 3],
 }
 
 /// Computes the motion plot's tracks while it is shown.
@@ -97,9 +101,22 @@ fn motion_tracks(
             })
             .collect()
     };
-    let paths = [
-        path(&document.interpolate_sequence(index)),
-        path(&strip.poses),
+    let interpolated = document.interpolate_sequence(index);
+    let paths = [path(&interpolated), path(&strip.poses)];
+    let root = skeleton.joint_ids().next();
+    let hips_of = |poses: &[Vec<f64>], fk: &mut Fk| -> Vec<f64> {
+        poses
+            .iter()
+            .map(|q| {
+                fk.update(skeleton, q);
+                root.map_or(0.0, |r| fk.joint_position(r).y)
+            })
+            .collect()
+    };
+    let mut hips_fk = Fk::new(skeleton);
+    let hips_now = [
+        hips_of(&interpolated, &mut hips_fk),
+        hips_of(&strip.poses, &mut hips_fk),
     ];
     let at = |f: usize| (first + f as i64) as f64;
     let site_of = skeleton.site(id);
@@ -115,8 +132,22 @@ fn motion_tracks(
         })
         .filter_map(|l| l.frames())
         .collect();
+    let before: Vec<[f64; 2]> = document.hips_moved().map_or_else(Vec::new, |moved| {
+        hips_now[0]
+            .iter()
+            .enumerate()
+            .map(|(f, h)| {
+                let at_frame = (first + f as i64 - moved.first).max(0) as usize;
+                let change = moved.change.get(at_frame).copied().unwrap_or(0.0);
+                [at(f), h - change]
+            })
+            .collect()
+    });
+    let track =
+        |h: &[f64]| -> Vec<[f64; 2]> { h.iter().enumerate().map(|(f, v)| [at(f), *v]).collect() };
     *tracks = MotionTracks {
         source: Some(source),
+        hips: [track(&hips_now[0]), track(&hips_now[1]), before],
         site: site_of.name.clone(),
         height: paths
             .clone()
@@ -181,19 +212,29 @@ pub fn motion_window(
                         }
                     }
                 });
-            ui.label("grey: as interpolated · blue: as baked with the locks · shaded: locked");
+            ui.label(
+                "grey: as interpolated · blue: as baked with the locks · shaded: locked · \
+                 orange: the hips before Find foot contacts moved them",
+            );
             let frame = document.frame() as f64;
-            let height = (ui.available_height() - 10.0).max(120.0) / 2.0;
             let x = tracks.height[1].first().map_or(0.0, |p| p[0])
                 ..=tracks.height[1].last().map_or(1.0, |p| p[0]);
+            let height = (ui.available_height() - 10.0).max(180.0) / 3.0;
+            let hips = [tracks.hips[0].clone(), tracks.hips[1].clone()];
             for (name, unit, series) in [
                 ("height", "height (m)", &tracks.height),
                 ("speed", "speed (m/s)", &tracks.speed),
+                ("hips", "hips (m)", &hips),
             ] {
                 // The whole sequence, and the values up to their 99th percentile (a capture's
                 // calibration frame would flatten the rest).
-                let y = upper(series);
-                let floor = if name == "speed" { 0.0 } else { lower(series) };
+                // The hips' bounds take in where they were before, too.
+                let mut bounds = series.clone();
+                if name == "hips" {
+                    bounds[0].extend_from_slice(&tracks.hips[2]);
+                }
+                let y = upper(&bounds);
+                let floor = if name == "speed" { 0.0 } else { lower(&bounds) };
                 let response = Plot::new(format!("motion {name}"))
                     .height(height)
                     .link_cursor("motion plots", [true, false])
@@ -219,6 +260,15 @@ pub fn motion_window(
                             Line::new("as baked", PlotPoints::from(series[1].clone()))
                                 .color(egui::Color32::from_rgb(40, 100, 200)),
                         );
+                        if name == "hips" && !tracks.hips[2].is_empty() {
+                            plot.line(
+                                Line::new(
+                                    "before Find foot contacts",
+                                    PlotPoints::from(tracks.hips[2].clone()),
+                                )
+                                .color(egui::Color32::from_rgb(230, 150, 40)),
+                            );
+                        }
                         plot.vline(
                             VLine::new("frame", frame).color(egui::Color32::from_rgb(220, 80, 40)),
                         );

@@ -22,7 +22,7 @@ const ROUNDS: usize = 3;
 pub(super) fn keep_above_floor(
     baking: &Baking<'_>,
     planted: &Planted<'_>,
-    frames: &mut Vec<Vec<f64>>,
+    frames: &mut [Vec<f64>],
     blend: i64,
     first: i64,
 ) -> Result<Vec<Lock>, CleanupError> {
@@ -86,6 +86,7 @@ pub(super) fn keep_above_floor(
         if more.is_empty() {
             break;
         }
+        let new = more.len();
         for lock in more {
             let k = floor
                 .points()
@@ -94,7 +95,8 @@ pub(super) fn keep_above_floor(
                 .unwrap_or(0);
             added.push((k, lock));
         }
-        *frames = baking.frames(&locks_of(&added))?;
+        let changed: Vec<&Lock> = added[added.len() - new..].iter().map(|(_, l)| l).collect();
+        baking.refresh(&locks_of(&added), &changed, frames);
     }
     // A contact held before and not now: the floor locks of its leg around it go.
     let now = slides(frames);
@@ -104,7 +106,7 @@ pub(super) fn keep_above_floor(
         })
         .collect();
     if !spoiled.is_empty() {
-        let count = added.len();
+        let before = added.clone();
         added.retain(|(_, floor_lock)| {
             !spoiled.iter().any(|&m| {
                 let contact = planted.locks[m].expect("locked");
@@ -122,8 +124,13 @@ pub(super) fn keep_above_floor(
                 shares && a <= d && c <= b
             })
         });
-        if added.len() < count {
-            *frames = baking.frames(&locks_of(&added))?;
+        let dropped: Vec<&Lock> = before
+            .iter()
+            .map(|(_, l)| l)
+            .filter(|l| !added.iter().any(|(_, kept)| kept.name == l.name))
+            .collect();
+        if !dropped.is_empty() {
+            baking.refresh(&locks_of(&added), &dropped, frames);
         }
     }
     Ok(locks_of(&added))

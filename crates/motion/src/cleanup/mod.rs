@@ -183,11 +183,31 @@ struct Baking<'a> {
 }
 
 impl Baking<'_> {
-    /// Every frame baked with the locks and `more`.
-    fn frames(&self, more: &[Lock]) -> Result<Vec<Vec<f64>>, CleanupError> {
+    /// The frames of `frames` (every frame of the sequence) that `changed` locks reach (their
+    /// ranges and blends) baked again with the locks and `more`: a frame's bake depends only on
+    /// the locks holding or easing on it.
+    fn refresh(&self, more: &[Lock], changed: &[&Lock], frames: &mut [Vec<f64>]) {
+        use rayon::prelude::*;
         let mut all = self.locks.to_vec();
         all.extend(more.iter().cloned());
-        bake(self.skeleton, self.sequence, &all, self.settings)
+        let baker = Baker::new(self.skeleton, self.sequence, &all, self.settings);
+        let (first, last) = baker.range();
+        let mut wanted: Vec<i64> = changed
+            .iter()
+            .filter_map(|l| l.frames().map(|(a, b)| (a - l.blend(), b + l.blend())))
+            .flat_map(|(a, b)| a.max(first)..=b.min(last))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let made: Vec<(i64, Vec<f64>)> = wanted
+            .into_par_iter()
+            .map_init(|| Fk::new(self.skeleton), |fk, f| (f, baker.frame(f, fk).q))
+            .collect();
+        for (f, q) in made {
+            if let Some(slot) = frames.get_mut((f - first) as usize) {
+                *slot = q;
+            }
+        }
     }
 }
 
@@ -250,7 +270,17 @@ pub fn clean_feet(
     let mut frames = bake(skeleton, sequence, &kept, settings)?;
     let raised = pelvis::smooth_at_least(&floor.below(skeleton, &as_slices(&frames)), half_width);
     let mut sequence = root_raised(sequence, first_frame, &raised);
-    if raised.iter().any(|&r| r > 0.0) {
+    let every_frame_keyed = sequence
+        .keys
+        .iter()
+        .enumerate()
+        .all(|(i, k)| k.frame == first_frame + i as i64);
+    if kept.is_empty() && every_frame_keyed {
+        // Nothing to solve: each frame is its key, raised.
+        for (q, r) in frames.iter_mut().zip(&raised) {
+            q[1] += r;
+        }
+    } else if raised.iter().any(|&r| r > 0.0) {
         frames = bake(skeleton, &sequence, &kept, settings)?;
     }
     let before = paths(skeleton, &frames, points);
