@@ -28,10 +28,7 @@ impl FloorPoints {
         let mut all: Vec<ContactPoint> = Vec::new();
         let mut from = Vec::new();
         let mut add = |p: ContactPoint, i: usize| {
-            if !all
-                .iter()
-                .any(|q| q.joint == p.joint && (q.offset - p.offset).norm() < 1e-12)
-            {
+            if !all.iter().any(|q| q.is_at(&p)) {
                 all.push(p);
                 from.push(i);
             }
@@ -69,7 +66,7 @@ impl FloorPoints {
     pub fn floor_of(&self, point: &ContactPoint) -> Option<f64> {
         self.points
             .iter()
-            .position(|q| q.joint == point.joint && (q.offset - point.offset).norm() < 1e-12)
+            .position(|q| q.is_at(point))
             .map(|i| self.floors[i])
     }
 
@@ -96,18 +93,10 @@ impl FloorPoints {
 
     /// How far below its floor each frame's lowest point is (0 where every point is on or
     /// above its floor): the raise of the root that puts it back.
-    pub fn below(&self, skeleton: &Skeleton, frames: &[&[f64]]) -> Vec<f64> {
-        let mut fk = Fk::new(skeleton);
-        frames
-            .iter()
-            .map(|q| {
-                fk.update(skeleton, q);
-                self.points
-                    .iter()
-                    .zip(&self.floors)
-                    .map(|(p, floor)| floor - fk.point(p.joint, &p.offset).y)
-                    .fold(0.0, f64::max)
-            })
+    pub fn below(&self, skeleton: &Skeleton, frames: &[Vec<f64>]) -> Vec<f64> {
+        self.depths(skeleton, frames)
+            .into_iter()
+            .map(|d| d.into_iter().fold(0.0, f64::max))
             .collect()
     }
 }
@@ -149,7 +138,7 @@ mod tests {
         sunk[1] -= 0.07;
         let mut lifted = rest.clone();
         lifted[1] += 0.2;
-        let below = floor.below(&s, &[&rest, &sunk, &lifted]);
+        let below = floor.below(&s, &[rest.clone(), sunk, lifted]);
         assert!(below[0].abs() < 1e-12 && below[2] == 0.0, "{below:?}");
         assert!((below[1] - 0.07).abs() < 1e-12, "{below:?}");
     }

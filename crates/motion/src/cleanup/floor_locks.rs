@@ -28,15 +28,12 @@ pub(super) fn keep_above_floor(
 ) -> Result<Vec<Lock>, CleanupError> {
     let skeleton = baking.skeleton;
     let floor = planted.floor;
-    let same = |a: &super::ContactPoint, b: &super::ContactPoint| {
-        a.joint == b.joint && (a.offset - b.offset).norm() < 1e-12
-    };
     let mut holding: Vec<(usize, &Lock)> = Vec::new();
     for (&(i, _), lock) in planted.found.iter().zip(planted.locks) {
         let k = floor
             .points()
             .iter()
-            .position(|q| same(q, &planted.points[i]));
+            .position(|q| q.is_at(&planted.points[i]));
         if let (Some(k), Some(lock)) = (k, lock) {
             holding.push((k, lock));
         }

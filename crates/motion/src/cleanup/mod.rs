@@ -108,6 +108,11 @@ impl ContactPoint {
         })
     }
 
+    /// Whether `other` is the same point (on the same joint, at the same offset).
+    pub fn is_at(&self, other: &ContactPoint) -> bool {
+        self.joint == other.joint && (self.offset - other.offset).norm() < 1e-12
+    }
+
     /// The prefix of the names of this point's contact locks.
     fn lock_prefix(&self) -> String {
         format!("{} contact ", self.name)
@@ -167,11 +172,6 @@ fn paths(
         }
     }
     out
-}
-
-/// The frames as slices.
-fn as_slices(frames: &[Vec<f64>]) -> Vec<&[f64]> {
-    frames.iter().map(Vec::as_slice).collect()
 }
 
 /// A sequence and the locks it is baked with.
@@ -268,7 +268,7 @@ pub fn clean_feet(
     // The feet first put back on the floor where the legs could not fold as the performer's.
     let half_width = ((SMOOTHING_SECONDS * fps).round() as usize).max(1);
     let mut frames = bake(skeleton, sequence, &kept, settings)?;
-    let raised = pelvis::smooth_at_least(&floor.below(skeleton, &as_slices(&frames)), half_width);
+    let raised = pelvis::smooth_at_least(&floor.below(skeleton, &frames), half_width);
     let mut sequence = root_raised(sequence, first_frame, &raised);
     let every_frame_keyed = sequence
         .keys
@@ -426,7 +426,7 @@ pub fn clean_feet(
     let floor_held = on_the_floor.len();
     kept.extend(on_the_floor);
     let below_floor = floor
-        .below(skeleton, &as_slices(&frames))
+        .below(skeleton, &frames)
         .into_iter()
         .fold(0.0, f64::max);
     Ok(Cleaned {
