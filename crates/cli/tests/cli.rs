@@ -894,6 +894,66 @@ fn broken_bvh_files_are_refused_with_their_line_and_nothing_is_written() {
     }
 }
 
+/// `retarget --where-it-stands`: the take's first frame has the figure's root over where the
+/// document's pose stands and the figure faces where it faced; without it the take keeps the
+/// capture's place, metres away.
+#[test]
+fn retarget_where_it_stands_starts_the_take_at_the_figure() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let skeleton = path("humanoid.ron");
+    let figure_file = dir.path().join("figure.ron");
+    let mut figure = marionette_document::DocumentFile::new(
+        PathBuf::from(&skeleton),
+        marionette_skeleton::Skeleton::load(&skeleton).expect("the humanoid"),
+        marionette_skeleton::builtin::standing(&marionette_skeleton::builtin::humanoid()),
+    );
+    figure.pose.q[0] = 1.0;
+    figure.pose.q[2] = -0.5;
+    figure.save(&figure_file).expect("saved");
+    let start = |extra: &[&str]| {
+        let out = dir.path().join("take.ron");
+        let mut args = vec![
+            "retarget",
+            CMU,
+            "--onto",
+            figure_file.to_str().expect("utf-8"),
+            "--every",
+            "8",
+            "--doc-out",
+            out.to_str().expect("utf-8"),
+        ];
+        args.extend_from_slice(extra);
+        let o = marionette(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let doc = marionette_document::DocumentFile::load(&out).expect("loads");
+        let s = &doc.skeleton;
+        let mut fk = marionette_skeleton::Fk::new(s);
+        let mut stance = |q: &[f64]| {
+            fk.update(s, q);
+            let at = |n: &str| fk.joint_position(s.joint_by_name(n).expect("a joint"));
+            (at("pelvis"), at("left hip") - at("right hip"))
+        };
+        let (stood, across) = stance(&doc.pose.q);
+        let (starts, across_then) = stance(&doc.sequences[0].keys[0].pose.q);
+        let flat = |v: nalgebra::Vector3<f64>| nalgebra::Vector2::new(v.x, v.z);
+        (
+            (flat(starts) - flat(stood)).norm(),
+            flat(across).angle(&flat(across_then)),
+            stdout(&o),
+        )
+    };
+    let (away, turned, said) = start(&["--where-it-stands"]);
+    assert!(away < 0.01, "{away} m from where it stands");
+    assert!(
+        turned < 1f64.to_radians(),
+        "turned {}°",
+        turned.to_degrees()
+    );
+    assert!(said.contains("starts where the figure stands"), "{said}");
+    let (away, _, _) = start(&[]);
+    assert!(away > 1.0, "the capture's own place: {away} m away");
+}
+
 /// `retarget --onto DOCUMENT --clean-feet`: the capture goes onto the document's skeleton from
 /// the document's pose (its reference), and the feet's contacts are found and locked as
 /// `cleanup --sites auto` does, their slide measured here by a bake of the written document.

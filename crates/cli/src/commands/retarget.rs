@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::Args;
 use marionette_document::DocumentFile;
 use marionette_interchange::capture::{CaptureScale, read_capture};
+use marionette_interchange::retarget::placement::stand_where_the_figure_stands;
 use marionette_interchange::retarget::{MapOverride, RetargetMap, retarget_imported};
 use marionette_skeleton::Skeleton;
 
@@ -22,7 +23,8 @@ use crate::output::outln;
 #[command(after_help = "Examples:\n  \
     marionette retarget 01_01.bvh --onto skeletons/humanoid.ron --doc-out walk.marionette.ron\n  \
     marionette retarget take.bvh --onto hero.marionette.ron --every 2 --doc-out hero-take.ron\n  \
-    marionette retarget take.bvh --onto hero.skeleton.ron --map hero-map.ron --doc-out hero-take.ron")]
+    marionette retarget take.bvh --onto hero.skeleton.ron --map hero-map.ron --doc-out hero-take.ron\n  \
+    marionette retarget take.bvh --onto hero.marionette.ron --where-it-stands --doc-out hero-take.ron")]
 pub struct RetargetArgs {
     /// The BVH capture.
     capture: PathBuf,
@@ -46,6 +48,11 @@ pub struct RetargetArgs {
     /// (exit status 3 when some contact could not be held; the document is still written).
     #[arg(long)]
     clean_feet: bool,
+    /// Start the take where the figure stands in TARGET's pose, facing where it faces (turned
+    /// about the vertical and moved across the floor), as the editor's retarget does; without
+    /// it the take keeps the performer's place in the capture room.
+    #[arg(long)]
+    where_it_stands: bool,
 }
 
 /// The overrides of a map file, every name resolved; every defect named at once.
@@ -80,8 +87,16 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         Some(path) => read_map(path, &captured.skeleton, &target)?,
         None => Vec::new(),
     };
-    let result = retarget_imported(captured, (&target, &target_pose.q), &overrides, name)
+    let mut result = retarget_imported(captured, (&target, &target_pose.q), &overrides, name)
         .map_err(|e| format!("{file} onto {}: {e}", args.onto.display()))?;
+    let placed = if args.where_it_stands {
+        Some(
+            stand_where_the_figure_stands(&target, &target_pose.q, &mut result.sequence)
+                .map_err(|e| format!("{file} onto {}: {e}", args.onto.display()))?,
+        )
+    } else {
+        None
+    };
     let keys = result.sequence.keys.len();
     let sequence = result.sequence.name.clone();
     let mut doc = DocumentFile::new(skeleton_path, target.clone(), target_pose);
@@ -96,6 +111,12 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
     doc.save(&args.doc_out)
         .map_err(|e| format!("{}: {e}", args.doc_out.display()))?;
     outln!("{file} onto {}:", target.name());
+    if let Some((turn, moved)) = placed {
+        outln!(
+            "  starts where the figure stands: the capture's place {moved:.2} m away, turned {:.0}°",
+            turn.to_degrees()
+        );
+    }
     for m in &result.map {
         outln!(
             "  {:<14} {:<16} → {}",

@@ -1,8 +1,8 @@
 //! The motion plot (Sequence ▸ Motion plot): for a site of the figure, its height and its
 //! speed across the ground over the shown sequence, as interpolated (grey) and as baked with the
 //! locks (blue), the frames where a lock holds that site shaded, the current frame marked; below
-//! them the hips' height, with (orange) where they were before Find foot contacts moved them; a
-//! click on a plot goes to that frame. The tracks are computed when the document, the bake or
+//! them, after Find foot contacts moved the hips, how far it moved them on each frame; a click on
+//! a plot goes to that frame. The tracks are computed when the document, the bake or
 //! the site changes ([`MotionTracks`]), not every frame.
 
 use bevy::prelude::*;
@@ -35,9 +35,9 @@ pub struct MotionTracks {
     pub speed: [Vec<[f64; 2]>; 2],
     /// The frame ranges of the locks on the site (inclusive).
     pub held: Vec<(i64, i64)>,
-    /// (frame, the hips' height) as interpolated, as baked, and as interpolated before the
-    /// last Find foot contacts moved them (empty when it did not, or its move was undone).
-    pub hips: [Vec<[f64; 2]>; 3],
+    /// (frame, how far the last Find foot contacts moved the hips up, mm; negative: down);
+    /// empty when it did not move them or its move was undone.
+    pub hips: Vec<[f64; 2]>,
 }
 
 /// Computes the motion plot's tracks while it is shown.
@@ -101,22 +101,9 @@ fn motion_tracks(
             })
             .collect()
     };
-    let interpolated = document.interpolate_sequence(index);
-    let paths = [path(&interpolated), path(&strip.poses)];
-    let root = skeleton.joint_ids().next();
-    let hips_of = |poses: &[Vec<f64>], fk: &mut Fk| -> Vec<f64> {
-        poses
-            .iter()
-            .map(|q| {
-                fk.update(skeleton, q);
-                root.map_or(0.0, |r| fk.joint_position(r).y)
-            })
-            .collect()
-    };
-    let mut hips_fk = Fk::new(skeleton);
-    let hips_now = [
-        hips_of(&interpolated, &mut hips_fk),
-        hips_of(&strip.poses, &mut hips_fk),
+    let paths = [
+        path(&document.interpolate_sequence(index)),
+        path(&strip.poses),
     ];
     let at = |f: usize| (first + f as i64) as f64;
     let site_of = skeleton.site(id);
@@ -132,22 +119,18 @@ fn motion_tracks(
         })
         .filter_map(|l| l.frames())
         .collect();
-    let before: Vec<[f64; 2]> = document.hips_moved().map_or_else(Vec::new, |moved| {
-        hips_now[0]
-            .iter()
-            .enumerate()
-            .map(|(f, h)| {
+    let hips: Vec<[f64; 2]> = document.hips_moved().map_or_else(Vec::new, |moved| {
+        (0..paths[1].len())
+            .map(|f| {
                 let at_frame = (first + f as i64 - moved.first).max(0) as usize;
                 let change = moved.change.get(at_frame).copied().unwrap_or(0.0);
-                [at(f), h - change]
+                [at(f), change * 1e3]
             })
             .collect()
     });
-    let track =
-        |h: &[f64]| -> Vec<[f64; 2]> { h.iter().enumerate().map(|(f, v)| [at(f), *v]).collect() };
     *tracks = MotionTracks {
         source: Some(source),
-        hips: [track(&hips_now[0]), track(&hips_now[1]), before],
+        hips,
         site: site_of.name.clone(),
         height: paths
             .clone()
@@ -193,8 +176,8 @@ pub fn motion_window(
     let screen = ctx.content_rect();
     egui::Window::new("Motion")
         .open(open)
-        .default_pos(egui::pos2(screen.right() - 730.0, screen.top() + 40.0))
-        .default_size([400.0, 280.0])
+        .default_pos(egui::pos2(screen.right() - 420.0, screen.top() + 40.0))
+        .default_size([400.0, 380.0])
         .resizable(true)
         .show(ctx, |ui| {
             if document.current_sequence().is_none() {
@@ -214,27 +197,37 @@ pub fn motion_window(
                 });
             ui.label(
                 "grey: as interpolated · blue: as baked with the locks · shaded: locked · \
-                 orange: the hips before Find foot contacts moved them",
+                 orange: how far Find foot contacts moved the hips (up +, down −)",
             );
             let frame = document.frame() as f64;
             let x = tracks.height[1].first().map_or(0.0, |p| p[0])
                 ..=tracks.height[1].last().map_or(1.0, |p| p[0]);
-            let height = (ui.available_height() - 10.0).max(180.0) / 3.0;
-            let hips = [tracks.hips[0].clone(), tracks.hips[1].clone()];
-            for (name, unit, series) in [
+            let moved = !tracks.hips.is_empty();
+            let rows = if moved { 3.0 } else { 2.0 };
+            let height = (ui.available_height() - 10.0).max(60.0 * rows) / rows;
+            let hips = [tracks.hips.clone(), tracks.hips.clone()];
+            let mut plots = vec![
                 ("height", "height (m)", &tracks.height),
                 ("speed", "speed (m/s)", &tracks.speed),
-                ("hips", "hips (m)", &hips),
-            ] {
+            ];
+            if moved {
+                plots.push(("hips", "hips moved (mm)", &hips));
+            }
+            for (name, unit, series) in plots {
                 // The whole sequence, and the values up to their 99th percentile (a capture's
                 // calibration frame would flatten the rest).
-                // The hips' bounds take in where they were before, too.
-                let mut bounds = series.clone();
-                if name == "hips" {
-                    bounds[0].extend_from_slice(&tracks.hips[2]);
-                }
-                let y = upper(&bounds);
-                let floor = if name == "speed" { 0.0 } else { lower(&bounds) };
+                let (floor, y) = match name {
+                    "speed" => (0.0, upper(series)),
+                    // The hips' move in mm, from its lowest to its highest and through zero.
+                    "hips" => {
+                        let values = series[0].iter().map(|p| p[1]);
+                        let low = values.clone().fold(0.0, f64::min);
+                        let high = values.fold(0.0, f64::max);
+                        let pad = 0.1 * (high - low).max(1.0);
+                        (low - pad, high + pad)
+                    }
+                    _ => (lower(series), upper(series)),
+                };
                 let response = Plot::new(format!("motion {name}"))
                     .height(height)
                     .link_cursor("motion plots", [true, false])
@@ -252,21 +245,22 @@ pub fn motion_window(
                                     .border_width(0.0),
                             );
                         }
-                        plot.line(
-                            Line::new("as interpolated", PlotPoints::from(series[0].clone()))
-                                .color(egui::Color32::from_gray(150)),
-                        );
-                        plot.line(
-                            Line::new("as baked", PlotPoints::from(series[1].clone()))
-                                .color(egui::Color32::from_rgb(40, 100, 200)),
-                        );
-                        if name == "hips" && !tracks.hips[2].is_empty() {
+                        if name == "hips" {
                             plot.line(
                                 Line::new(
-                                    "before Find foot contacts",
-                                    PlotPoints::from(tracks.hips[2].clone()),
+                                    "moved by Find foot contacts",
+                                    PlotPoints::from(series[0].clone()),
                                 )
                                 .color(egui::Color32::from_rgb(230, 150, 40)),
+                            );
+                        } else {
+                            plot.line(
+                                Line::new("as interpolated", PlotPoints::from(series[0].clone()))
+                                    .color(egui::Color32::from_gray(150)),
+                            );
+                            plot.line(
+                                Line::new("as baked", PlotPoints::from(series[1].clone()))
+                                    .color(egui::Color32::from_rgb(40, 100, 200)),
                             );
                         }
                         plot.vline(
