@@ -11,7 +11,7 @@ use marionette_editing::{Applied, Edit, EditError};
 
 use crate::EditorSet;
 use crate::drag::ghosts::Ghosts;
-use crate::messages::EditRequest;
+use crate::messages::{EditRequest, FocusSelection};
 use crate::resources::{
     ActiveDrag, DragGrip, Notices, OpenDocument, Paths, SolveStatus, SolvingState,
 };
@@ -40,6 +40,7 @@ pub struct EditEffects<'w> {
     playback: ResMut<'w, Playback>,
     range: ResMut<'w, FrameRange>,
     paths: ResMut<'w, Paths>,
+    focus: MessageWriter<'w, FocusSelection>,
 }
 
 /// Applies this frame's edits, in the order they were sent.
@@ -89,6 +90,10 @@ fn follow_up(edit: &Edit, effects: &mut EditEffects) {
         Edit::SlideFrames {
             first, last, delta, ..
         } => effects.range.0 = Some((first + delta, last + delta)),
+        // The take's first frame framed in every view (wherever the capture put it).
+        Edit::RetargetCapture { .. } => {
+            effects.focus.write(FocusSelection);
+        }
         _ => {}
     }
 }

@@ -92,3 +92,35 @@ fn a_capture_imports_as_a_shown_sequence_and_exports_back() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_retarget_frames_the_take_in_every_view() {
+    // Sequence ▸ Retarget a capture: the take is shown from its first frame and the views are
+    // asked to frame it (the message F sends); a refused retarget asks nothing.
+    let mut app = app();
+    let focus_requests = |app: &App| {
+        let messages = app
+            .world()
+            .resource::<Messages<marionette_editor::messages::FocusSelection>>();
+        messages.iter_current_update_messages().count()
+    };
+    send(
+        &mut app,
+        Edit::RetargetCapture {
+            path: "/nonexistent/take.bvh".into(),
+            map: Default::default(),
+            keep_place: false,
+        },
+    );
+    assert_eq!(focus_requests(&app), 0, "refused: nothing framed");
+    send(
+        &mut app,
+        Edit::RetargetCapture {
+            path: "/usr/share/assimp/models/BVH/Boxing_Toes.bvh".into(),
+            map: Default::default(),
+            keep_place: false,
+        },
+    );
+    assert_eq!(document(&app).sequences().len(), 1, "{:?}", notices(&app));
+    assert_eq!(focus_requests(&app), 1, "the take is framed");
+}
