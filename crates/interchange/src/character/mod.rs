@@ -175,9 +175,9 @@ impl Character {
                             .into(),
                     );
                 }
-                for (bone, j) in &h.bones {
+                for ((bone, j), why) in h.bones.iter().zip(&h.why) {
                     lines.push(format!(
-                        "  {:<14} {}",
+                        "  {:<14} {:<24} by {why}",
                         bone.vrm_name(),
                         self.rig.joints[*j].name
                     ));

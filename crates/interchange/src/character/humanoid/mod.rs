@@ -169,6 +169,9 @@ pub enum Method {
 pub struct Humanoid {
     /// Each bone found, with its joint (an index into the rig's joints).
     pub bones: Vec<(HumanBone, usize)>,
+    /// Per bone (in the order of `bones`), why that joint: "the file's VRM map", "its name",
+    /// "the tree's shape", or for toes no name names, "the foot's child reaching farthest ahead".
+    pub why: Vec<&'static str>,
     /// How they were found.
     pub method: Method,
     /// Whether the sides came from names (else from the glTF convention: left is +X).
@@ -207,7 +210,8 @@ impl Humanoid {
 /// The humanoid in `rig`, or why it is not one (the bones that could not be found).
 pub fn recognise(file: &GltfFile, rig: &Rig) -> Result<Humanoid, String> {
     if let Some(bones) = vrm_map(file, rig) {
-        return finish(rig, bones, Method::Vrm, true);
+        let why = vec!["the file's VRM map"; bones.len()];
+        return finish(rig, (bones, why), Method::Vrm, true);
     }
     recognise_rig(rig)
 }
@@ -225,12 +229,20 @@ pub fn recognise_rig(rig: &Rig) -> Result<Humanoid, String> {
         Method::NamesAndShape
     };
     bones.sort();
-    finish(rig, bones, method, sides_named)
+    let why = bones
+        .iter()
+        .map(|found| match found.0 {
+            _ if named.contains(found) => "its name",
+            HumanBone::LeftToes | HumanBone::RightToes => shape::TOES_BY,
+            _ => "the tree's shape",
+        })
+        .collect();
+    finish(rig, (bones, why), method, sides_named)
 }
 
 fn finish(
     rig: &Rig,
-    bones: Vec<(HumanBone, usize)>,
+    (bones, why): (Vec<(HumanBone, usize)>, Vec<&'static str>),
     method: Method,
     sides_named: bool,
 ) -> Result<Humanoid, String> {
@@ -291,6 +303,7 @@ fn finish(
     let forward = left.cross(&up);
     Ok(Humanoid {
         bones,
+        why,
         method,
         sides_named,
         up,

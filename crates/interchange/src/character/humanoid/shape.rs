@@ -268,8 +268,79 @@ fn limb_bones(
     if let Some(shoulder) = before.filter(|_| top_at > 0) {
         out.push((shoulder, chain[top_at - 1]));
     }
-    if let Some((toes, &j)) = after.zip(chain.get(tip_at + 1)) {
-        out.push((toes, j));
+    if let (Some(toes), Some(&foot)) = (after, chain.get(tip_at)) {
+        out.extend(toes_of(rig, foot, name(toes), height).map(|j| (toes, j)));
     }
     Ok(out)
+}
+
+/// The toes of the foot joint `foot`: the joint named for them when it is below the foot, else
+/// of the foot's children not above the ankle (a heel bone, a prop socket, a twist joint may
+/// hang off it too), the one reaching farthest ahead across the ground ([`TOES_BY`]).
+fn toes_of(rig: &Rig, foot: usize, named: Option<usize>, height: f64) -> Option<usize> {
+    let below_foot = |j: usize| {
+        std::iter::successors(rig.joints[j].parent, |&p| rig.joints[p].parent).any(|p| p == foot)
+    };
+    if let Some(j) = named.filter(|&j| below_foot(j)) {
+        return Some(j);
+    }
+    let ankle = rig.joints[foot].position;
+    let across = |j: usize| {
+        let d = rig.joints[j].position - ankle;
+        (d.x * d.x + d.z * d.z).sqrt()
+    };
+    rig.joints[foot]
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| rig.joints[c].position.y <= ankle.y + 0.02 * height)
+        .filter(|&c| across(c) > 0.01 * height)
+        .max_by(|&a, &b| across(a).total_cmp(&across(b)))
+}
+
+/// Why a foot's toes are the joint they are when no name says so.
+pub const TOES_BY: &str = "the foot's child reaching farthest ahead";
+
+#[cfg(test)]
+mod tests {
+    use marionette_skeleton::{Pose, builtin};
+
+    use super::super::{HumanBone, recognise_rig};
+    use crate::character::rig::RigJoint;
+    use crate::retarget::rig_of;
+
+    #[test]
+    fn toes_are_the_foot_s_child_reaching_ahead_even_beside_a_longer_heel_bone() {
+        let s = builtin::humanoid();
+        let mut rig = rig_of(&s, &Pose::rest(&s).q);
+        let index = |rig: &crate::character::rig::Rig, n: &str| {
+            rig.joints.iter().position(|j| j.name == n).expect(n)
+        };
+        let (ankle, toes) = (index(&rig, "left ankle"), index(&rig, "left toes"));
+        // The toes' name says nothing; a heel bone of two joints (a longer subtree than the
+        // toes') hangs behind the ankle.
+        rig.joints[toes].name = "L_digit".into();
+        let at = rig.joints[ankle].position;
+        for (k, (name, offset)) in [
+            ("L_heelbone", (0.0, -0.05, -0.05)),
+            ("L_heelend", (0.0, -0.06, -0.08)),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let parent = if k == 0 { ankle } else { rig.joints.len() - 1 };
+            let me = rig.joints.len();
+            rig.joints.push(RigJoint {
+                name: name.into(),
+                parent: Some(parent),
+                children: Vec::new(),
+                position: at + nalgebra::Vector3::new(offset.0, offset.1, offset.2),
+                ..rig.joints[ankle].clone()
+            });
+            rig.joints[parent].children.push(me);
+        }
+        let humanoid = recognise_rig(&rig).expect("a humanoid");
+        assert_eq!(humanoid.joint(HumanBone::LeftToes), Some(toes));
+        assert_eq!(humanoid.joint(HumanBone::LeftFoot), Some(ankle));
+    }
 }
