@@ -926,21 +926,12 @@ fn retarget_where_it_stands_starts_the_take_at_the_figure() {
         let o = marionette(&args);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let doc = marionette_document::DocumentFile::load(&out).expect("loads");
-        let s = &doc.skeleton;
-        let mut fk = marionette_skeleton::Fk::new(s);
-        let mut stance = |q: &[f64]| {
-            fk.update(s, q);
-            let at = |n: &str| fk.joint_position(s.joint_by_name(n).expect("a joint"));
-            (at("pelvis"), at("left hip") - at("right hip"))
-        };
-        let (stood, across) = stance(&doc.pose.q);
-        let (starts, across_then) = stance(&doc.sequences[0].keys[0].pose.q);
-        let flat = |v: nalgebra::Vector3<f64>| nalgebra::Vector2::new(v.x, v.z);
-        (
-            (flat(starts) - flat(stood)).norm(),
-            flat(across).angle(&flat(across_then)),
-            stdout(&o),
-        )
+        let (away, turned) = marionette_skeleton::testing::stance_change(
+            &doc.skeleton,
+            &doc.pose.q,
+            &doc.sequences[0].keys[0].pose.q,
+        );
+        (away, turned, stdout(&o))
     };
     let (away, turned, said) = start(&["--where-it-stands"]);
     assert!(away < 0.01, "{away} m from where it stands");

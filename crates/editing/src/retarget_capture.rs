@@ -223,6 +223,7 @@ mod tests {
     use std::path::Path;
 
     use marionette_skeleton::builtin;
+    use marionette_skeleton::testing::stance_change;
 
     use super::*;
     use crate::Document;
@@ -271,18 +272,6 @@ mod tests {
         }
     }
 
-    /// The figure's root position and facing (about +Y) in pose `q`.
-    fn stance(doc: &Document, q: &[f64]) -> (nalgebra::Vector3<f64>, f64) {
-        let s = doc.skeleton();
-        let mut fk = marionette_skeleton::Fk::new(s);
-        fk.update(s, q);
-        let root = s.joint_ids().next().expect("a root");
-        let forward = marionette_interchange::retarget::humanoid_of(s, q)
-            .expect("a humanoid")
-            .forward;
-        (fk.joint_position(root), forward.x.atan2(forward.z))
-    }
-
     #[test]
     fn the_take_starts_where_the_figure_stands_facing_where_it_faces_unless_kept() {
         let mut doc = Document::new(builtin::humanoid(), None).standing();
@@ -309,7 +298,6 @@ mod tests {
             placed.clone(),
             crate::history::UndoStep::New,
         );
-        let (stood, faced) = stance(&doc, &placed);
         let capture = "/usr/share/assimp/models/BVH/01_01.bvh";
         let said = doc
             .apply(retarget(capture), &mut solving)
@@ -319,22 +307,15 @@ mod tests {
         };
         assert!(said.contains("starts where the figure stands"), "{said}");
         let first = &doc.sequences()[0].keys[0].pose.q;
-        let (at, facing) = stance(&doc, first);
-        let across = (at - stood).xz().norm();
-        let turn = (facing - faced + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU)
-            - std::f64::consts::PI;
+        let (across, turn) = stance_change(&s, &placed, first);
         assert!(across < 0.01, "{across} m from where it stood");
-        assert!(
-            turn.abs() < 1f64.to_radians(),
-            "turned {}°",
-            turn.to_degrees()
-        );
+        assert!(turn < 1f64.to_radians(), "turned {}°", turn.to_degrees());
         // Kept in the capture's place: the take's first frame is metres away.
         let mut keep = doc.plan_retarget(Path::new(capture)).expect("plans");
         keep.keep_place = true;
         doc.apply(keep.edit(), &mut solving).expect("retargets");
-        let (kept, _) = stance(&doc, &doc.sequences()[1].keys[0].pose.q);
-        assert!((kept - stood).xz().norm() > 1.0, "{kept} {stood}");
+        let (kept, _) = stance_change(&s, &placed, &doc.sequences()[1].keys[0].pose.q);
+        assert!(kept > 1.0, "the capture's own place: {kept} m away");
     }
 
     #[test]

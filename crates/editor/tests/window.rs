@@ -740,27 +740,20 @@ fn a_capture_on_the_humanoid_gets_its_foot_contacts_and_its_motion_plot() {
         marionette_document::DocumentFile::load(dir.join("retargeted.ron")).expect("saved");
     // The take starts where the figure stood, facing where it faced: its pelvis within 1 cm
     // across the ground, the line between its hips turned less than 1°.
-    {
-        let s = &retargeted.skeleton;
-        let mut fk = marionette_skeleton::Fk::new(s);
-        let mut stance = |q: &[f64]| {
-            fk.update(s, q);
-            let at = |n: &str| fk.joint_position(s.joint_by_name(n).expect("a hip"));
-            (at("pelvis"), at("left hip") - at("right hip"))
-        };
-        let (stood, across) = stance(&retargeted.pose.q);
-        let (starts, across_then) = stance(&retargeted.sequences[0].keys[0].pose.q);
-        let flat = |v: nalgebra::Vector3<f64>| nalgebra::Vector2::new(v.x, v.z);
-        assert!(
-            (flat(starts) - flat(stood)).norm() < 0.01,
-            "the take starts at {starts}, the figure stood at {stood}"
-        );
-        assert!(
-            flat(across).angle(&flat(across_then)) < 1f64.to_radians(),
-            "turned {}°",
-            flat(across).angle(&flat(across_then)).to_degrees()
-        );
-    }
+    let (away, turned) = marionette_skeleton::testing::stance_change(
+        &retargeted.skeleton,
+        &retargeted.pose.q,
+        &retargeted.sequences[0].keys[0].pose.q,
+    );
+    assert!(
+        away < 0.01,
+        "the take starts {away} m from where the figure stood"
+    );
+    assert!(
+        turned < 1f64.to_radians(),
+        "turned {}°",
+        turned.to_degrees()
+    );
     assert_eq!(retargeted.sequences.len(), 1);
     assert_eq!(retargeted.sequences[0].name, "01_01");
     assert_eq!(retargeted.sequences[0].keys.len(), 2752);

@@ -255,3 +255,26 @@ pub fn independent_joint_frames(s: &Skeleton, q: &[f64]) -> Vec<Matrix4<f64>> {
 pub fn transform_point(m: &Matrix4<f64>, p: &Vector3<f64>) -> Vector3<f64> {
     (m * p.push(1.0)).xyz()
 }
+
+/// How far a humanoid (joints named as the built-in one's: `pelvis`, `left hip`, `right hip`)
+/// moved between poses `from` and `to` of `s`: its pelvis across the ground (metres) and the
+/// turn about the vertical of the line between its hips (radians).
+///
+/// # Panics
+/// When `s` has no joint of those names.
+pub fn stance_change(s: &Skeleton, from: &[f64], to: &[f64]) -> (f64, f64) {
+    let mut fk = crate::Fk::new(s);
+    let mut stance = |q: &[f64]| {
+        fk.update(s, q);
+        let at = |n: &str| fk.joint_position(s.joint_by_name(n).expect("a humanoid's hips"));
+        let across = at("left hip") - at("right hip");
+        let pelvis = at("pelvis");
+        (
+            nalgebra::Vector2::new(pelvis.x, pelvis.z),
+            nalgebra::Vector2::new(across.x, across.z),
+        )
+    };
+    let (stood, across) = stance(from);
+    let (moved, across_then) = stance(to);
+    ((moved - stood).norm(), across.angle(&across_then))
+}
