@@ -8,19 +8,13 @@ mod stage_common;
 use marionette_document::Hold;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit, Solving};
-use stage_common::{play, two_dancers};
+use stage_common::{play, show_b_sway, two_dancers};
 
 #[test]
 fn removing_a_grip_takes_the_release_it_leaves_alone_and_undo_brings_both_back() {
     let mut doc = two_dancers();
     let mut solving = Solving::default();
-    doc.apply(
-        Edit::Stage(StageEdit::SelectFigure("B".into())),
-        &mut solving,
-    )
-    .expect("B");
-    doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
-        .expect("sway");
+    show_b_sway(&mut doc);
     let frames =
         |doc: &Document| -> Vec<i64> { doc.cues()[0].holds.iter().map(Hold::frame).collect() };
     assert_eq!(frames(&doc), [10, 30, 40]);

@@ -10,7 +10,7 @@ use marionette_editing::stage::StageEdit;
 use marionette_editing::{ChainMode, Document, Edit, Grip, Ray, Solving};
 use marionette_skeleton::Fk;
 use nalgebra::{Point3, Vector3};
-use stage_common::{play, two_dancers};
+use stage_common::{b_pose, play, select, show_b_sway, two_dancers};
 
 /// Where `site` of figure `figure` is on the stage, at the pose `pose` (the edited figure's own
 /// for it, else the one it is drawn at).
@@ -78,10 +78,7 @@ fn drag_site(doc: &mut Document, site: &str, by: Vector3<f64>, steps: usize) {
 #[test]
 fn dragging_a_linked_figure_moves_the_other_s_hand_with_it_and_undo_puts_both_back() {
     let mut doc = two_dancers();
-    let (a_before, b_before) = (
-        doc.pose().to_vec(),
-        doc.figures()[1].document().expect("B").pose().to_vec(),
-    );
+    let (a_before, b_before) = (doc.pose().to_vec(), b_pose(&doc));
     let undo_steps = doc.history().revision();
     // A's right hand up and to A's left by 15 cm: B's left hand must follow it.
     drag_site(
@@ -90,7 +87,7 @@ fn dragging_a_linked_figure_moves_the_other_s_hand_with_it_and_undo_puts_both_ba
         Vector3::new(0.15, 0.1, 0.0),
         15,
     );
-    let b_after = doc.figures()[1].document().expect("B").pose().to_vec();
+    let b_after = b_pose(&doc);
     assert_ne!(b_after, b_before, "B moved with A");
     let apart = hands_apart(&doc);
     assert!(apart < 1e-3, "the joined hands are {apart} m apart");
@@ -108,53 +105,36 @@ fn dragging_a_linked_figure_moves_the_other_s_hand_with_it_and_undo_puts_both_ba
     let a_after = doc.pose().to_vec();
     doc.undo().expect("the drag is undone");
     assert_eq!(doc.pose(), a_before.as_slice());
-    assert_eq!(
-        doc.figures()[1].document().expect("B").pose(),
-        b_before.as_slice()
-    );
+    assert_eq!(b_pose(&doc), b_before);
     doc.redo().expect("and done again");
     assert_eq!(doc.pose(), a_after.as_slice());
-    assert_eq!(
-        doc.figures()[1].document().expect("B").pose(),
-        b_after.as_slice()
-    );
+    assert_eq!(b_pose(&doc), b_after);
 }
 
 #[test]
 fn the_undo_step_holds_whichever_figure_is_edited_afterwards() {
     let mut doc = two_dancers();
-    let b_before = doc.figures()[1].document().expect("B").pose().to_vec();
+    let b_before = b_pose(&doc);
     drag_site(
         &mut doc,
         "right fingertips",
         Vector3::new(0.1, 0.0, 0.05),
         10,
     );
-    let b_dragged = doc.figures()[1].document().expect("B").pose().to_vec();
+    let b_dragged = b_pose(&doc);
     assert_ne!(b_dragged, b_before, "B moved with A");
     // B edited: its pose is the one A's drag left; undo is A's, so select A again to undo.
-    doc.apply(
-        Edit::Stage(StageEdit::SelectFigure("B".into())),
-        &mut Solving::default(),
-    )
-    .expect("B");
+    select(&mut doc, "B");
     assert_eq!(doc.pose(), b_dragged.as_slice());
-    doc.apply(
-        Edit::Stage(StageEdit::SelectFigure("A".into())),
-        &mut Solving::default(),
-    )
-    .expect("A");
+    select(&mut doc, "A");
     doc.undo().expect("A's drag is undone");
-    assert_eq!(
-        doc.figures()[1].document().expect("B").pose(),
-        b_before.as_slice()
-    );
+    assert_eq!(b_pose(&doc), b_before);
 }
 
 #[test]
 fn cancelling_a_linked_drag_puts_every_figure_back_and_records_nothing() {
     let mut doc = two_dancers();
-    let b_before = doc.figures()[1].document().expect("B").pose().to_vec();
+    let b_before = b_pose(&doc);
     let a_before = doc.pose().to_vec();
     let revision = doc.history().revision();
     let mut solving = Solving::default();
@@ -169,13 +149,10 @@ fn cancelling_a_linked_drag_puts_every_figure_back_and_records_nothing() {
     for _ in 0..10 {
         doc.drag_step(&ray, &mut solving.runner).expect("a step");
     }
-    assert_ne!(doc.figures()[1].document().expect("B").pose(), b_before);
+    assert_ne!(b_pose(&doc), b_before);
     doc.cancel_drag();
     assert_eq!(doc.pose(), a_before.as_slice());
-    assert_eq!(
-        doc.figures()[1].document().expect("B").pose(),
-        b_before.as_slice()
-    );
+    assert_eq!(b_pose(&doc), b_before);
     assert_eq!(doc.history().revision(), revision, "nothing recorded");
 }
 
@@ -187,17 +164,14 @@ fn a_figure_tied_to_nothing_is_dragged_alone() {
         &mut Solving::default(),
     )
     .expect("the link goes");
-    let b_before = doc.figures()[1].document().expect("B").pose().to_vec();
+    let b_before = b_pose(&doc);
     drag_site(
         &mut doc,
         "right fingertips",
         Vector3::new(0.15, 0.1, 0.0),
         10,
     );
-    assert_eq!(
-        doc.figures()[1].document().expect("B").pose(),
-        b_before.as_slice()
-    );
+    assert_eq!(b_pose(&doc), b_before);
     assert!(doc.figures()[1].linked_pose().is_none());
     assert_eq!(doc.history().next_undo(), Some("Drag right wrist"));
 }
@@ -206,13 +180,7 @@ fn a_figure_tied_to_nothing_is_dragged_alone() {
 fn with_a_sequence_shown_the_figures_start_where_the_stage_s_bake_has_them() {
     let mut doc = two_dancers();
     let mut solving = Solving::default();
-    doc.apply(
-        Edit::Stage(StageEdit::SelectFigure("B".into())),
-        &mut solving,
-    )
-    .expect("B");
-    doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
-        .expect("B's sway");
+    show_b_sway(&mut doc);
     doc.apply(Edit::GoToFrame(24), &mut solving)
         .expect("frame 24");
     // B shows the stage's bake of the frame: the hands are joined there.
@@ -280,10 +248,7 @@ fn locking_two_figures_hands_brings_both_hands_together_in_one_undo_step() {
     let hands = (("humanoid", "right fingertips"), ("B", "left fingertips"));
     let before = apart(&doc, hands.0, hands.1);
     assert!(before > 0.3, "the hands start {before} m apart");
-    let (a_pose, b_pose) = (
-        doc.pose().to_vec(),
-        doc.figures()[1].document().expect("B").pose().to_vec(),
-    );
+    let (a_pose, b_before) = (doc.pose().to_vec(), b_pose(&doc));
     let revision = doc.history().revision();
     doc.apply(
         Edit::Stage(StageEdit::LockBetween {
@@ -306,14 +271,11 @@ fn locking_two_figures_hands_brings_both_hands_together_in_one_undo_step() {
     }
     // Both arms moved to meet: neither figure did it alone.
     assert_ne!(doc.pose(), a_pose.as_slice());
-    assert_ne!(doc.figures()[1].document().expect("B").pose(), b_pose);
+    assert_ne!(b_pose(&doc), b_before);
     doc.undo().expect("undone");
     assert!(doc.links().is_empty());
     assert_eq!(doc.pose(), a_pose.as_slice());
-    assert_eq!(
-        doc.figures()[1].document().expect("B").pose(),
-        b_pose.as_slice()
-    );
+    assert_eq!(b_pose(&doc), b_before);
     doc.redo().expect("redone");
     assert_eq!(doc.links().len(), 1);
     assert!(apart(&doc, hands.0, hands.1) < 1e-3);
@@ -467,13 +429,7 @@ fn a_prop_a_site_is_held_to_cannot_be_gripped_and_the_refusal_names_the_link() {
         "{err}"
     );
     // Without its grips, it can; then it cannot be gripped.
-    doc.apply(
-        Edit::Stage(StageEdit::SelectFigure("B".into())),
-        &mut solving,
-    )
-    .expect("B");
-    doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
-        .expect("sway");
+    show_b_sway(&mut doc);
     for frame in [40, 30, 10] {
         doc.apply(
             Edit::Stage(StageEdit::RemoveHold {
@@ -494,13 +450,7 @@ fn a_prop_a_site_is_held_to_cannot_be_gripped_and_the_refusal_names_the_link() {
         &mut solving,
     )
     .expect("held");
-    doc.apply(
-        Edit::Stage(StageEdit::SelectFigure("B".into())),
-        &mut solving,
-    )
-    .expect("B");
-    doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
-        .expect("sway");
+    show_b_sway(&mut doc);
     let cues = doc.cues().to_vec();
     let err = doc
         .apply(

@@ -35,3 +35,29 @@ pub fn play(doc: &mut Document, step: &str) {
         other => panic!("{step}: {other:?}"),
     }
 }
+
+/// Figure B's pose.
+pub fn b_pose(doc: &Document) -> Vec<f64> {
+    doc.figures()[1].document().expect("B").pose().to_vec()
+}
+
+/// The figure named `name` selected (edited).
+pub fn select(doc: &mut Document, name: &str) {
+    doc.apply(
+        marionette_editing::Edit::Stage(marionette_editing::stage::StageEdit::SelectFigure(
+            name.into(),
+        )),
+        &mut Solving::default(),
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
+}
+
+/// B selected and its sequence ("sway") shown.
+pub fn show_b_sway(doc: &mut Document) {
+    select(doc, "B");
+    doc.apply(
+        marionette_editing::Edit::SelectSequence(Some(0)),
+        &mut Solving::default(),
+    )
+    .expect("B's sway");
+}
