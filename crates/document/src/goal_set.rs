@@ -235,7 +235,7 @@ mod tests {
                 joint: pelvis,
                 offset: Vector3::zeros(),
                 target,
-                along: None,
+                shape: marionette_ik::TargetShape::Point,
             }),
             &Chain::root_translation(),
         );

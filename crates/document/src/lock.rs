@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use marionette_ik::{Goal, GoalKind};
+use marionette_ik::{Goal, GoalKind, TargetShape};
 use marionette_skeleton::{Chain, Fk, JointId, SiteId, Skeleton};
 use nalgebra::Vector3;
 use thiserror::Error;
@@ -225,7 +225,13 @@ impl Lock {
         if name.trim().is_empty() {
             return Err(LockError::EmptyName);
         }
-        if matches!(goal.kind, GoalKind::Point { along: Some(_), .. }) {
+        if matches!(
+            goal.kind,
+            GoalKind::Point {
+                shape: TargetShape::Line(_),
+                ..
+            }
+        ) {
             return Err(LockError::RayGoal { lock: name });
         }
         if !(goal.weight.is_finite() && goal.weight > 0.0) {
@@ -284,7 +290,7 @@ impl Lock {
                     joint,
                     offset,
                     target: point,
-                    along: None,
+                    shape: TargetShape::Point,
                 },
             },
             LockKind::Orientation => GoalKind::Orientation {
@@ -306,10 +312,19 @@ impl Lock {
                 target: point,
                 rotation,
             },
-            LockKind::Plane => GoalKind::Plane {
-                site: on_site(site, "plane")?,
-                point,
-                normal: Vector3::y(),
+            // A point with no site on it is held on the plane all the same.
+            LockKind::Plane => match site {
+                Some(site) => GoalKind::Plane {
+                    site,
+                    point,
+                    normal: Vector3::y(),
+                },
+                None => GoalKind::Point {
+                    joint,
+                    offset,
+                    target: point,
+                    shape: TargetShape::Plane(Vector3::y()),
+                },
             },
             LockKind::Line(direction) => GoalKind::Line {
                 site: on_site(site, "line")?,

@@ -407,3 +407,77 @@ fn atomic_save_survives_kills() {
     }
     assert_eq!(kills, 30);
 }
+
+/// A point held on a plane (what a cleanup's floor lock is, or a plane lock on a picked spot of
+/// a body with no site there): written as a `Point` goal with its `normal`, read back the same,
+/// only its distance along the normal counted; a zero normal is refused by name.
+#[test]
+fn a_point_on_a_plane_round_trips_and_only_its_height_counts() {
+    use marionette_document::{Lock, LockKind, LockPart};
+    use marionette_ik::{GoalKind, TargetShape};
+    use marionette_skeleton::{Fk, Pose, Skeleton};
+
+    let dir = tempfile::tempdir().expect("dir");
+    let humanoid = skeletons().join("humanoid.ron");
+    let plane_lock = r#"Lock(
+            name: "left toes floor 3–9",
+            goal: Point(joint: "left toes", offset: (0.0, 0.01, 0.02), target: (0.5, 0.03, -0.4), normal: Some((0.0, 1.0, 0.0)), weight: 0.3, priority: 1),
+            frames: Some((3, 9)),
+        ),"#;
+    let text = example(&humanoid).replace(
+        "    locks: [\n",
+        &format!("    locks: [\n        {plane_lock}\n"),
+    );
+    let path = write(dir.path(), "floor.ron", &text);
+    let doc = DocumentFile::load(&path).expect("loads");
+    let lock = &doc.locks[0];
+    let GoalKind::Point { shape, target, .. } = &lock.goal().kind else {
+        panic!("a point goal: {:?}", lock.goal());
+    };
+    assert_eq!(*shape, TargetShape::Plane(nalgebra::Vector3::y()));
+    assert_eq!((lock.goal().weight, lock.goal().priority), (0.3, 1));
+    // Only the height counts: at rest the point is 3 cm below the plane wherever it is across.
+    let s = Skeleton::load(&humanoid).expect("humanoid");
+    let mut fk = Fk::new(&s);
+    fk.update(&s, &Pose::rest(&s).q);
+    let toes = s.joint_by_name("left toes").expect("toes");
+    let point = fk.point(toes, &nalgebra::Vector3::new(0.0, 0.01, 0.02));
+    let error = lock.goal().kind.error(&s, &fk);
+    assert!(
+        ((target.y - point.y).abs() - error).abs() < 1e-12,
+        "{error}"
+    );
+    // Saved and read again: the same lock, the normal written.
+    let again = dir.path().join("again.ron");
+    doc.save(&again).expect("save");
+    let saved = std::fs::read_to_string(&again).expect("read");
+    assert!(saved.contains("normal: Some((0.0, 1.0, 0.0))"), "{saved}");
+    assert_eq!(DocumentFile::load(&again).expect("reload").locks, doc.locks);
+    // A zero normal is refused, naming it.
+    let message = refused(
+        dir.path(),
+        "flat.ron",
+        &text.replace(
+            "normal: Some((0.0, 1.0, 0.0))",
+            "normal: Some((0.0, 0.0, 0.0))",
+        ),
+    );
+    assert!(message.contains("normal"), "{message}");
+    // A plane lock on a spot with no site is such a goal.
+    let lock = Lock::at_current(
+        &s,
+        &fk,
+        "on the floor",
+        LockPart::Point(toes, nalgebra::Vector3::new(0.0, 0.0, 0.05)),
+        LockKind::Plane,
+    )
+    .expect("a plane lock needs no site");
+    assert!(matches!(
+        lock.goal().kind,
+        GoalKind::Point {
+            shape: TargetShape::Plane(_),
+            ..
+        }
+    ));
+    assert!(lock.goal().kind.error(&s, &fk) < 1e-12);
+}

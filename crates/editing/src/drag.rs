@@ -5,7 +5,7 @@
 //! changes the pose live step by step ([`Document::drag_step`]) and ends as one undo step.
 
 use marionette_document::{GoalSet, Owner};
-use marionette_ik::{Goal, GoalKind};
+use marionette_ik::{Goal, GoalKind, TargetShape};
 use marionette_skeleton::{Chain, ChainError, Fk, JointId, Shape, SiteId, Skeleton};
 use nalgebra::Vector3;
 
@@ -147,7 +147,7 @@ impl Drag {
             joint: self.joint,
             offset: self.local_point,
             target: ray.closest_point_to(&self.effector(fk)),
-            along: None,
+            shape: TargetShape::Point,
         })
     }
 
@@ -159,7 +159,7 @@ impl Drag {
             joint: self.joint,
             offset: self.local_point,
             target: ray.closest_point_to(&self.effector(fk)),
-            along: Some(ray.direction),
+            shape: TargetShape::Line(ray.direction),
         })
     }
 

@@ -5,7 +5,9 @@
 //! draws as arcs.
 
 use marionette_ik::analytic::limb::{Limb, Swivel};
-use marionette_ik::{Goal, GoalKind, Settings, SolverKind, SolverOptions, SwivelReport, solve};
+use marionette_ik::{
+    Goal, GoalKind, Settings, SolverKind, SolverOptions, SwivelReport, TargetShape, solve,
+};
 use marionette_skeleton::{Chain, JointId, Skeleton};
 use nalgebra::Vector3;
 
@@ -42,7 +44,7 @@ fn wrist_held(document: &Document, limb: &Limb) -> Vec<Goal> {
             joint: wrist,
             offset: Vector3::zeros(),
             target: fk.joint_position(wrist),
-            along: None,
+            shape: TargetShape::Point,
         }),
         Goal::new(GoalKind::Orientation {
             joint: wrist,

@@ -62,7 +62,7 @@ fn stiffness_edits_are_checked_used_and_undoable() {
         joint: elbow,
         offset: Vector3::zeros(),
         target: doc.fk().joint_position(elbow),
-        along: None,
+        shape: marionette_ik::TargetShape::Point,
     });
     let set = doc.goal_set(&[goal], &chain);
     let system = set.system(doc.skeleton(), doc.stiffness());

@@ -5,7 +5,7 @@
 use marionette_skeleton::{DofId, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::Vector3;
 
-use crate::goal::GoalKind;
+use crate::goal::{GoalKind, TargetShape};
 use crate::system::System;
 
 /// Why one goal is not met.
@@ -94,22 +94,26 @@ fn reach_bound(
 /// How far a position-like goal's target lies beyond its chain's reach, if it does.
 fn beyond_reach(system: &System<'_>, kind: &GoalKind) -> Option<f64> {
     let s = system.skeleton();
-    let (joint, local, target, along) = match kind {
-        GoalKind::Position { site, target } => {
-            (s.site(*site).joint, s.site(*site).offset, *target, None)
-        }
+    let (joint, local, target, shape) = match kind {
+        GoalKind::Position { site, target } => (
+            s.site(*site).joint,
+            s.site(*site).offset,
+            *target,
+            TargetShape::Point,
+        ),
         GoalKind::Point {
             joint,
             offset,
             target,
-            along,
-        } => (*joint, *offset, *target, *along),
+            shape,
+        } => (*joint, *offset, *target, *shape),
         _ => return None,
     };
     let (top, bound) = reach_bound(system, joint, &local)?;
-    // From the chain's base to the target, or to the nearest point of a drag's line.
+    // From the chain's base to the target, or to the nearest point of a drag's line or a
+    // floor's plane.
     let r = target - system.fk().joint_position(top);
-    let distance = along.map_or(r.norm(), |d| (r - d * d.dot(&r)).norm());
+    let distance = shape.counted(&r).norm();
     let beyond = distance - bound;
     (beyond > 0.0).then_some(beyond)
 }

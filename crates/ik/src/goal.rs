@@ -53,11 +53,8 @@ pub enum GoalKind {
         offset: Vector3<f64>,
         /// World target.
         target: Vector3<f64>,
-        /// A unit direction the target may slide along: the goal is then the line through
-        /// `target` (a drag's view ray), its error the distance from it, and moving along it
-        /// costs nothing. Direct methods take `target` itself (the point of the ray nearest the
-        /// grip when the frame began).
-        along: Option<Vector3<f64>>,
+        /// Whether the target is that point, or the line or plane through it.
+        shape: TargetShape,
     },
     /// A joint frame's axes line up with a target frame's: all three (full orientation) or one
     /// (Welman's partial lock, e.g. only the Y axis direction is held).
@@ -134,6 +131,33 @@ pub enum GoalKind {
         /// Which world axes count (x, y, z).
         axes: [bool; 3],
     },
+}
+
+/// What a [`GoalKind::Point`] goal's point must reach: its target itself, or a line or plane
+/// through it, the goal's error then the distance from it, and moving along it costing nothing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TargetShape {
+    /// The target point.
+    Point,
+    /// The line through the target along this unit direction (a drag's view ray). Direct
+    /// methods take the target itself (the point of the ray nearest the grip when the frame
+    /// began).
+    Line(Vector3<f64>),
+    /// The plane through the target with this unit normal (a foot's point held up to the
+    /// floor): one row, the signed distance along the normal.
+    Plane(Vector3<f64>),
+}
+
+impl TargetShape {
+    /// The part of `r` (from the point to the target) that counts: all of it for a point, the
+    /// part across a line, the part along a plane's normal.
+    pub fn counted(&self, r: &Vector3<f64>) -> Vector3<f64> {
+        match self {
+            TargetShape::Point => *r,
+            TargetShape::Line(d) => r - d * d.dot(r),
+            TargetShape::Plane(n) => n * n.dot(r),
+        }
+    }
 }
 
 /// Scratch rows shared by the goals of one system (3 rows each, one column per chain entry).
@@ -226,7 +250,11 @@ impl GoalKind {
     /// Number of rows this goal adds to the stacked system.
     pub fn rows(&self) -> usize {
         match self {
-            GoalKind::Plane { .. } => 1,
+            GoalKind::Plane { .. }
+            | GoalKind::Point {
+                shape: TargetShape::Plane(_),
+                ..
+            } => 1,
             GoalKind::CenterOfMass { axes, .. } => axes.iter().filter(|&&a| a).count(),
             GoalKind::Pose { .. } | GoalKind::CoincidePose { .. } => 6,
             _ => 3,
@@ -237,6 +265,10 @@ impl GoalKind {
     pub fn label(&self) -> &'static str {
         match self {
             GoalKind::Position { .. } => "position",
+            GoalKind::Point {
+                shape: TargetShape::Plane(_),
+                ..
+            } => "plane",
             GoalKind::Point { .. } => "point",
             GoalKind::Orientation { .. } => "orientation",
             GoalKind::Aim { .. } => "aim",
@@ -324,14 +356,8 @@ impl GoalKind {
                 joint,
                 offset,
                 target,
-                along,
-            } => {
-                let r = target - fk.point(*joint, offset);
-                match along {
-                    Some(d) => (r - d * d.dot(&r)).norm(),
-                    None => r.norm(),
-                }
-            }
+                shape,
+            } => shape.counted(&(target - fk.point(*joint, offset))).norm(),
             GoalKind::Orientation {
                 joint,
                 target,
@@ -452,15 +478,24 @@ impl GoalKind {
                 joint,
                 offset,
                 target,
-                along,
+                shape,
             } => {
                 let point = fk.point(*joint, offset);
-                match along {
-                    None => {
+                match shape {
+                    TargetShape::Point => {
                         put3(e, row, &(target - point));
                         fk.point_jacobian(skeleton, *joint, &point, columns, j, row);
                     }
-                    Some(d) => {
+                    TargetShape::Plane(n) => {
+                        e[row] = n.dot(&(target - point));
+                        fk.point_jacobian(skeleton, *joint, &point, columns, &mut scratch.a, 0);
+                        for c in 0..columns.len() {
+                            j[(row, c)] = n.x * scratch.a[(0, c)]
+                                + n.y * scratch.a[(1, c)]
+                                + n.z * scratch.a[(2, c)];
+                        }
+                    }
+                    TargetShape::Line(d) => {
                         // Rows: the offset from the line in a basis (u, v) across it; the third
                         // row (along the line) is zero: the depth is free.
                         let u = d

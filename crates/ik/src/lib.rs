@@ -34,7 +34,7 @@ pub mod solvers;
 pub mod system;
 
 pub use diagnosis::Shortfall;
-pub use goal::{Goal, GoalKind};
+pub use goal::{Goal, GoalKind, TargetShape};
 pub use problem::{Problem, ProblemDefect, ProblemError, ProblemFile};
 pub use solver::{
     Needs, Reach, Report, Settings, Solver, StepInfo, SwivelReport, solve, solve_into, track,

@@ -11,7 +11,7 @@ use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::goal::{Goal, GoalKind};
+use crate::goal::{Goal, GoalKind, TargetShape};
 
 /// A world axis as problem files name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,6 +100,9 @@ pub enum GoalDef {
         #[serde(default)]
         offset: [f64; 3],
         target: [f64; 3],
+        /// When given, the point need only reach the plane through `target` with this normal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        normal: Option<[f64; 3]>,
         #[serde(default = "one", skip_serializing_if = "is_one")]
         weight: f64,
         #[serde(default, skip_serializing_if = "is_zero")]
@@ -527,6 +530,7 @@ fn resolve_goal(
             joint,
             offset,
             target,
+            normal,
             weight,
             priority,
         } => {
@@ -535,14 +539,19 @@ fn resolve_goal(
                 finite("offset", offset, defects),
                 finite("target", target, defects),
             );
+            let shape = match normal {
+                None => Some(TargetShape::Point),
+                Some(n) => unit("normal", n, defects).map(TargetShape::Plane),
+            };
             (
                 j.zip(o)
                     .zip(t)
-                    .map(|((joint, offset), target)| GoalKind::Point {
+                    .zip(shape)
+                    .map(|(((joint, offset), target), shape)| GoalKind::Point {
                         joint,
                         offset,
                         target,
-                        along: None,
+                        shape,
                     }),
                 *weight,
                 *priority,
@@ -646,15 +655,19 @@ impl GoalDef {
                 joint,
                 offset,
                 target,
-                along: None,
+                shape,
             } => GoalDef::Point {
                 joint: skeleton.joint(*joint).name.clone(),
                 offset: v(offset),
                 target: v(target),
+                normal: match shape {
+                    TargetShape::Point => None,
+                    TargetShape::Plane(n) => Some(v(n)),
+                    TargetShape::Line(_) => return None,
+                },
                 weight,
                 priority,
             },
-            GoalKind::Point { along: Some(_), .. } => return None,
             GoalKind::Orientation {
                 joint,
                 target,

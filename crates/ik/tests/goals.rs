@@ -1,7 +1,7 @@
 //! Every goal's Jacobian rows against central finite differences of its "current" value, on
 //! random skeletons and poses; weights scale rows by √weight.
 
-use marionette_ik::{Goal, GoalKind, System};
+use marionette_ik::{Goal, GoalKind, System, TargetShape};
 use marionette_skeleton::testing::skeleton_and_pose;
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::{DMatrix, DVector, Rotation3, Vector3};
@@ -45,13 +45,19 @@ fn goals(s: &Skeleton, seed: f64) -> Vec<GoalKind> {
             joint: last_joint,
             offset: Vector3::new(0.1, -0.2, 0.05),
             target: Vector3::new(0.3, seed, 0.2),
-            along: None,
+            shape: TargetShape::Point,
         },
         GoalKind::Point {
             joint: last_joint,
             offset: Vector3::new(-0.1, 0.15, 0.05),
             target: Vector3::new(0.2, 0.1, seed),
-            along: Some(Vector3::new(0.6, 0.0, -0.8)),
+            shape: TargetShape::Line(Vector3::new(0.6, 0.0, -0.8)),
+        },
+        GoalKind::Point {
+            joint: last_joint,
+            offset: Vector3::new(0.05, -0.1, 0.2),
+            target: Vector3::new(seed, 0.1, 0.3),
+            shape: TargetShape::Plane(Vector3::new(0.0, 0.8, 0.6)),
         },
         GoalKind::CenterOfMass {
             target: Vector3::new(0.1, 0.0, seed),

@@ -5,7 +5,7 @@
 //! test that fails when fewer are held), every contact not held is named with its reason by the
 //! report, the report's slide agrees with the test's, and where a lock takes or lets a foot go the
 //! cleanup adds to the foot's step between two frames no more than the capture's own largest
-//! step. The captures and figures are the retarget test's.
+//! step. The captures and figures are the retarget test's, with CMU's 01_03 besides.
 
 mod common;
 
@@ -19,29 +19,37 @@ use nalgebra::Vector3;
 
 /// Per capture and figure: contacts held within 2 mm at least (held, found), and the most an
 /// ankle or toe joint may go below its height at rest after the cleanup (mm), as measured on
-/// 2026-11-26 after the hips were allowed to move; a change that holds fewer or sinks a foot
-/// deeper fails here. (Issue 35 asks for ≥ 95 % held and no joint more than 10 mm below.)
-const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 14] = [
-    ("01_01", "humanoid", 74, 74, 4.0),
-    ("01_01", "stickman", 39, 39, 1.0),
-    ("01_01", "RiggedFigure.gltf", 70, 82, 17.0),
-    ("01_01", "authored/mixamo_apose.glb", 109, 109, 1.0),
-    ("01_01", "authored/rigify_tpose.glb", 109, 109, 1.0),
-    ("01_01", "authored/ue_armsdown_tail.glb", 109, 109, 1.0),
-    ("01_01", "authored/vroid_tpose.vrm", 109, 109, 1.0),
-    ("Boxing_Toes", "humanoid", 117, 117, 15.5),
+/// 2026-11-27 with the floor locks on level planes (plus 0.5 mm); a change that holds fewer or
+/// sinks a foot deeper fails here. (Issue 35 asks for ≥ 95 % held and no joint more than 10 mm
+/// below: 01_03 on the humanoid and RiggedFigure, and RiggedFigure's holding, fall short.)
+const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 21] = [
+    ("01_01", "humanoid", 74, 74, 1.6),
+    ("01_01", "stickman", 39, 39, 0.5),
+    ("01_01", "RiggedFigure.gltf", 70, 82, 9.5),
+    ("01_01", "authored/mixamo_apose.glb", 109, 109, 0.5),
+    ("01_01", "authored/rigify_tpose.glb", 109, 109, 0.5),
+    ("01_01", "authored/ue_armsdown_tail.glb", 109, 109, 0.5),
+    ("01_01", "authored/vroid_tpose.vrm", 109, 109, 0.5),
+    ("Boxing_Toes", "humanoid", 117, 117, 2.1),
     ("Boxing_Toes", "stickman", 13, 13, 3.5),
-    ("Boxing_Toes", "RiggedFigure.gltf", 139, 141, 1.0),
-    ("Boxing_Toes", "authored/mixamo_apose.glb", 105, 105, 4.0),
-    ("Boxing_Toes", "authored/rigify_tpose.glb", 105, 105, 4.0),
+    ("Boxing_Toes", "RiggedFigure.gltf", 139, 141, 1.2),
+    ("Boxing_Toes", "authored/mixamo_apose.glb", 105, 105, 1.1),
+    ("Boxing_Toes", "authored/rigify_tpose.glb", 105, 105, 1.1),
     (
         "Boxing_Toes",
         "authored/ue_armsdown_tail.glb",
         105,
         105,
-        4.0,
+        1.1,
     ),
-    ("Boxing_Toes", "authored/vroid_tpose.vrm", 105, 105, 4.0),
+    ("Boxing_Toes", "authored/vroid_tpose.vrm", 105, 105, 1.1),
+    ("01_03", "humanoid", 82, 86, 17.9),
+    ("01_03", "stickman", 27, 27, 0.5),
+    ("01_03", "RiggedFigure.gltf", 84, 93, 15.8),
+    ("01_03", "authored/mixamo_apose.glb", 86, 86, 1.9),
+    ("01_03", "authored/rigify_tpose.glb", 86, 86, 1.9),
+    ("01_03", "authored/ue_armsdown_tail.glb", 86, 86, 1.9),
+    ("01_03", "authored/vroid_tpose.vrm", 86, 86, 1.9),
 ];
 
 /// The most any of `joints` is below its height at rest over `frames` (metres, ≥ 0).
@@ -104,7 +112,11 @@ fn slide(
 fn contacts_are_held_or_their_legs_are_at_a_limit() {
     let mut checked = 0;
     let (mut missing, mut measured_rows) = (Vec::new(), Vec::new());
-    for path in CAPTURES {
+    // With CMU's 01_03 (climbing onto a stool and sitting: the deepest squats of the three).
+    for path in CAPTURES
+        .into_iter()
+        .chain(["/usr/share/assimp/models/BVH/01_03.bvh"])
+    {
         let (cs, frames, fps) = capture(path);
         for (target, rest) in targets() {
             let what = format!("{path} → {}", target.name());

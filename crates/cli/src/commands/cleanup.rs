@@ -156,7 +156,7 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
         mm(cleaned.steepest_pelvis_step()),
     );
     outln!(
-        "  floor: {} floor locks keep rolling feet above it; feet below it after: {:.1} mm at most",
+        "  floor: {} floor locks keep the feet up on it; feet below it after: {:.1} mm at most",
         cleaned.floor_locks,
         mm(cleaned.below_floor)
     );

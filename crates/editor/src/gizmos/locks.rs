@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 use marionette_document::Lock;
 use marionette_editing::Document;
-use marionette_ik::GoalKind;
+use marionette_ik::{GoalKind, TargetShape};
 use nalgebra::Vector3;
 
 use super::OnTop;
@@ -71,6 +71,27 @@ fn draw_axes(gizmos: &mut Gizmos<OnTop>, at: Vec3, rotation: Quat, c: Color, siz
     );
 }
 
+/// A plane lock's mark: two squares across its normal at its point.
+fn draw_plane(
+    gizmos: &mut Gizmos<OnTop>,
+    point: &Vector3<f64>,
+    normal: &Vector3<f64>,
+    c: Color,
+    size: f32,
+) {
+    let facing = Quat::from_rotation_arc(Vec3::Z, vec3(normal).normalize_or(Vec3::Y));
+    gizmos.rect(
+        Isometry3d::new(vec3(point), facing),
+        Vec2::splat(0.24 * size),
+        c,
+    );
+    gizmos.rect(
+        Isometry3d::new(vec3(point), facing),
+        Vec2::splat(0.12 * size),
+        c.with_alpha(0.6),
+    );
+}
+
 fn draw_marker(gizmos: &mut Gizmos<OnTop>, document: &Document, lock: &Lock, c: Color, size: f32) {
     let fk = document.fk();
     // Where the part is, when it is not where the lock holds it.
@@ -83,6 +104,16 @@ fn draw_marker(gizmos: &mut Gizmos<OnTop>, document: &Document, lock: &Lock, c: 
         GoalKind::Position { site, target } => {
             gap(fk.site_position(*site), *target);
             draw_pin(gizmos, vec3(target), c, size);
+        }
+        GoalKind::Point {
+            joint,
+            offset,
+            target,
+            shape: TargetShape::Plane(normal),
+        } => {
+            let p = fk.point(*joint, offset);
+            gap(p, p - normal * normal.dot(&(p - target)));
+            draw_plane(gizmos, target, normal, c, size);
         }
         GoalKind::Point {
             joint,
@@ -118,17 +149,7 @@ fn draw_marker(gizmos: &mut Gizmos<OnTop>, document: &Document, lock: &Lock, c: 
         } => {
             let p = fk.site_position(*site);
             gap(p, p - normal * normal.dot(&(p - point)));
-            let facing = Quat::from_rotation_arc(Vec3::Z, vec3(normal).normalize_or(Vec3::Y));
-            gizmos.rect(
-                Isometry3d::new(vec3(point), facing),
-                Vec2::splat(0.24 * size),
-                c,
-            );
-            gizmos.rect(
-                Isometry3d::new(vec3(point), facing),
-                Vec2::splat(0.12 * size),
-                c.with_alpha(0.6),
-            );
+            draw_plane(gizmos, point, normal, c, size);
         }
         GoalKind::Line {
             site,

@@ -8,7 +8,7 @@
 use bevy_egui::egui;
 use marionette_document::{Lock, LockKind, LockPart, Violation};
 use marionette_editing::{Document, Edit};
-use marionette_ik::GoalKind;
+use marionette_ik::{GoalKind, TargetShape};
 use marionette_skeleton::Skeleton;
 
 use super::undo_step;
@@ -37,11 +37,15 @@ fn violation_colour(held: bool) -> egui::Color32 {
 /// The lock's kind as the panel names it.
 pub fn kind_label(lock: &Lock) -> &'static str {
     match &lock.goal().kind {
+        GoalKind::Plane { .. }
+        | GoalKind::Point {
+            shape: TargetShape::Plane(_),
+            ..
+        } => "plane",
         GoalKind::Position { .. } | GoalKind::Point { .. } => "position",
         GoalKind::Orientation { axes, .. } if axes.iter().filter(|&&a| a).count() == 1 => "axis",
         GoalKind::Orientation { .. } => "orientation",
         GoalKind::Pose { .. } => "pose",
-        GoalKind::Plane { .. } => "plane",
         GoalKind::Line { .. } => "line",
         GoalKind::Coincide { .. } => "two sites",
         GoalKind::CoincidePose { .. } => "two sites, turned",

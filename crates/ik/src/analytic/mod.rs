@@ -21,7 +21,7 @@ mod refine;
 use marionette_skeleton::Skeleton;
 use nalgebra::{Matrix3, Vector3};
 
-use crate::goal::GoalKind;
+use crate::goal::{GoalKind, TargetShape};
 use crate::solver::{Needs, Reach, Solver, StepInfo, SwivelReport};
 use crate::system::System;
 use limb::{AimGoal, Geometry, KeptWrist, Limb, LimbGoal, Placement, Swivel};
@@ -165,8 +165,11 @@ fn limb_goal(
                 joint,
                 offset,
                 target,
-                ..
-            } if *joint == wrist && position.is_none() => {
+                shape,
+            } if *joint == wrist
+                && position.is_none()
+                && !matches!(shape, TargetShape::Plane(_)) =>
+            {
                 position = Some((*target, *offset));
             }
             GoalKind::Orientation {

@@ -93,10 +93,11 @@ fn add_goal(
             joint,
             offset,
             target,
-            along,
+            shape,
         } if moves(joint.index()) => {
             let c = fk.point(*joint, offset);
-            let d = along.map_or(*target, |d| target + d * d.dot(&(c - target)));
+            // The nearest point of the target's line or plane.
+            let d = c + shape.counted(&(target - c));
             terms.point(axis, pivot, &c, &d, weight);
         }
         GoalKind::Plane {

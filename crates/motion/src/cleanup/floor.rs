@@ -17,8 +17,6 @@ use super::ContactPoint;
 pub struct FloorPoints {
     points: Vec<ContactPoint>,
     floors: Vec<f64>,
-    /// Per point, the contact point (an index into those given) it was found from.
-    from: Vec<usize>,
 }
 
 impl FloorPoints {
@@ -26,25 +24,23 @@ impl FloorPoints {
     /// origin of each point's foot joint, each once, with their heights in the pose `rest`.
     pub fn new(skeleton: &Skeleton, points: &[ContactPoint], rest: &[f64]) -> FloorPoints {
         let mut all: Vec<ContactPoint> = Vec::new();
-        let mut from = Vec::new();
-        let mut add = |p: ContactPoint, i: usize| {
+        let mut add = |p: ContactPoint| {
             if !all.iter().any(|q| q.is_at(&p)) {
                 all.push(p);
-                from.push(i);
             }
         };
-        for (i, p) in points.iter().enumerate() {
-            add(p.clone(), i);
+        for p in points {
+            add(p.clone());
         }
-        for (i, p) in points.iter().enumerate() {
+        for p in points {
             // On the point's leg: a lock keeping it above the floor is kept by the leg.
             let on_leg = |c: ContactPoint| match p.leg {
                 Some(leg) => c.on_leg(leg),
                 None => c,
             };
-            add(on_leg(ContactPoint::joint(skeleton, p.joint)), i);
+            add(on_leg(ContactPoint::joint(skeleton, p.joint)));
             if let Some(foot) = p.leg.and_then(|l| l.foot) {
-                add(on_leg(ContactPoint::joint(skeleton, foot)), i);
+                add(on_leg(ContactPoint::joint(skeleton, foot)));
             }
         }
         let mut fk = Fk::new(skeleton);
@@ -53,13 +49,17 @@ impl FloorPoints {
         FloorPoints {
             points: all,
             floors,
-            from,
         }
     }
 
     /// The points.
     pub fn points(&self) -> &[ContactPoint] {
         &self.points
+    }
+
+    /// Each point's floor: its height at rest.
+    pub fn floors(&self) -> &[f64] {
+        &self.floors
     }
 
     /// The height of `point` at rest, if it is one of these points (by joint and offset).
@@ -84,11 +84,6 @@ impl FloorPoints {
                     .collect()
             })
             .collect()
-    }
-
-    /// The contact point (an index into those given) point `k` was found from.
-    pub fn found_from(&self, k: usize) -> usize {
-        self.from[k]
     }
 
     /// How far below its floor each frame's lowest point is (0 where every point is on or

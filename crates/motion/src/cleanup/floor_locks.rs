@@ -1,8 +1,9 @@
 //! A foot that rolls stays above the floor: where, after the contacts are locked, a point of a
 //! foot (a heel, a toe tip, the ankle, the ball of the foot) goes below its floor while no lock
 //! holds it (the heel planted and the foot pitching its toes into the floor to keep it there;
-//! heel and toe tip planted and the toes bent so that the ball goes through), it is held where
-//! it is over those frames, lifted by how far it sinks at the deepest: heel strike, flat and toe
+//! heel and toe tip planted and the toes bent so that the ball goes through; a foot in the air
+//! dipping where the hips came down for the other leg's reach), it is held on the level plane of
+//! its floor over those frames, free to move across it, by its leg: heel strike, flat and toe
 //! off become a sequence of supports, each planted while it is down. Such locks are named
 //! `<point> floor <first>–<last>` and ease in and out as contacts do.
 
@@ -16,9 +17,10 @@ use super::{Baking, CleanupError, FloorPoints, HELD_WITHIN, Planted, paths};
 const ROUNDS: usize = 3;
 
 /// The floor locks that keep the feet of `planted` above the floor over the bake of `baking`
-/// (`frames`, updated to the bake with them): added in rounds where points still sink, then
-/// those of a leg dropped around a contact they made slide (a contact held before them wins:
-/// the foot then sinks there, and the cleanup says how far).
+/// (`frames`, updated to the bake with them): made again in rounds while points still sink, then
+/// those of a leg around a contact they made slide weighing less, and if it still slides,
+/// dropped (a contact held before them wins: the foot then sinks there, and the cleanup says
+/// how far).
 pub(super) fn keep_above_floor(
     baking: &Baking<'_>,
     planted: &Planted<'_>,
@@ -38,21 +40,6 @@ pub(super) fn keep_above_floor(
             holding.push((k, lock));
         }
     }
-    // Per floor point, the contact locks of its foot: it is kept above the floor only while
-    // its foot stands (a foot in the air that dips is the hips' to lift).
-    let standing: Vec<Vec<&Lock>> = (0..floor.points().len())
-        .map(|k| {
-            let i = floor.found_from(k);
-            let leg = planted.points[i].leg;
-            planted
-                .found
-                .iter()
-                .zip(planted.locks)
-                .filter(|((j, _), _)| *j == i || (leg.is_some() && planted.points[*j].leg == leg))
-                .filter_map(|(_, l)| *l)
-                .collect()
-        })
-        .collect();
     let slides = |frames: &[Vec<f64>]| -> Vec<f64> {
         let after = paths(skeleton, frames, planted.points);
         planted
@@ -68,70 +55,81 @@ pub(super) fn keep_above_floor(
     let held_before = slides(frames);
     let mut added: Vec<(usize, Lock)> = Vec::new();
     for _ in 0..ROUNDS {
+        // Each round makes the whole set again, over the frames that sink now and those the
+        // last set held: a lock that ends too early grows rather than gains a neighbour.
         let depths = floor.depths(skeleton, frames);
-        let mut all_holding = holding.clone();
-        all_holding.extend(added.iter().map(|(k, l)| (*k, l)));
-        let more = floor_locks(
+        let next = floor_locks(
             skeleton,
             floor,
             frames,
             &depths,
-            (&all_holding, &standing),
+            (&holding, &added),
             blend,
             first,
         )?;
-        if more.is_empty() {
+        // By name (the point and the frames): the plane's point across the floor is only where
+        // the editor draws it.
+        let is_in = |l: &Lock, set: &[(usize, Lock)]| set.iter().any(|(_, m)| m.name == l.name);
+        let changed: Vec<Lock> = next
+            .iter()
+            .filter(|(_, l)| !is_in(l, &added))
+            .chain(added.iter().filter(|(_, l)| !is_in(l, &next)))
+            .map(|(_, l)| l.clone())
+            .collect();
+        if changed.is_empty() {
             break;
         }
-        let new = more.len();
-        for lock in more {
-            let k = floor
-                .points()
-                .iter()
-                .position(|p| lock.name.starts_with(&p.floor_prefix()))
-                .unwrap_or(0);
-            added.push((k, lock));
-        }
-        let changed: Vec<&Lock> = added[added.len() - new..].iter().map(|(_, l)| l).collect();
-        baking.refresh(&locks_of(&added), &changed, frames);
+        added = next;
+        baking.refresh(
+            &locks_of(&added),
+            &changed.iter().collect::<Vec<_>>(),
+            frames,
+        );
     }
-    // A contact held before and not now: the floor locks of its leg around it go.
-    let now = slides(frames);
-    let spoiled: Vec<usize> = (0..planted.found.len())
-        .filter(|&m| {
-            planted.locks[m].is_some() && held_before[m] <= HELD_WITHIN && now[m] > HELD_WITHIN
-        })
-        .collect();
-    if !spoiled.is_empty() {
-        let before = added.clone();
-        added.retain(|(_, floor_lock)| {
-            !spoiled.iter().any(|&m| {
-                let contact = planted.locks[m].expect("locked");
-                let shares = floor_lock
-                    .limb()
-                    .columns()
-                    .iter()
-                    .any(|&c| contact.limb().contains(c));
-                let span = |l: &Lock| {
-                    l.frames()
-                        .map(|(a, b)| (a - l.blend(), b + l.blend()))
-                        .unwrap_or((i64::MIN, i64::MAX))
-                };
-                let ((a, b), (c, d)) = (span(floor_lock), span(contact));
-                shares && a <= d && c <= b
-            })
-        });
-        let dropped: Vec<&Lock> = before
-            .iter()
-            .map(|(_, l)| l)
-            .filter(|l| !added.iter().any(|(_, kept)| kept.name == l.name))
+    // A contact held before and not now: the floor locks of its leg around it give way, first
+    // weighing less, then gone.
+    for softer in [Some(SOFTER_WEIGHT), None] {
+        let now = slides(frames);
+        let spoiled: Vec<&Lock> = (0..planted.found.len())
+            .filter(|&m| held_before[m] <= HELD_WITHIN && now[m] > HELD_WITHIN)
+            .filter_map(|m| planted.locks[m])
             .collect();
-        if !dropped.is_empty() {
-            baking.refresh(&locks_of(&added), &dropped, frames);
+        let spoils = |floor_lock: &Lock| {
+            spoiled
+                .iter()
+                .any(|contact| shares_a_joint(floor_lock, contact) && overlap(floor_lock, contact))
+        };
+        let changed: Vec<Lock> = match softer {
+            Some(weight) => {
+                let mut changed = Vec::new();
+                for (_, lock) in added.iter_mut() {
+                    if spoils(lock) && lock.goal().weight > weight {
+                        lock.set_weight(weight)?;
+                        changed.push(lock.clone());
+                    }
+                }
+                changed
+            }
+            None => {
+                let (gone, kept): (Vec<_>, Vec<_>) =
+                    added.into_iter().partition(|(_, l)| spoils(l));
+                added = kept;
+                locks_of(&gone)
+            }
+        };
+        if !changed.is_empty() {
+            baking.refresh(
+                &locks_of(&added),
+                &changed.iter().collect::<Vec<_>>(),
+                frames,
+            );
         }
     }
     Ok(locks_of(&added))
 }
+
+/// A lock and the floor point (an index into the floor's points) it holds.
+type OnPoint<L> = (usize, L);
 
 /// The locks of (point, lock) pairs.
 fn locks_of(pairs: &[(usize, Lock)]) -> Vec<Lock> {
@@ -141,37 +139,58 @@ fn locks_of(pairs: &[(usize, Lock)]) -> Vec<Lock> {
 /// The weight of a floor lock (a contact's is 1): weighted solvers give way to the contacts.
 pub const FLOOR_WEIGHT: f64 = 0.3;
 
-/// A point sinking less than this below its floor is on it (metres).
-pub const ON_THE_FLOOR: f64 = 0.0005;
+/// The weight of a floor lock that made a contact of its leg slide at [`FLOOR_WEIGHT`].
+pub const SOFTER_WEIGHT: f64 = 0.1;
 
-/// The locks that keep `floor`'s points above the floor, over the runs of frames where
-/// `depths` (per frame, per floor point) says they go below, a lock of `standing` (per floor
-/// point, its foot's contact locks) holds its foot fully and no lock of `holding` (a lock and the
-/// floor point it holds) holds the point itself fully. `frames` are the states baked; `blend`
-/// the frames locks ease over; frame `f` is sequence frame `first + f`.
+/// Whether two locks move a joint in common.
+fn shares_a_joint(a: &Lock, b: &Lock) -> bool {
+    a.limb().columns().iter().any(|&c| b.limb().contains(c))
+}
+
+/// Whether two locks hold (or ease) on a frame in common.
+fn overlap(a: &Lock, b: &Lock) -> bool {
+    let span = |l: &Lock| {
+        l.frames()
+            .map(|(first, last)| (first - l.blend(), last + l.blend()))
+            .unwrap_or((i64::MIN, i64::MAX))
+    };
+    let ((a0, a1), (b0, b1)) = (span(a), span(b));
+    a0 <= b1 && b0 <= a1
+}
+
+/// A point sinking less than this below its floor is on it (metres): no lock for a dip no one
+/// sees.
+pub const ON_THE_FLOOR: f64 = 0.002;
+
+/// The locks that keep `floor`'s points above the floor (each with its floor point), over the
+/// runs of frames where `depths` (per frame, per floor point) says they go below, or a lock of
+/// `before` (the last set) held them, and no lock of `holding` (a lock and the floor point it
+/// holds) holds the point itself fully. `frames` are the states baked; `blend` the frames locks
+/// ease over; frame `f` is sequence frame `first + f`.
 fn floor_locks(
     skeleton: &Skeleton,
     floor: &FloorPoints,
     frames: &[Vec<f64>],
     depths: &[Vec<f64>],
-    (holding, standing): (&[(usize, &Lock)], &[Vec<&Lock>]),
+    (holding, before): (&[OnPoint<&Lock>], &[OnPoint<Lock>]),
     blend: i64,
     first: i64,
-) -> Result<Vec<Lock>, LockError> {
+) -> Result<Vec<(usize, Lock)>, LockError> {
     let mut out = Vec::new();
     let mut fk = Fk::new(skeleton);
     for (k, point) in floor.points().iter().enumerate() {
+        let at = |f: usize| Some(first + f as i64);
         let held = |f: usize| {
             holding
                 .iter()
-                .any(|(j, l)| *j == k && l.hold_at(Some(first + f as i64)) >= 1.0)
+                .any(|(j, l)| *j == k && l.hold_at(at(f)) >= 1.0)
         };
-        let stands = |f: usize| {
-            standing[k]
+        let was_held = |f: usize| {
+            before
                 .iter()
-                .any(|l| l.hold_at(Some(first + f as i64)) >= 1.0)
+                .any(|(j, l)| *j == k && l.hold_at(at(f)) >= 1.0)
         };
-        let sinks = |f: usize| depths[f][k] > ON_THE_FLOOR && !held(f) && stands(f);
+        let sinks = |f: usize| (depths[f][k] > ON_THE_FLOOR || was_held(f)) && !held(f);
         let mut runs: Vec<(usize, usize)> = Vec::new();
         for f in (0..depths.len()).filter(|&f| sinks(f)) {
             match runs.last_mut() {
@@ -186,27 +205,23 @@ fn floor_locks(
             }
         }
         for (a, b) in runs {
-            let deepest = (a..=b)
-                .max_by(|&x, &y| depths[x][k].total_cmp(&depths[y][k]))
-                .unwrap_or(a);
+            // The plane's point is where the point is on average (where the editor draws it).
             let mut mean = Vector3::zeros();
             for q in &frames[a..=b] {
                 fk.update(skeleton, q);
                 mean += fk.point(point.joint, &point.offset);
             }
             mean /= (b + 1 - a) as f64;
-            fk.update(skeleton, &frames[deepest]);
-            let lifted = fk.point(point.joint, &point.offset).y + depths[deepest][k];
-            let target = Vector3::new(mean.x, lifted, mean.z);
+            let on_floor = Vector3::new(mean.x, floor.floors()[k], mean.z);
             let (fa, fb) = (first + a as i64, first + b as i64);
             let name = format!("{}{fa}–{fb}", point.floor_prefix());
-            let mut lock = point.lock(skeleton, name, target)?;
+            let mut lock = point.floor_lock(skeleton, name, on_floor)?;
             lock.set_frames(Some((fa, fb)))?;
             lock.set_blend(blend)?;
             // Below the contacts: where both cannot be met, the planted feet win.
             lock.set_priority(1);
             lock.set_weight(FLOOR_WEIGHT)?;
-            out.push(lock);
+            out.push((k, lock));
         }
     }
     Ok(out)

@@ -11,7 +11,7 @@
 //! [`contacts`]: crate::contacts
 
 use marionette_document::{Lock, LockError, Sequence};
-use marionette_ik::{Goal, GoalKind};
+use marionette_ik::{Goal, GoalKind, TargetShape};
 use marionette_skeleton::{Fk, JointId, Pose, SiteId, Skeleton};
 use nalgebra::Vector3;
 
@@ -95,6 +95,23 @@ impl ContactPoint {
         Lock::new(skeleton, name, self.goal(target), self.leg.map(|l| l.upper))
     }
 
+    /// The lock holding this point on the level plane through `on_floor` (free across it),
+    /// kept as its contacts are.
+    fn floor_lock(
+        &self,
+        skeleton: &Skeleton,
+        name: String,
+        on_floor: Vector3<f64>,
+    ) -> Result<Lock, LockError> {
+        let goal = Goal::new(GoalKind::Point {
+            joint: self.joint,
+            offset: self.offset,
+            target: on_floor,
+            shape: TargetShape::Plane(Vector3::y()),
+        });
+        Lock::new(skeleton, name, goal, self.leg.map(|l| l.upper))
+    }
+
     /// The goal holding this point at `target`.
     fn goal(&self, target: Vector3<f64>) -> Goal {
         Goal::new(match self.site {
@@ -103,7 +120,7 @@ impl ContactPoint {
                 joint: self.joint,
                 offset: self.offset,
                 target,
-                along: None,
+                shape: TargetShape::Point,
             },
         })
     }

@@ -11,7 +11,7 @@
 use marionette_document::{
     Cue, Link, LinkTarget, Placement, PropContact, SiteRef, Stage, StageFigure,
 };
-use marionette_ik::{Goal, GoalKind};
+use marionette_ik::{Goal, GoalKind, TargetShape};
 use marionette_skeleton::format::{AxisDef, DofDef, JointDef, Node, SiteDef, SkeletonFile};
 use marionette_skeleton::ordered_map::OrderedMap;
 use marionette_skeleton::{Chain, JointId, ROOT_STATE_LEN, SiteId, Skeleton};
@@ -182,12 +182,16 @@ impl Merged {
                 joint,
                 offset,
                 target,
-                along,
+                shape,
             } => GoalKind::Point {
                 joint: self.joint(slot, *joint),
                 offset: *offset,
                 target: point(target),
-                along: along.as_ref().map(dir),
+                shape: match shape {
+                    TargetShape::Point => TargetShape::Point,
+                    TargetShape::Line(d) => TargetShape::Line(dir(d)),
+                    TargetShape::Plane(n) => TargetShape::Plane(dir(n)),
+                },
             },
             GoalKind::Orientation {
                 joint,
