@@ -3,6 +3,7 @@
 //! contact locks of those feet replaced, as one undo step.
 
 use marionette_interchange::feet::foot_points;
+use marionette_motion::cleanup::floor::raise_keys;
 use marionette_motion::{BakeSettings, clean_feet};
 
 use crate::history::Change;
@@ -44,7 +45,14 @@ impl Document {
                 .ok_or(EditError::FootContacts(
                     "show a sequence first (the timeline's sequence list)".into(),
                 ))?;
-        let sequence = &self.sequences[index];
+        // Found again on keys the last find moved: from the keys as they were before it, so
+        // that finding twice moves the hips as finding once does (not down again each time).
+        let mut sequence = self.sequences[index].clone();
+        if let Some(moved) = self.hips_moved() {
+            let back: Vec<f64> = moved.change.iter().map(|c| -c).collect();
+            raise_keys(&mut sequence.keys, moved.first, &back);
+        }
+        let sequence = &sequence;
         let points = foot_points(&self.skeleton).map_err(EditError::FootContacts)?;
         let cleaned = clean_feet(
             &self.skeleton,
@@ -123,7 +131,11 @@ mod tests {
     fn a_gliding_figure_gets_its_feet_locked_in_one_undo_step() {
         let s = builtin::humanoid();
         let mut doc = Document::new(s.clone(), None);
-        let mut ahead = Pose::rest(&s);
+        // Gliding 5 cm above the floor (a capture whose floor is not the figure's), so that
+        // nothing puts the feet back up once the hips come down for the legs' reach.
+        let mut above = Pose::rest(&s);
+        above.q[1] += 0.05;
+        let mut ahead = above.clone();
         ahead.q[2] += 0.1;
         let glide = Sequence {
             name: "glide".into(),
@@ -131,7 +143,7 @@ mod tests {
             rotation: RotationInterpolation::Slerp,
             root: RootInterpolation::Linear,
             hold_locks: true,
-            keys: vec![Key::new(0, Pose::rest(&s)), Key::new(48, ahead)],
+            keys: vec![Key::new(0, above), Key::new(48, ahead)],
         };
         let mut solving = Solving::default();
         // Nothing shown: refused, nothing changed.
@@ -156,14 +168,34 @@ mod tests {
             found_once, glide_keys,
             "the hips came down where the legs are straight"
         );
-        // Again: the same locks replaced, not doubled; each find is one undo step, locks and
-        // hips together.
+        // Again: the same locks replaced, not doubled, the hips where the first find put them
+        // (not moved down again from there): nothing changes, and no undo step is added.
         doc.apply(Edit::FindFootContacts, &mut solving)
             .expect("found");
         assert_eq!(doc.locks().len(), 12);
+        for (again, once) in doc.sequences()[0].keys.iter().zip(&found_once.keys) {
+            assert!(
+                (again.pose.q[1] - once.pose.q[1]).abs() < 1e-9,
+                "frame {}: the hips at {} after finding twice, {} after once",
+                again.frame,
+                again.pose.q[1],
+                once.pose.q[1]
+            );
+        }
+        assert_eq!(doc.sequences()[0], found_once);
+        // Keys edited after a find are found from as they are: a key's root moved by hand, then
+        // found again, is one more undo step; undone, both finds' locks and hips go together.
+        let mut edited = doc.sequences()[0].clone();
+        edited.keys[1].pose.q[1] += 0.02;
+        doc.sequences[0] = edited;
+        assert!(
+            doc.hips_moved().is_none(),
+            "keys edited: the move is no longer shown"
+        );
+        doc.apply(Edit::FindFootContacts, &mut solving)
+            .expect("found");
         doc.apply(Edit::Undo, &mut solving).expect("undo");
         assert_eq!(doc.locks().len(), 12);
-        assert_eq!(doc.sequences()[0], found_once);
         doc.apply(Edit::Undo, &mut solving).expect("undo");
         assert!(doc.locks().is_empty());
         assert_eq!(doc.sequences()[0], glide_keys);
