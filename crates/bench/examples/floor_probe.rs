@@ -1,7 +1,9 @@
 //! Where a cleaned take goes below the floor: `floor_probe CAPTURE.bvh FIGURE` (`humanoid` or a
 //! test character's file name) retargets the capture, cleans its feet and prints the frames where
 //! a foot point is deepest below its height at rest (with the locks holding there), the floor
-//! locks made and the contacts not held with their reasons.
+//! locks made and the contacts not held with their reasons. `PROBE_FRAMES=a-b` (and
+//! `PROBE_POINT`, default "right heel") prints that point and the locks holding it on each frame
+//! of the range; `TESTPATH=1` retargets as the tests do (`retarget` on the frames).
 use std::path::Path;
 
 use marionette_interchange::capture::{CaptureScale, read_capture};
@@ -36,7 +38,27 @@ fn main() {
     };
     let target = &target;
     let rest = Pose::rest(target).q;
-    let result = retarget_imported(&capture.imported, (target, &rest), &[], "take").expect("rt");
+    let result = if std::env::var("TESTPATH").is_ok() {
+        let frames: Vec<Vec<f64>> = capture
+            .imported
+            .sequence
+            .keys
+            .iter()
+            .map(|k| k.pose.q.clone())
+            .collect();
+        marionette_interchange::retarget::retarget(
+            &capture.imported.skeleton,
+            &frames,
+            capture.imported.sequence.fps,
+            (target, &rest),
+            &[],
+            "take",
+        )
+        .expect("rt")
+    } else {
+        retarget_imported(&capture.imported, (target, &rest), &[], "take").expect("rt")
+    };
+    println!("first key frame {}", result.sequence.keys[0].frame);
     let points = foot_points(target).expect("feet");
     let c = clean_feet(
         target,
@@ -94,6 +116,37 @@ fn main() {
             c.pelvis[*f] * 1e3,
             holding
         );
+    }
+    if let Ok(range) = std::env::var("PROBE_FRAMES") {
+        let (x, y) = range.split_once('-').expect("a-b");
+        let (x, y): (i64, i64) = (x.parse().expect("a"), y.parse().expect("b"));
+        let name = std::env::var("PROBE_POINT").unwrap_or_else(|_| "right heel".into());
+        let p = points.iter().find(|p| p.name == name).expect("point");
+        let mut last = None;
+        for f in x..=y {
+            fk.update(target, &frames[(f - a) as usize]);
+            let at = fk.point(p.joint, &p.offset);
+            let step = last.map_or(0.0, |l: nalgebra::Vector3<f64>| (at - l).norm());
+            last = Some(at);
+            let holding: Vec<String> = c
+                .locks
+                .iter()
+                .filter(|l| {
+                    l.frames()
+                        .is_some_and(|(u, v)| u - l.blend() <= f && f <= v + l.blend())
+                })
+                .map(|l| format!("{}@{:.2}", l.name, l.hold_at(Some(f))))
+                .collect();
+            println!(
+                "{f}: {} {:.3} {:.3} {:.3} step {:.1} mm {:?}",
+                p.name,
+                at.x,
+                at.y,
+                at.z,
+                step * 1e3,
+                holding
+            );
+        }
     }
     for l in c.locks.iter().filter(|l| l.name.contains("floor")) {
         println!("floor lock {} blend {}", l.name, l.blend());

@@ -19,37 +19,38 @@ use nalgebra::Vector3;
 
 /// Per capture and figure: contacts held within 2 mm at least (held, found), and the most an
 /// ankle or toe joint may go below its height at rest after the cleanup (mm), as measured on
-/// 2026-11-27 with the floor locks on level planes (plus 0.5 mm); a change that holds fewer or
-/// sinks a foot deeper fails here. (Issue 35 asks for ≥ 95 % held and no joint more than 10 mm
-/// below: 01_03 on the humanoid and RiggedFigure, and RiggedFigure's holding, fall short.)
+/// 2026-11-27 with the feet retargeted flat and the floor locks on level planes (plus 0.5 mm);
+/// a change that holds fewer or sinks a foot deeper fails here. (Issue 35 asks for ≥ 95 % held,
+/// which every pair meets and the test checks, and no joint more than 10 mm below, which
+/// Boxing_Toes on the humanoid misses.)
 const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 21] = [
-    ("01_01", "humanoid", 74, 74, 1.6),
+    ("01_01", "humanoid", 71, 72, 2.5),
     ("01_01", "stickman", 39, 39, 0.5),
-    ("01_01", "RiggedFigure.gltf", 70, 82, 9.5),
+    ("01_01", "RiggedFigure.gltf", 84, 84, 0.5),
     ("01_01", "authored/mixamo_apose.glb", 109, 109, 0.5),
     ("01_01", "authored/rigify_tpose.glb", 109, 109, 0.5),
     ("01_01", "authored/ue_armsdown_tail.glb", 109, 109, 0.5),
     ("01_01", "authored/vroid_tpose.vrm", 109, 109, 0.5),
-    ("Boxing_Toes", "humanoid", 117, 117, 2.1),
+    ("Boxing_Toes", "humanoid", 130, 130, 14.9),
     ("Boxing_Toes", "stickman", 13, 13, 3.5),
-    ("Boxing_Toes", "RiggedFigure.gltf", 139, 141, 1.2),
-    ("Boxing_Toes", "authored/mixamo_apose.glb", 105, 105, 1.1),
-    ("Boxing_Toes", "authored/rigify_tpose.glb", 105, 105, 1.1),
+    ("Boxing_Toes", "RiggedFigure.gltf", 120, 120, 2.4),
+    ("Boxing_Toes", "authored/mixamo_apose.glb", 104, 104, 2.2),
+    ("Boxing_Toes", "authored/rigify_tpose.glb", 104, 104, 2.2),
     (
         "Boxing_Toes",
         "authored/ue_armsdown_tail.glb",
-        105,
-        105,
-        1.1,
+        104,
+        104,
+        2.2,
     ),
-    ("Boxing_Toes", "authored/vroid_tpose.vrm", 105, 105, 1.1),
-    ("01_03", "humanoid", 82, 86, 17.9),
+    ("Boxing_Toes", "authored/vroid_tpose.vrm", 104, 104, 2.2),
+    ("01_03", "humanoid", 87, 88, 8.7),
     ("01_03", "stickman", 27, 27, 0.5),
-    ("01_03", "RiggedFigure.gltf", 84, 93, 15.8),
-    ("01_03", "authored/mixamo_apose.glb", 86, 86, 1.9),
-    ("01_03", "authored/rigify_tpose.glb", 86, 86, 1.9),
-    ("01_03", "authored/ue_armsdown_tail.glb", 86, 86, 1.9),
-    ("01_03", "authored/vroid_tpose.vrm", 86, 86, 1.9),
+    ("01_03", "RiggedFigure.gltf", 90, 90, 4.0),
+    ("01_03", "authored/mixamo_apose.glb", 85, 86, 6.3),
+    ("01_03", "authored/rigify_tpose.glb", 85, 86, 6.3),
+    ("01_03", "authored/ue_armsdown_tail.glb", 85, 86, 6.3),
+    ("01_03", "authored/vroid_tpose.vrm", 85, 86, 6.3),
 ];
 
 /// The most any of `joints` is below its height at rest over `frames` (metres, ≥ 0).
@@ -224,6 +225,10 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
             assert!(
                 held_here * least_of >= least_held * found,
                 "{what}: {held_here} of {found} contacts held, fewer than {least_held} of {least_of}"
+            );
+            assert!(
+                held_here * 100 >= 95 * found,
+                "{what}: {held_here} of {found} contacts held, fewer than 95 %"
             );
             assert!(
                 below * 1e3 <= deepest_mm,

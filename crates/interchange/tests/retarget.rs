@@ -1,7 +1,9 @@
 //! Captures retargeted onto other figures: every mapped bone of the target points where the
 //! capture's does (the angle between the two segments, on every frame where none of the bone's
-//! own DOFs is at a limit: most of them, asserted), within the target's limits, and the hips'
-//! vertical motion is the capture's scaled by the ratio of hip heights.
+//! own DOFs is at a limit: most of them, asserted; a foot as its own bone pointed at rest,
+//! turned to the capture foot's heading, then turned as the capture's foot turned from its
+//! rest, so a foot flat in the capture is flat on the figure), within the target's limits, and
+//! the hips' vertical motion is the capture's scaled by the ratio of hip heights.
 //! The captures are CMU's 01_01 and Boxing_Toes (Debian's assimp-testmodels); the targets the
 //! built-in humanoid and every humanoid test character.
 
@@ -10,8 +12,10 @@ use std::path::Path;
 mod common;
 
 use common::{CAPTURES, capture, targets};
+use marionette_interchange::character::humanoid::HumanBone;
 use marionette_interchange::retarget::{Retargeted, retarget};
-use marionette_skeleton::{Fk, Skeleton};
+use marionette_skeleton::{Fk, Pose, Skeleton};
+use nalgebra::{Matrix3, Rotation3, Vector3};
 
 /// Whether a DOF of joint `j` is at one of its limits in pose `q` (the test's own reading).
 fn at_limit(s: &Skeleton, j: marionette_skeleton::JointId, q: &[f64]) -> bool {
@@ -49,6 +53,27 @@ fn angles(
             Some((m, next))
         })
         .collect();
+    // A foot keeps its own pitch (both figures stand flat-footed at rest): it should point as
+    // its own rest direction, turned about the vertical to the capture's foot's heading, then
+    // turned as the capture's foot turned from its rest.
+    let flat = |v: &Vector3<f64>| Vector3::new(v.x, 0.0, v.z);
+    let feet: Vec<Option<(Matrix3<f64>, Vector3<f64>)>> = {
+        fc.update(capture, &Pose::rest(capture).q);
+        ft.update(target, &Pose::rest(target).q);
+        pairs
+            .iter()
+            .map(|(m, n)| {
+                if !matches!(m.bone, HumanBone::LeftFoot | HumanBone::RightFoot) {
+                    return None;
+                }
+                let dc = fc.joint_position(n.capture) - fc.joint_position(m.capture);
+                let dt = ft.joint_position(n.target) - ft.joint_position(m.target);
+                let heading = Rotation3::rotation_between(&flat(&dt), &flat(&dc))
+                    .unwrap_or_else(Rotation3::identity);
+                Some((*fc.joint_rotation(m.capture), heading * dt))
+            })
+            .collect()
+    };
     let mut out: Vec<BoneAngles> = pairs
         .iter()
         .map(|(m, n)| {
@@ -66,6 +91,12 @@ fn angles(
             }
             let dc = fc.joint_position(n.capture) - fc.joint_position(m.capture);
             let dt = ft.joint_position(n.target) - ft.joint_position(m.target);
+            let dc = match &feet[k] {
+                Some((rest_rotation, turned)) => {
+                    fc.joint_rotation(m.capture) * rest_rotation.transpose() * turned
+                }
+                None => dc,
+            };
             if dc.norm() > 1e-6 && dt.norm() > 1e-6 {
                 out[k].1.push(dc.angle(&dt).to_degrees());
             }

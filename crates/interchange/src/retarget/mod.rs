@@ -9,7 +9,9 @@
 //!   A rotation about the up axis turns the target's facing onto the capture's; then each
 //!   mapped bone gets the least rotation that turns its rest direction (towards the next mapped
 //!   bone of its chain) onto the capture's, so T-pose, A-pose and arms-down rests all line up.
-//!   A bone with no next bone (a hand, a foot's toes, the head) takes its parent bone's.
+//!   A foot is turned about the vertical only, its pitch kept: both stand flat-footed at their
+//!   rests whichever way their foot bones point, so a foot flat in the capture is flat on the
+//!   figure. A bone with no next bone (a hand, a foot's toes, the head) takes its parent bone's.
 //! - Each frame, target joints are set parents first: a mapped bone's world rotation is the
 //!   capture bone's change from its reference times the bone's alignment times its rest world
 //!   rotation; its hinges are read back from the local rotation within their limits (the
@@ -339,14 +341,37 @@ pub fn retarget(
             })
         })
         .collect();
+    // Per mapped bone, the capture's rest direction its own is turned onto: the capture's bone
+    // towards its next one, except for a foot, which is turned about the vertical only (its
+    // pitch kept): both figures stand flat-footed at their rests, so a foot flat in the capture
+    // stays flat on the figure whatever way its bone points (towards the ball of the foot, or
+    // into the floor as RiggedFigure's does), rather than pitched by the difference.
+    let aligned_to: Vec<Option<Vector3<f64>>> = map
+        .iter()
+        .zip(&next)
+        .enumerate()
+        .map(|(k, (m, n))| {
+            let dc = fc.joint_position(map[(*n)?].capture) - fc.joint_position(m.capture);
+            if !matches!(m.bone, HumanBone::LeftFoot | HumanBone::RightFoot) {
+                return Some(dc);
+            }
+            let own = facing * rest_direction[k];
+            let flat = |v: &Vector3<f64>| v - hc.up * v.dot(&hc.up);
+            let turned = match (
+                flat(&own).try_normalize(1e-6),
+                flat(&dc).try_normalize(1e-6),
+            ) {
+                (Some(from), Some(to)) => between(&from, &to) * own,
+                _ => own,
+            };
+            Some(turned * (dc.norm() / own.norm().max(1e-12)))
+        })
+        .collect();
     // Per mapped bone, its alignment: facing, then its rest direction onto the capture's.
     let mut alignment: Vec<Matrix3<f64>> = Vec::with_capacity(map.len());
     for (k, m) in map.iter().enumerate() {
-        let a = match next[k] {
-            Some(n) => {
-                let dc = fc.joint_position(map[n].capture) - fc.joint_position(m.capture);
-                between(&(facing * rest_direction[k]), &dc) * facing
-            }
+        let a = match aligned_to[k] {
+            Some(dc) => between(&(facing * rest_direction[k]), &dc) * facing,
             // An end bone lines up as its parent bone does.
             None => (0..k)
                 .rev()
@@ -416,8 +441,18 @@ pub fn retarget(
             let change = fc.joint_rotation(map[k].capture) * reference[k].transpose();
             change * alignment[k] * target_rest_world[k]
         };
+        // Where the capture points bone `k` (for a foot, the direction it was aligned to, turned
+        // as the capture's foot turned from its rest).
         let capture_direction = |k: usize| {
-            next[k].map(|n| fc.joint_position(map[n].capture) - fc.joint_position(map[k].capture))
+            let n = next[k]?;
+            Some(match map[k].bone {
+                HumanBone::LeftFoot | HumanBone::RightFoot => {
+                    fc.joint_rotation(map[k].capture)
+                        * reference[k].transpose()
+                        * aligned_to[k].unwrap_or_default()
+                }
+                _ => fc.joint_position(map[n].capture) - fc.joint_position(map[k].capture),
+            })
         };
         for j in target.joint_ids() {
             let joint = target.joint(j);

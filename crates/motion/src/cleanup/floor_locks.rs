@@ -204,7 +204,14 @@ fn floor_locks(
                 _ => runs.push((f, f)),
             }
         }
-        for (a, b) in runs {
+        // A point dipping on the take's first or last frame alone is left (a capture's
+        // calibration pose, CMU's T-pose on frame 0): a lock there would turn the leg on that
+        // frame only, away from the motion on the next.
+        let end = depths.len().saturating_sub(1);
+        for (a, b) in runs
+            .into_iter()
+            .filter(|&(a, b)| !(a == b && (a == 0 || a == end)))
+        {
             // The plane's point is where the point is on average (where the editor draws it).
             let mut mean = Vector3::zeros();
             for q in &frames[a..=b] {

@@ -320,7 +320,12 @@ pub fn clean_feet(
                 .clone())
         })
         .collect::<Result<Vec<_>, CleanupError>>()?;
-    plant_feet_whole(&limbs, &before, &mut found);
+    plant_feet_whole(
+        &limbs,
+        &before,
+        thresholds.blend.max(0) as usize,
+        &mut found,
+    );
     // No plant below the floor.
     for (i, c) in &mut found {
         if let Some(lowest) = floor.floor_of(&points[*i]) {

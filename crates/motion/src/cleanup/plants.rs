@@ -8,14 +8,16 @@ use crate::contacts::Contact;
 
 /// Makes the plants of one foot agree with each other. Two points of a foot (a heel and a toe:
 /// points whose locks move a joint in common) that stand at once must be held where the foot's
-/// shape lets them both be: a contact that begins while another point of its foot stands (the
-/// longest-overlapping one, contacts taken in order of time) is planted where that one is
-/// planted plus the offset between the two points over the frames they share, instead of at
-/// its own mean, which the foot, rolling from heel
-/// to toe, could not reach together with the other's.
+/// shape lets them both be: a contact that begins while another point of its foot stands, or
+/// within `easing` frames of its end (their locks then ease in and out over the same frames),
+/// is planted where that one is planted plus the offset between the two points over the frames
+/// they share (or, sharing none, on its first frame), instead of at its own mean, which the
+/// foot, rolling from heel to toe or back, could not reach together with the other's. Of
+/// several, the one sharing the most frames; contacts are taken in order of time.
 pub(super) fn plant_feet_whole(
     limbs: &[Chain],
     paths: &[Vec<Vector3<f64>>],
+    easing: usize,
     found: &mut [(usize, Contact)],
 ) {
     let same_foot = |i: usize, j: usize| same_foot(limbs, i, j);
@@ -24,14 +26,15 @@ pub(super) fn plant_feet_whole(
         // (frames shared, the other contact)
         let near = |&(j, d): &(usize, Contact)| {
             let shared = c.last.min(d.last) as i64 - c.first.max(d.first) as i64 + 1;
-            (j != i && same_foot(i, j) && shared > 0).then_some((shared, j, d))
+            (j != i && same_foot(i, j) && shared > -(easing as i64)).then_some((shared, j, d))
         };
         let Some((_, j, d)) = found[..k].iter().filter_map(near).max_by_key(|o| o.0) else {
             continue;
         };
         // The mean offset's direction at the mean distance: the foot may turn while both
         // stand, which shortens the mean of the offsets but never the distance between them.
-        let offsets: Vec<Vector3<f64>> = (c.first.max(d.first)..=c.last.min(d.last))
+        let (from, to) = (c.first.max(d.first), c.last.min(d.last));
+        let offsets: Vec<Vector3<f64>> = (from..=to.max(from))
             .map(|f| paths[i][f] - paths[j][f])
             .collect();
         let n = offsets.len() as f64;
