@@ -101,11 +101,7 @@ fn main() {
         let holding: Vec<&str> = c
             .locks
             .iter()
-            .filter(|l| {
-                l.frames().is_some_and(|(x, y)| {
-                    x - l.blend() <= *f as i64 + a && *f as i64 + a <= y + l.blend()
-                })
-            })
+            .filter(|l| l.hold_at(Some(*f as i64 + a)) > 0.0)
             .map(|l| l.name.as_str())
             .collect();
         println!(
@@ -131,10 +127,7 @@ fn main() {
             let holding: Vec<String> = c
                 .locks
                 .iter()
-                .filter(|l| {
-                    l.frames()
-                        .is_some_and(|(u, v)| u - l.blend() <= f && f <= v + l.blend())
-                })
+                .filter(|l| l.hold_at(Some(f)) > 0.0)
                 .map(|l| format!("{}@{:.2}", l.name, l.hold_at(Some(f))))
                 .collect();
             println!(

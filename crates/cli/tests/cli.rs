@@ -894,22 +894,29 @@ fn broken_bvh_files_are_refused_with_their_line_and_nothing_is_written() {
     }
 }
 
+/// A document `figure.ron` in `dir` on the humanoid standing (arms lowered) with its root at
+/// `(x, z)` across the floor.
+fn standing_humanoid(dir: &Path, (x, z): (f64, f64)) -> PathBuf {
+    let skeleton = path("humanoid.ron");
+    let file = dir.join("figure.ron");
+    let mut figure = marionette_document::DocumentFile::new(
+        PathBuf::from(&skeleton),
+        marionette_skeleton::Skeleton::load(&skeleton).expect("the humanoid"),
+        marionette_skeleton::builtin::standing(&marionette_skeleton::builtin::humanoid()),
+    );
+    figure.pose.q[0] = x;
+    figure.pose.q[2] = z;
+    figure.save(&file).expect("saved");
+    file
+}
+
 /// `retarget --where-it-stands`: the take's first frame has the figure's root over where the
 /// document's pose stands and the figure faces where it faced; without it the take keeps the
 /// capture's place, metres away.
 #[test]
 fn retarget_where_it_stands_starts_the_take_at_the_figure() {
     let dir = tempfile::tempdir().expect("tmp");
-    let skeleton = path("humanoid.ron");
-    let figure_file = dir.path().join("figure.ron");
-    let mut figure = marionette_document::DocumentFile::new(
-        PathBuf::from(&skeleton),
-        marionette_skeleton::Skeleton::load(&skeleton).expect("the humanoid"),
-        marionette_skeleton::builtin::standing(&marionette_skeleton::builtin::humanoid()),
-    );
-    figure.pose.q[0] = 1.0;
-    figure.pose.q[2] = -0.5;
-    figure.save(&figure_file).expect("saved");
+    let figure_file = standing_humanoid(dir.path(), (1.0, -0.5));
     let start = |extra: &[&str]| {
         let out = dir.path().join("take.ron");
         let mut args = vec![
@@ -953,15 +960,8 @@ fn retarget_onto_a_document_from_its_pose_and_with_its_feet_cleaned() {
     let dir = tempfile::tempdir().expect("tmp");
     // A document on the humanoid whose pose has the arms lowered (the reference the capture's
     // rest is lined up with) and the figure standing 2 m to the side.
-    let skeleton = path("humanoid.ron");
-    let target = dir.path().join("figure.ron");
-    let mut figure = marionette_document::DocumentFile::new(
-        PathBuf::from(&skeleton),
-        marionette_skeleton::Skeleton::load(&skeleton).expect("the humanoid"),
-        marionette_skeleton::builtin::standing(&marionette_skeleton::builtin::humanoid()),
-    );
-    figure.pose.q[0] = 2.0;
-    figure.save(&target).expect("saved");
+    let target = standing_humanoid(dir.path(), (2.0, 0.0));
+    let mut figure = marionette_document::DocumentFile::load(&target).expect("the figure");
     let out = dir.path().join("walk.ron");
     let (target_text, out_text) = (target.display().to_string(), out.display().to_string());
     let o = marionette(&[
@@ -986,7 +986,7 @@ fn retarget_onto_a_document_from_its_pose_and_with_its_feet_cleaned() {
     assert_eq!(doc.skeleton.name(), "humanoid");
     assert_eq!(
         doc.skeleton_path.canonicalize().ok(),
-        Path::new(&skeleton).canonicalize().ok(),
+        Path::new(&path("humanoid.ron")).canonicalize().ok(),
         "on the document's skeleton"
     );
     assert_eq!(doc.pose.q, figure.pose.q, "the document's pose is kept");

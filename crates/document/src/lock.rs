@@ -460,6 +460,13 @@ impl Lock {
         self.blend
     }
 
+    /// The frames it holds or eases on (inclusive): its range widened by its blend on each
+    /// side; `None`: every frame.
+    pub fn reach(&self) -> Option<(i64, i64)> {
+        self.frames
+            .map(|(first, last)| (first - self.blend, last + self.blend))
+    }
+
     /// Sets the blend; on error nothing changes.
     pub fn set_blend(&mut self, blend: i64) -> Result<(), LockError> {
         if !(0..=crate::MAX_SPAN).contains(&blend) {

@@ -164,6 +164,38 @@ fn lower(series: &[Vec<[f64; 2]>; 2]) -> f64 {
     if low.is_finite() { low - 0.02 } else { 0.0 }
 }
 
+/// One plot of the window: its lines (label, points, colour) and its vertical range.
+struct Chart<'a> {
+    name: &'static str,
+    unit: &'static str,
+    lines: Vec<ChartLine<'a>>,
+    range: (f64, f64),
+}
+
+/// The two lines of a track: as interpolated (grey) and as baked (blue).
+fn interpolated_and_baked(series: &[Vec<[f64; 2]>; 2]) -> Vec<ChartLine<'_>> {
+    vec![
+        ("as interpolated", &series[0], egui::Color32::from_gray(150)),
+        (
+            "as baked",
+            &series[1],
+            egui::Color32::from_rgb(40, 100, 200),
+        ),
+    ]
+}
+
+/// A line of a chart: its label, its points and its colour.
+type ChartLine<'a> = (&'static str, &'a [[f64; 2]], egui::Color32);
+
+/// The range of `points`' values from their lowest to their highest and through zero, padded
+/// (the hips' move, up and down).
+fn through_zero(points: &[[f64; 2]]) -> (f64, f64) {
+    let low = points.iter().map(|p| p[1]).fold(0.0, f64::min);
+    let high = points.iter().map(|p| p[1]).fold(0.0, f64::max);
+    let pad = 0.1 * (high - low).max(1.0);
+    (low - pad, high + pad)
+}
+
 /// The motion plot window; a click on a plot goes to that frame.
 pub fn motion_window(
     ctx: &egui::Context,
@@ -202,32 +234,43 @@ pub fn motion_window(
             let frame = document.frame() as f64;
             let x = tracks.height[1].first().map_or(0.0, |p| p[0])
                 ..=tracks.height[1].last().map_or(1.0, |p| p[0]);
-            let moved = !tracks.hips.is_empty();
-            let rows = if moved { 3.0 } else { 2.0 };
+            let rows = if tracks.hips.is_empty() { 2.0 } else { 3.0 };
             let height = (ui.available_height() - 10.0).max(60.0 * rows) / rows;
-            let hips = [tracks.hips.clone(), tracks.hips.clone()];
-            let mut plots = vec![
-                ("height", "height (m)", &tracks.height),
-                ("speed", "speed (m/s)", &tracks.speed),
+            // The whole sequence, and the values up to their 99th percentile (a capture's
+            // calibration frame would flatten the rest).
+            let mut charts = vec![
+                Chart {
+                    name: "height",
+                    unit: "height (m)",
+                    lines: interpolated_and_baked(&tracks.height),
+                    range: (lower(&tracks.height), upper(&tracks.height)),
+                },
+                Chart {
+                    name: "speed",
+                    unit: "speed (m/s)",
+                    lines: interpolated_and_baked(&tracks.speed),
+                    range: (0.0, upper(&tracks.speed)),
+                },
             ];
-            if moved {
-                plots.push(("hips", "hips moved (mm)", &hips));
+            if !tracks.hips.is_empty() {
+                charts.push(Chart {
+                    name: "hips",
+                    unit: "hips moved (mm)",
+                    lines: vec![(
+                        "moved by Find foot contacts",
+                        tracks.hips.as_slice(),
+                        egui::Color32::from_rgb(230, 150, 40),
+                    )],
+                    range: through_zero(&tracks.hips),
+                });
             }
-            for (name, unit, series) in plots {
-                // The whole sequence, and the values up to their 99th percentile (a capture's
-                // calibration frame would flatten the rest).
-                let (floor, y) = match name {
-                    "speed" => (0.0, upper(series)),
-                    // The hips' move in mm, from its lowest to its highest and through zero.
-                    "hips" => {
-                        let values = series[0].iter().map(|p| p[1]);
-                        let low = values.clone().fold(0.0, f64::min);
-                        let high = values.fold(0.0, f64::max);
-                        let pad = 0.1 * (high - low).max(1.0);
-                        (low - pad, high + pad)
-                    }
-                    _ => (lower(series), upper(series)),
-                };
+            for Chart {
+                name,
+                unit,
+                lines,
+                range: (floor, y),
+            } in charts
+            {
                 let response = Plot::new(format!("motion {name}"))
                     .height(height)
                     .link_cursor("motion plots", [true, false])
@@ -245,22 +288,9 @@ pub fn motion_window(
                                     .border_width(0.0),
                             );
                         }
-                        if name == "hips" {
+                        for (label, points, colour) in &lines {
                             plot.line(
-                                Line::new(
-                                    "moved by Find foot contacts",
-                                    PlotPoints::from(series[0].clone()),
-                                )
-                                .color(egui::Color32::from_rgb(230, 150, 40)),
-                            );
-                        } else {
-                            plot.line(
-                                Line::new("as interpolated", PlotPoints::from(series[0].clone()))
-                                    .color(egui::Color32::from_gray(150)),
-                            );
-                            plot.line(
-                                Line::new("as baked", PlotPoints::from(series[1].clone()))
-                                    .color(egui::Color32::from_rgb(40, 100, 200)),
+                                Line::new(*label, PlotPoints::from(points.to_vec())).color(*colour),
                             );
                         }
                         plot.vline(

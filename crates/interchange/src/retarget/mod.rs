@@ -150,6 +150,12 @@ fn next_bone(bone: HumanBone, has: &dyn Fn(HumanBone) -> bool) -> Option<HumanBo
     candidates.iter().copied().find(|b| has(*b))
 }
 
+/// Whether `bone` is lined up about the vertical only, keeping its own pitch (a foot: both
+/// figures stand flat-footed at their rests, whichever way their foot bones point).
+fn keeps_its_pitch(bone: HumanBone) -> bool {
+    matches!(bone, HumanBone::LeftFoot | HumanBone::RightFoot)
+}
+
 /// The least rotation turning `from` onto `to` (identity when either is zero, half a turn
 /// about an axis across them when they are opposite). Written with atan2 (nalgebra's
 /// `rotation_between` takes acos of a cosine that rounding can push past 1, giving NaN for two
@@ -352,19 +358,20 @@ pub fn retarget(
         .enumerate()
         .map(|(k, (m, n))| {
             let dc = fc.joint_position(map[(*n)?].capture) - fc.joint_position(m.capture);
-            if !matches!(m.bone, HumanBone::LeftFoot | HumanBone::RightFoot) {
+            if !keeps_its_pitch(m.bone) {
                 return Some(dc);
             }
             let own = facing * rest_direction[k];
             let flat = |v: &Vector3<f64>| v - hc.up * v.dot(&hc.up);
-            let turned = match (
-                flat(&own).try_normalize(1e-6),
-                flat(&dc).try_normalize(1e-6),
-            ) {
-                (Some(from), Some(to)) => between(&from, &to) * own,
-                _ => own,
-            };
-            Some(turned * (dc.norm() / own.norm().max(1e-12)))
+            Some(
+                match (
+                    flat(&own).try_normalize(1e-6),
+                    flat(&dc).try_normalize(1e-6),
+                ) {
+                    (Some(from), Some(to)) => between(&from, &to) * own,
+                    _ => own,
+                },
+            )
         })
         .collect();
     // Per mapped bone, its alignment: facing, then its rest direction onto the capture's.
@@ -445,13 +452,12 @@ pub fn retarget(
         // as the capture's foot turned from its rest).
         let capture_direction = |k: usize| {
             let n = next[k]?;
-            Some(match map[k].bone {
-                HumanBone::LeftFoot | HumanBone::RightFoot => {
-                    fc.joint_rotation(map[k].capture)
-                        * reference[k].transpose()
-                        * aligned_to[k].unwrap_or_default()
-                }
-                _ => fc.joint_position(map[n].capture) - fc.joint_position(map[k].capture),
+            Some(if keeps_its_pitch(map[k].bone) {
+                fc.joint_rotation(map[k].capture)
+                    * reference[k].transpose()
+                    * aligned_to[k].unwrap_or_default()
+            } else {
+                fc.joint_position(map[n].capture) - fc.joint_position(map[k].capture)
             })
         };
         for j in target.joint_ids() {

@@ -30,7 +30,7 @@ pub(super) fn keep_above_floor(
 ) -> Result<Vec<Lock>, CleanupError> {
     let skeleton = baking.skeleton;
     let floor = planted.floor;
-    let mut holding: Vec<(usize, &Lock)> = Vec::new();
+    let mut holding: Vec<OnPoint<&Lock>> = Vec::new();
     for (&(i, _), lock) in planted.found.iter().zip(planted.locks) {
         let k = floor
             .points()
@@ -53,7 +53,7 @@ pub(super) fn keep_above_floor(
             .collect()
     };
     let held_before = slides(frames);
-    let mut added: Vec<(usize, Lock)> = Vec::new();
+    let mut added: Vec<OnPoint<Lock>> = Vec::new();
     for _ in 0..ROUNDS {
         // Each round makes the whole set again, over the frames that sink now and those the
         // last set held: a lock that ends too early grows rather than gains a neighbour.
@@ -69,7 +69,7 @@ pub(super) fn keep_above_floor(
         )?;
         // By name (the point and the frames): the plane's point across the floor is only where
         // the editor draws it.
-        let is_in = |l: &Lock, set: &[(usize, Lock)]| set.iter().any(|(_, m)| m.name == l.name);
+        let is_in = |l: &Lock, set: &[OnPoint<Lock>]| set.iter().any(|(_, m)| m.name == l.name);
         let changed: Vec<Lock> = next
             .iter()
             .filter(|(_, l)| !is_in(l, &added))
@@ -132,7 +132,7 @@ pub(super) fn keep_above_floor(
 type OnPoint<L> = (usize, L);
 
 /// The locks of (point, lock) pairs.
-fn locks_of(pairs: &[(usize, Lock)]) -> Vec<Lock> {
+fn locks_of(pairs: &[OnPoint<Lock>]) -> Vec<Lock> {
     pairs.iter().map(|(_, l)| l.clone()).collect()
 }
 
@@ -149,11 +149,7 @@ fn shares_a_joint(a: &Lock, b: &Lock) -> bool {
 
 /// Whether two locks hold (or ease) on a frame in common.
 fn overlap(a: &Lock, b: &Lock) -> bool {
-    let span = |l: &Lock| {
-        l.frames()
-            .map(|(first, last)| (first - l.blend(), last + l.blend()))
-            .unwrap_or((i64::MIN, i64::MAX))
-    };
+    let span = |l: &Lock| l.reach().unwrap_or((i64::MIN, i64::MAX));
     let ((a0, a1), (b0, b1)) = (span(a), span(b));
     a0 <= b1 && b0 <= a1
 }
@@ -175,7 +171,7 @@ fn floor_locks(
     (holding, before): (&[OnPoint<&Lock>], &[OnPoint<Lock>]),
     blend: i64,
     first: i64,
-) -> Result<Vec<(usize, Lock)>, LockError> {
+) -> Result<Vec<OnPoint<Lock>>, LockError> {
     let mut out = Vec::new();
     let mut fk = Fk::new(skeleton);
     for (k, point) in floor.points().iter().enumerate() {

@@ -84,15 +84,14 @@ impl ContactPoint {
         }
     }
 
-    /// The lock holding this point at `target` (kept by its leg from the hip down when its leg
-    /// is known, else by its limb).
+    /// The lock holding this point at `target` ([`ContactPoint::kept`]).
     fn lock(
         &self,
         skeleton: &Skeleton,
         name: String,
         target: Vector3<f64>,
     ) -> Result<Lock, LockError> {
-        Lock::new(skeleton, name, self.goal(target), self.leg.map(|l| l.upper))
+        self.kept(skeleton, name, self.goal(target))
     }
 
     /// The lock holding this point on the level plane through `on_floor` (free across it),
@@ -109,6 +108,12 @@ impl ContactPoint {
             target: on_floor,
             shape: TargetShape::Plane(Vector3::y()),
         });
+        self.kept(skeleton, name, goal)
+    }
+
+    /// A lock holding `goal`, kept by this point's leg from the hip down when its leg is known,
+    /// else by its limb.
+    fn kept(&self, skeleton: &Skeleton, name: String, goal: Goal) -> Result<Lock, LockError> {
         Lock::new(skeleton, name, goal, self.leg.map(|l| l.upper))
     }
 
@@ -211,7 +216,7 @@ impl Baking<'_> {
         let (first, last) = baker.range();
         let mut wanted: Vec<i64> = changed
             .iter()
-            .filter_map(|l| l.frames().map(|(a, b)| (a - l.blend(), b + l.blend())))
+            .filter_map(|l| l.reach())
             .flat_map(|(a, b)| a.max(first)..=b.min(last))
             .collect();
         wanted.sort_unstable();
