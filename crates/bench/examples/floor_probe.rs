@@ -3,7 +3,7 @@
 //! a foot point is deepest below its height at rest (with the locks holding there), the floor
 //! locks made and the contacts not held with their reasons. `PROBE_FRAMES=a-b` (and
 //! `PROBE_POINT`, default "right heel") prints that point and the locks holding it on each frame
-//! of the range; `TESTPATH=1` retargets as the tests do (`retarget` on the frames).
+//! of the range (any point of the feet or joint the floor keeps: "right toes", "left ankle"); `TESTPATH=1` retargets as the tests do (`retarget` on the frames).
 use std::path::Path;
 
 use marionette_interchange::capture::{CaptureScale, read_capture};
@@ -92,6 +92,18 @@ fn main() {
         c.contacts.len(),
         c.contacts.iter().filter(|c| c.held()).count()
     );
+    let joints_only = depths
+        .iter()
+        .enumerate()
+        .flat_map(|(f, d)| d.iter().enumerate().map(move |(k, v)| (*v, f, k)))
+        .filter(|&(_, _, k)| floor.points()[k].site.is_none())
+        .fold((0.0, 0, 0), |w, x| if x.0 > w.0 { x } else { w });
+    println!(
+        "joints below floor {:.1} mm (frame {}, {})",
+        joints_only.0 * 1e3,
+        joints_only.1 as i64 + a,
+        floor.points()[joints_only.2].name
+    );
     let mut shown: Vec<usize> = Vec::new();
     for (v, f, k) in worst.iter().take(400) {
         if *v < 0.01 || shown.iter().any(|s| s.abs_diff(*f) < 30) {
@@ -117,7 +129,11 @@ fn main() {
         let (x, y) = range.split_once('-').expect("a-b");
         let (x, y): (i64, i64) = (x.parse().expect("a"), y.parse().expect("b"));
         let name = std::env::var("PROBE_POINT").unwrap_or_else(|_| "right heel".into());
-        let p = points.iter().find(|p| p.name == name).expect("point");
+        let p = floor
+            .points()
+            .iter()
+            .find(|p| p.name == name)
+            .expect("point");
         let mut last = None;
         for f in x..=y {
             fk.update(target, &frames[(f - a) as usize]);
