@@ -3,7 +3,9 @@
 # one convention (Rigify's metarig, Mixamo with its "mixamorig:" prefix and its centimetre
 # armature scaled by 0.01, Unreal Engine), in a T-pose, an A-pose or with the arms down, a body of
 # one cylinder per bone skinned to it (blended at the joints), exported as binary glTF; and a VRM
-# (the Rigify figure renamed as VRoid names its bones, with VRM 1.0's humanoid map).
+# (the Rigify figure renamed as VRoid names its bones, with VRM 1.0's humanoid map). Two of them
+# are also exported as FBX by Blender's FBX exporter (binary FBX 7.4, no leaf bones): the Mixamo
+# figure as Mixamo's files are, in centimetres with Y up, and the Rigify figure with Z up.
 # Usage: blender -b --factory-startup --python scripts/make-test-characters.py -- OUT_DIR
 import json
 import math
@@ -163,6 +165,14 @@ def build(name, convention, pose, scale=1.0, tail=False):
     return path
 
 
+def export_fbx(name, up):
+    """The scene just built as FBX, `up` ('Y' or 'Z') its up axis, in centimetres."""
+    forward = '-Z' if up == 'Y' else 'Y'
+    bpy.ops.export_scene.fbx(filepath=f'{out_dir}/{name}.fbx', add_leaf_bones=False,
+                             axis_up=up, axis_forward=forward, apply_unit_scale=True,
+                             bake_anim=False, use_armature_deform_only=False)
+
+
 def make_vrm(glb_path, vrm_path):
     """The glb with VRM 1.0's humanoid map (VRMC_vrm) added, as a .vrm."""
     data = open(glb_path, 'rb').read()
@@ -201,7 +211,9 @@ def make_vrm(glb_path, vrm_path):
 
 
 build('rigify_tpose', 'rigify', 'T')
+export_fbx('rigify_tpose_zup', 'Z')
 build('mixamo_apose', 'mixamo', 'A', scale=0.01)
+export_fbx('mixamo_apose', 'Y')
 build('ue_armsdown_tail', 'ue', 'down', tail=True)
 vroid = build('vroid_tpose', 'vroid', 'T')
 make_vrm(vroid, f'{out_dir}/vroid_tpose.vrm')

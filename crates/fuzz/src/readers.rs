@@ -32,11 +32,14 @@ pub enum Reader {
     /// glTF characters, JSON and binary (`marionette import`, `export`, the editor's Import
     /// character).
     Gltf,
+    /// FBX characters (`marionette import`, `export`, the editor's Import character): read by
+    /// ufbx, turned into glTF, imported and exported as glTF characters are.
+    Fbx,
 }
 
 impl Reader {
     /// Every reader.
-    pub const ALL: [Reader; 7] = [
+    pub const ALL: [Reader; 8] = [
         Reader::Skeleton,
         Reader::Pose,
         Reader::Problem,
@@ -44,6 +47,7 @@ impl Reader {
         Reader::Replay,
         Reader::Bvh,
         Reader::Gltf,
+        Reader::Fbx,
     ];
 
     /// The reader's name (as the command line and the regression folders spell it).
@@ -56,6 +60,7 @@ impl Reader {
             Reader::Replay => "replay",
             Reader::Bvh => "bvh",
             Reader::Gltf => "gltf",
+            Reader::Fbx => "fbx",
         }
     }
 
@@ -94,6 +99,10 @@ impl Reader {
                 read(repo.join(characters).join("authored/rigify_tpose.glb"))?,
                 read(repo.join(characters).join("authored/vroid_tpose.vrm"))?,
             ],
+            Reader::Fbx => vec![
+                read(repo.join(characters).join("authored/mixamo_apose.fbx"))?,
+                read(repo.join(characters).join("authored/rigify_tpose_zup.fbx"))?,
+            ],
         })
     }
 
@@ -102,6 +111,7 @@ impl Reader {
         match self {
             Reader::Bvh => "input.bvh",
             Reader::Gltf => "input.glb",
+            Reader::Fbx => "input.fbx",
             _ => "input.ron",
         }
     }
@@ -134,7 +144,7 @@ impl Reader {
                 .map(drop)
                 .map_err(|e| e.to_string()),
             Reader::Bvh => paths::capture(&path, work),
-            Reader::Gltf => paths::character(&path, work),
+            Reader::Gltf | Reader::Fbx => paths::character(&path, work),
         }
     }
 }

@@ -13,7 +13,8 @@ const HEAD_BYTES: u64 = 64 * 1024;
 pub enum FileKind {
     /// A BVH motion capture (it starts with `HIERARCHY`).
     Capture,
-    /// A glTF character: a binary (`glTF` magic: `.glb`, `.vrm`) or JSON with an `asset`.
+    /// A rigged character: a glTF binary (`glTF` magic: `.glb`, `.vrm`), glTF JSON with an
+    /// `asset`, or an FBX file (binary or ASCII).
     Character,
     /// A Document file (RON, `Document(...)`).
     Document,
@@ -40,7 +41,7 @@ impl FileKind {
 
     /// The kind of a file that starts with `head`.
     pub fn of_head(head: &[u8]) -> FileKind {
-        if head.starts_with(b"glTF") {
+        if head.starts_with(b"glTF") || crate::fbx::looks_like_fbx(head) {
             return FileKind::Character;
         }
         let text = String::from_utf8_lossy(head);
@@ -70,7 +71,7 @@ impl FileKind {
     pub fn describe(self) -> &'static str {
         match self {
             FileKind::Capture => "a BVH capture",
-            FileKind::Character => "a glTF character",
+            FileKind::Character => "a rigged character (glTF, VRM or FBX)",
             FileKind::Document => "a document",
             FileKind::Skeleton => "a skeleton",
             FileKind::Pose => "a pose",

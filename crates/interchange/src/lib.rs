@@ -9,6 +9,7 @@ pub mod bvh;
 pub mod capture;
 pub mod character;
 pub mod export;
+pub mod fbx;
 pub mod feet;
 pub mod file_kind;
 pub mod gltf;

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use crate::export::{ExportFormat, Sources, assets_folder, export_bytes};
 use crate::gltf::assemble::{Assembly, GltfPart};
-use crate::gltf::{GltfFile, write::shape_part};
+use crate::gltf::write::shape_part;
 
 /// A stage's frames, as the stage bake made them.
 #[derive(Debug, Clone, Copy)]
@@ -160,10 +160,10 @@ fn rotations(places: &[Isometry3<f64>]) -> Vec<f32> {
         .collect()
 }
 
-/// A prop's mesh file as a part: its JSON with every buffer and image gathered into one BIN
+/// A prop's mesh file (glTF, or FBX converted) as a part: its JSON with every buffer and image gathered into one BIN
 /// chunk.
 fn mesh_part(path: &Path) -> Result<GltfPart, String> {
-    let file = GltfFile::open(path).map_err(|e| e.to_string())?;
+    let file = crate::character::open_as_gltf(path).map_err(|e| e.to_string())?;
     let mut json = file.json.clone();
     let bin =
         crate::character::export::gather_buffers(&file, &mut json).map_err(|e| e.to_string())?;

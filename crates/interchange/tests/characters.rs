@@ -10,8 +10,8 @@ use std::process::Command;
 
 use marionette_ik::analytic::limb::Limb;
 use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
-use marionette_interchange::character::Character;
 use marionette_interchange::character::export::character_glb;
+use marionette_interchange::character::{Character, open_as_gltf};
 use marionette_interchange::gltf::read::GltfFile;
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
@@ -24,7 +24,8 @@ fn data(name: &str) -> PathBuf {
 }
 
 /// Every character file the tests read: the sample models, the characters authored in Blender
-/// (`scripts/make-test-characters.py`) and SimpleSkin.
+/// (`scripts/make-test-characters.py`, as glTF and two as FBX), SimpleSkin, and the skinned FBX
+/// files of assimp's test models.
 fn characters() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = [data(""), data("authored")]
         .iter()
@@ -32,13 +33,16 @@ fn characters() -> Vec<PathBuf> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.extension()
-                .is_some_and(|e| e == "gltf" || e == "glb" || e == "vrm")
+                .is_some_and(|e| e == "gltf" || e == "glb" || e == "vrm" || e == "fbx")
         })
         .collect();
     files.sort();
     files.push(PathBuf::from(
         "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf",
     ));
+    for fbx in ["huesitos.fbx", "animation_with_skeleton.fbx"] {
+        files.push(Path::new("/usr/share/assimp/models/FBX").join(fbx));
+    }
     files
 }
 
@@ -147,7 +151,10 @@ fn every_humanoid_s_arms_and_legs_are_limbs_the_analytic_solver_solves() {
         humanoids += 1;
         limbs_are_solved(&path, &s);
     }
-    assert_eq!(humanoids, 5, "RiggedFigure and the four authored figures");
+    assert_eq!(
+        humanoids, 7,
+        "RiggedFigure, the four authored figures and two of them as FBX"
+    );
 }
 
 /// 400 random reachable hand and foot targets, each reached exactly by the analytic solver.
@@ -369,6 +376,15 @@ fn validator_errors(glb: &[u8], name: &str) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// How far from the origin the figure's farthest joint is at rest.
+fn farthest_joint(s: &Skeleton) -> f64 {
+    let mut fk = Fk::new(s);
+    fk.update(s, &Pose::rest(s).q);
+    s.joint_ids()
+        .map(|j| fk.joint_position(j).norm())
+        .fold(0.0, f64::max)
+}
+
 /// The figure's height at rest.
 fn s_height(s: &Skeleton) -> f64 {
     let mut fk = Fk::new(s);
@@ -439,15 +455,16 @@ fn characters_export_posed_validate_read_back_and_import_again() {
                 }
             }
             // Keys are 32-bit floats: 1e-6 m on a figure of human size (the fox is 90 units
-            // tall: 1e-6 of its size).
-            let size = s_height(&s).max(1.0);
+            // tall: 1e-6 of its size; assimp's animation_with_skeleton lies 36 units from the
+            // origin: 1e-6 of that).
+            let size = s_height(&s).max(1.0).max(farthest_joint(&s));
             assert!(
                 worst < 1e-6 * size,
                 "{}: a joint is {worst} m off",
                 path.display()
             );
             // The meshes, skins and node names are the file's.
-            let original = GltfFile::open(&path).expect("original");
+            let original = open_as_gltf(&path).expect("original");
             assert_eq!(json["meshes"], original.json["meshes"]);
             assert_eq!(json["skins"], original.json["skins"]);
             let names = |v: &Value| -> Vec<Option<String>> {
@@ -474,7 +491,7 @@ fn characters_export_posed_validate_read_back_and_import_again() {
                 for j in s.joint_ids() {
                     let j2 = s2.joint_by_name(&s.joint(j).name).expect("same joint");
                     assert!(
-                        (fk.joint_position(j) - fk2.joint_position(j2)).norm() < 1e-6,
+                        (fk.joint_position(j) - fk2.joint_position(j2)).norm() < 1e-6 * size,
                         "{}: {}",
                         path.display(),
                         s.joint(j).name
@@ -641,4 +658,85 @@ fn broken_characters_are_refused_naming_the_node() {
             "{what}: {error}"
         );
     }
+}
+
+/// Two characters Blender wrote both as glTF and as FBX (`scripts/make-test-characters.py`: the
+/// Mixamo figure in centimetres with Y up, the Rigify figure with Z up) import as the same
+/// skeleton: the same joints with the same names and parents, every joint at rest within 1e-5 m
+/// of where the glTF puts it, and the same humanoid map.
+#[test]
+fn a_character_from_fbx_is_the_one_from_gltf() {
+    for (gltf, fbx) in [
+        ("mixamo_apose.glb", "mixamo_apose.fbx"),
+        ("rigify_tpose.glb", "rigify_tpose_zup.fbx"),
+    ] {
+        let (gc, g) = import(&data("authored").join(gltf));
+        let (fc, f) = import(&data("authored").join(fbx));
+        let name = |s: &Skeleton, j| s.joint(j).name.clone();
+        let joints = |s: &Skeleton| -> Vec<(String, Option<String>)> {
+            s.joint_ids()
+                .map(|j| (name(s, j), s.joint(j).parent.map(|p| name(s, p))))
+                .collect()
+        };
+        assert_eq!(joints(&g), joints(&f), "{fbx}: joints and parents");
+        let (mut gk, mut fk) = (Fk::new(&g), Fk::new(&f));
+        gk.update(&g, &Pose::rest(&g).q);
+        fk.update(&f, &Pose::rest(&f).q);
+        let worst = g
+            .joint_ids()
+            .zip(f.joint_ids())
+            .map(|(a, b)| (gk.joint_position(a) - fk.joint_position(b)).norm())
+            .fold(0.0, f64::max);
+        assert!(worst < 1e-5, "{fbx}: a joint is {worst} m from the glTF's");
+        let bones = |c: &Character| -> Vec<String> {
+            let h = c.humanoid.as_ref().expect("a humanoid");
+            h.bones
+                .iter()
+                .map(|(b, j)| format!("{} {}", b.vrm_name(), c.rig.joints[*j].name))
+                .collect()
+        };
+        assert_eq!(bones(&gc), bones(&fc), "{fbx}: the humanoid map");
+    }
+}
+
+/// Broken FBX files are refused with a message naming the file, and nothing panics: cut
+/// short anywhere, a byte changed, not an FBX at all, no skin.
+#[test]
+fn broken_fbx_files_are_refused_naming_the_file() {
+    let dir = tempfile::tempdir().expect("temp");
+    let whole = std::fs::read(data("authored").join("mixamo_apose.fbx")).expect("fbx");
+    let refused = |bytes: &[u8], what: &str| {
+        let path = dir.path().join("broken.fbx");
+        std::fs::write(&path, bytes).expect("write");
+        match Character::open(&path) {
+            Ok(_) => None,
+            Err(e) => {
+                let message = e.to_string();
+                assert!(message.contains("broken.fbx"), "{what}: {message}");
+                Some(message)
+            }
+        }
+    };
+    for cut in [20, 27, 100, 1000, whole.len() / 2, whole.len() - 200] {
+        let message = refused(&whole[..cut], "cut short");
+        assert!(message.is_some(), "cut at byte {cut} of {}", whole.len());
+    }
+    // A changed byte may still read (a number in a vertex), but never panics.
+    for at in (30..whole.len()).step_by(997) {
+        let mut bytes = whole.clone();
+        bytes[at] ^= 0x5a;
+        let _ = refused(&bytes, "a byte changed");
+    }
+    let message = refused(b"Kaydara FBX Binary  \0\x1a\0", "no content").expect("refused");
+    assert!(!message.is_empty());
+    // A scene with meshes and no skin (assimp's phong cube) is no character.
+    let cube = Path::new("/usr/share/assimp/models/FBX/phong_cube.fbx");
+    let message = match Character::open(cube) {
+        Ok(_) => panic!("a cube with no skin is taken as a character"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        message.contains("phong_cube.fbx") && message.contains("no skin"),
+        "{message}"
+    );
 }

@@ -241,13 +241,15 @@ impl Loaded {
 }
 
 /// The path Bevy's glTF loader reads `path` from: a `.vrm` (a binary glTF by another name) is
-/// copied as `.glb` into the user's data folder, since the loader goes by the file's extension.
+/// copied as `.glb` into the user's data folder, since the loader goes by the file's extension,
+/// and an FBX file is written there as the glTF binary the character was read as.
 fn loadable_path(path: &std::path::Path) -> PathBuf {
     let is_vrm = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
+    let is_fbx = marionette_interchange::character::is_fbx(path);
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    if !is_vrm {
+    if !is_vrm && !is_fbx {
         return absolute;
     }
     let cache = marionette_editing::document_io::data_dir().join("characters");
@@ -257,7 +259,13 @@ fn loadable_path(path: &std::path::Path) -> PathBuf {
     let link = cache.join(format!("{name}.glb"));
     let made = std::fs::create_dir_all(&cache).and_then(|()| {
         let _ = std::fs::remove_file(&link);
-        std::fs::copy(&absolute, &link).map(|_| ())
+        if is_fbx {
+            let glb = marionette_interchange::fbx::fbx_to_glb(&absolute)
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            std::fs::write(&link, glb)
+        } else {
+            std::fs::copy(&absolute, &link).map(|_| ())
+        }
     });
     if made.is_ok() { link } else { absolute }
 }

@@ -20,6 +20,7 @@ use std::path::Path;
 use marionette_skeleton::Skeleton;
 use marionette_skeleton::format::SkeletonFile;
 
+use crate::fbx::{FbxError, fbx_to_glb, looks_like_fbx};
 use crate::gltf::read::{GltfError, GltfFile};
 use humanoid::{HumanBone, Humanoid, Method};
 use rig::Rig;
@@ -31,6 +32,9 @@ pub enum CharacterError {
     /// The glTF file itself is broken.
     #[error(transparent)]
     Gltf(#[from] GltfError),
+    /// The FBX file could not be read.
+    #[error(transparent)]
+    Fbx(#[from] FbxError),
     /// The file is glTF but holds no character Marionette can pose.
     #[error("{file}: {}{why}", node.as_ref().map(|n| format!("node {n}: ")).unwrap_or_default())]
     Rig {
@@ -110,10 +114,30 @@ pub fn import_character(
     })
 }
 
+/// The character file at `path` as glTF: read as it is, or an FBX file converted.
+pub fn open_as_gltf(path: &Path) -> Result<GltfFile, CharacterError> {
+    if is_fbx(path) {
+        Ok(GltfFile::from_bytes(&fbx_to_glb(path)?, path)?)
+    } else {
+        Ok(GltfFile::open(path)?)
+    }
+}
+
+/// Whether the file at `path` starts as an FBX file does (false when it cannot be read: the
+/// glTF reader then says why).
+pub fn is_fbx(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .is_ok_and(|_| looks_like_fbx(&head))
+}
+
 impl Character {
-    /// Reads the character file at `path`.
+    /// Reads the character file at `path`: glTF (`.glb`, `.gltf`, `.vrm`) or FBX, told by its
+    /// first bytes (an FBX is read as the glTF binary [`fbx_to_glb`] makes of it).
     pub fn open(path: &Path) -> Result<Character, CharacterError> {
-        Character::from_file(GltfFile::open(path)?)
+        Character::from_file(open_as_gltf(path)?)
     }
 
     /// The character in an already read glTF file.

@@ -68,6 +68,17 @@ const ARRAYS: [&str; 11] = [
     "animations",
 ];
 
+/// The numbers in one element of an accessor of glTF type `kind`.
+fn width(kind: &str) -> usize {
+    match kind {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "MAT4" => 16,
+        _ => 4,
+    }
+}
+
 /// The one glTF file being assembled.
 #[derive(Debug, Default)]
 pub struct Assembly {
@@ -109,18 +120,29 @@ impl Assembly {
         array.len() - 1
     }
 
-    /// Appends 32-bit floats as a buffer view and an accessor of `kind` ("SCALAR", "VEC3",
-    /// "VEC4"), with min and max when `bounds`; the accessor's index.
+    /// Appends 32-bit floats as a buffer view and an accessor of `kind` ("SCALAR", "VEC2",
+    /// "VEC3", "VEC4", "MAT4"), with min and max when `bounds`; the accessor's index.
     pub fn floats(&mut self, values: &[f32], kind: &str, bounds: bool) -> usize {
-        let width = match kind {
-            "SCALAR" => 1,
-            "VEC3" => 3,
-            _ => 4,
-        };
-        let (bytes, mut accessor) = float_accessor(values, width, kind, bounds);
+        let (bytes, accessor) = float_accessor(values, width(kind), kind, bounds);
+        self.accessor(&bytes, accessor)
+    }
+
+    /// Appends unsigned 16-bit integers (joint indices) as a buffer view and an accessor of
+    /// `kind` ("VEC4"); the accessor's index.
+    pub fn u16s(&mut self, values: &[u16], kind: &str) -> usize {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let count = values.len() / width(kind);
+        self.accessor(
+            &bytes,
+            json!({"componentType": 5123, "count": count, "type": kind}),
+        )
+    }
+
+    /// Appends `bytes` as a buffer view and `accessor` over it; the accessor's index.
+    fn accessor(&mut self, bytes: &[u8], mut accessor: Value) -> usize {
         self.bin.pad(4);
         let offset = self.bin.bytes.len();
-        self.bin.bytes.extend_from_slice(&bytes);
+        self.bin.bytes.extend_from_slice(bytes);
         let view = self.push(
             "bufferViews",
             json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()}),

@@ -1,0 +1,446 @@
+//! A ufbx scene written as a glTF binary: one glTF node per FBX node (ufbx's own root left out),
+//! each skinned mesh as a mesh with one primitive per material and a skin, and each material's
+//! base colour.
+
+use std::collections::HashMap;
+
+use nalgebra::{Matrix3, Matrix4, UnitQuaternion};
+use serde_json::{Value, json};
+
+use super::MAX_NODES;
+use crate::gltf::assemble::Assembly;
+
+/// The joints a vertex keeps (glTF's `JOINTS_0`/`WEIGHTS_0`): its strongest four.
+const WEIGHTS_PER_VERTEX: usize = 4;
+
+/// The glTF binary of `scene`.
+pub(super) fn glb_of(scene: &ufbx::Scene) -> Result<Vec<u8>, String> {
+    let nodes: Vec<&ufbx::Node> = scene.nodes.iter().map(|n| &**n).collect();
+    if nodes.len() > MAX_NODES {
+        return Err(format!(
+            "{} nodes (at most {MAX_NODES} are read)",
+            nodes.len()
+        ));
+    }
+    // The glTF index of each FBX node (by its index among the scene's nodes), ufbx's root
+    // excepted.
+    let mut index: HashMap<u32, usize> = HashMap::new();
+    for node in nodes.iter().filter(|n| !n.is_root) {
+        let next = index.len();
+        index.insert(node.element.typed_id, next);
+    }
+    let world = bind_worlds(&nodes)?;
+    let mut whole = Assembly::default();
+    let mut gltf_nodes: Vec<Value> = Vec::with_capacity(index.len());
+    for node in nodes.iter().filter(|n| !n.is_root) {
+        let id = node.element.typed_id;
+        let parent_world = node
+            .parent
+            .as_ref()
+            .map_or_else(Matrix4::identity, |p| world[&p.element.typed_id]);
+        let inverse = parent_world.try_inverse().ok_or_else(|| {
+            format!(
+                "node \"{}\": its parent's transform cannot be inverted",
+                &*node.element.name
+            )
+        })?;
+        let local = inverse * world[&id];
+        let mut out = json!({"name": &*node.element.name});
+        match trs(&local) {
+            Some((translation, rotation, scale)) => {
+                out["translation"] = json!(translation);
+                out["rotation"] = json!(rotation);
+                out["scale"] = json!(scale);
+            }
+            // A shear glTF's TRS cannot hold: the matrix (column by column).
+            None => out["matrix"] = json!(local.iter().copied().collect::<Vec<f64>>()),
+        }
+        let children: Vec<usize> = node
+            .children
+            .iter()
+            .filter_map(|c| index.get(&c.element.typed_id).copied())
+            .collect();
+        if !children.is_empty() {
+            out["children"] = json!(children);
+        }
+        gltf_nodes.push(out);
+    }
+    let mut materials: HashMap<u32, usize> = HashMap::new();
+    for node in nodes.iter().filter(|n| !n.is_root) {
+        let Some(mesh) = node.mesh.as_ref() else {
+            continue;
+        };
+        let me = index[&node.element.typed_id];
+        let skin = match mesh.skin_deformers.first() {
+            Some(deformer) => Some(skin_of(&mut whole, deformer, (&index, &world), node)?),
+            None => None,
+        };
+        let primitives = primitives_of(&mut whole, mesh, &mut materials, skin.is_some())
+            .map_err(|why| format!("mesh \"{}\": {why}", &*node.element.name))?;
+        if primitives.is_empty() {
+            continue;
+        }
+        let mesh_index = whole.push(
+            "meshes",
+            json!({"name": &*mesh.element.name, "primitives": primitives}),
+        );
+        gltf_nodes[me]["mesh"] = json!(mesh_index);
+        if let Some(skin) = skin {
+            gltf_nodes[me]["skin"] = json!(skin);
+        }
+    }
+    for node in gltf_nodes {
+        whole.push("nodes", node);
+    }
+    let roots: Vec<usize> = scene
+        .root_node
+        .children
+        .iter()
+        .filter_map(|c| index.get(&c.element.typed_id).copied())
+        .collect();
+    Ok(whole.finish("FBX", &roots, ""))
+}
+
+/// Every node's world transform at bind time: a joint's is the one its skin was bound at (its
+/// first cluster's), any other node's its parent's times its own transform.
+fn bind_worlds(nodes: &[&ufbx::Node]) -> Result<HashMap<u32, Matrix4<f64>>, String> {
+    let mut bound: HashMap<u32, Matrix4<f64>> = HashMap::new();
+    for node in nodes {
+        let Some(mesh) = node.mesh.as_ref() else {
+            continue;
+        };
+        for deformer in mesh.skin_deformers.iter() {
+            for cluster in deformer.clusters.iter() {
+                if let Some(bone) = cluster.bone_node.as_ref() {
+                    bound
+                        .entry(bone.element.typed_id)
+                        .or_insert_with(|| matrix(&cluster.bind_to_world));
+                }
+            }
+        }
+    }
+    // Parents come before their children in ufbx's node list (sorted by depth).
+    let mut sorted: Vec<&&ufbx::Node> = nodes.iter().collect();
+    sorted.sort_by_key(|n| n.node_depth);
+    let mut world: HashMap<u32, Matrix4<f64>> = HashMap::new();
+    for node in sorted {
+        let id = node.element.typed_id;
+        let here = match (bound.get(&id), node.parent.as_ref()) {
+            (Some(m), _) => *m,
+            (None, Some(p)) => {
+                let parent = world.get(&p.element.typed_id).ok_or_else(|| {
+                    format!("node \"{}\" comes before its parent", &*node.element.name)
+                })?;
+                parent * matrix(&node.node_to_parent)
+            }
+            (None, None) => matrix(&node.node_to_world),
+        };
+        if here.iter().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "node \"{}\": its transform is not finite",
+                &*node.element.name
+            ));
+        }
+        world.insert(id, here);
+    }
+    Ok(world)
+}
+
+/// The skin of `deformer` on the mesh of `mesh_node` (its clusters' bones with their inverse
+/// bind matrices, and the nodes joining them into one tree: a skin whose bones hang from two
+/// places under an armature node gets that node, and the nodes between, as joints no vertex
+/// follows); its index.
+fn skin_of(
+    whole: &mut Assembly,
+    deformer: &ufbx::SkinDeformer,
+    (index, world): (&HashMap<u32, usize>, &HashMap<u32, Matrix4<f64>>),
+    mesh_node: &ufbx::Node,
+) -> Result<usize, String> {
+    let mesh_name = &*mesh_node.element.name;
+    if deformer.clusters.is_empty() {
+        return Err(format!("mesh \"{mesh_name}\": its skin has no joints"));
+    }
+    let mut bones: Vec<&ufbx::Node> = Vec::with_capacity(deformer.clusters.len());
+    let mut inverse_bind: Vec<f32> = Vec::with_capacity(16 * deformer.clusters.len());
+    for (k, cluster) in deformer.clusters.iter().enumerate() {
+        let bone = cluster
+            .bone_node
+            .as_ref()
+            .filter(|b| index.contains_key(&b.element.typed_id))
+            .ok_or_else(|| {
+                format!("mesh \"{mesh_name}\": its skin's joint {k} is bound to no node")
+            })?;
+        bones.push(bone);
+        inverse_bind.extend(matrix(&cluster.geometry_to_bone).iter().map(|v| *v as f32));
+    }
+    // The mesh's geometry in the world at bind time: the first cluster's bind matrix times its
+    // geometry-to-bone matrix.
+    let geometry_to_world =
+        world[&bones[0].element.typed_id] * matrix(&deformer.clusters[0].geometry_to_bone);
+    for node in joining_nodes(&bones) {
+        let bind = world[&node.element.typed_id];
+        let inverse = bind.try_inverse().ok_or_else(|| {
+            format!(
+                "node \"{}\": its transform cannot be inverted",
+                &*node.element.name
+            )
+        })?;
+        inverse_bind.extend((inverse * geometry_to_world).iter().map(|v| *v as f32));
+        bones.push(node);
+    }
+    let joints: Vec<usize> = bones.iter().map(|b| index[&b.element.typed_id]).collect();
+    let matrices = whole.floats(&inverse_bind, "MAT4", false);
+    Ok(whole.push(
+        "skins",
+        json!({"joints": joints, "inverseBindMatrices": matrices}),
+    ))
+}
+
+/// The nodes (not among `bones`) that join `bones` into one tree: where the bones hang from
+/// several places, their deepest common ancestor below ufbx's root and every node between it and
+/// them.
+fn joining_nodes<'a>(bones: &[&'a ufbx::Node]) -> Vec<&'a ufbx::Node> {
+    let ids: std::collections::HashSet<u32> = bones.iter().map(|b| b.element.typed_id).collect();
+    // Each bone's ancestors, nearest first, up to (not including) ufbx's root.
+    let ancestors = |node: &'a ufbx::Node| -> Vec<&'a ufbx::Node> {
+        let mut out = Vec::new();
+        let mut at = node.parent.as_deref();
+        while let Some(n) = at.filter(|n| !n.is_root) {
+            out.push(n);
+            at = n.parent.as_deref();
+        }
+        out
+    };
+    let tops: Vec<&ufbx::Node> = bones
+        .iter()
+        .copied()
+        .filter(|b| {
+            !ancestors(b)
+                .iter()
+                .any(|a| ids.contains(&a.element.typed_id))
+        })
+        .collect();
+    if tops.len() < 2 {
+        return Vec::new();
+    }
+    let first = ancestors(tops[0]);
+    let Some(common) = first.iter().find(|a| {
+        tops[1..].iter().all(|t| {
+            ancestors(t)
+                .iter()
+                .any(|b| b.element.typed_id == a.element.typed_id)
+        })
+    }) else {
+        return Vec::new();
+    };
+    let mut out: Vec<&ufbx::Node> = vec![common];
+    for top in &tops {
+        for a in ancestors(top) {
+            if a.element.typed_id == common.element.typed_id {
+                break;
+            }
+            if !out.iter().any(|o| o.element.typed_id == a.element.typed_id) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// The triangles of `mesh`, one primitive per material used: positions, normals, texture
+/// coordinates where the mesh has them and, when `skinned`, each vertex's joints and weights.
+fn primitives_of(
+    whole: &mut Assembly,
+    mesh: &ufbx::Mesh,
+    materials: &mut HashMap<u32, usize>,
+    skinned: bool,
+) -> Result<Vec<Value>, String> {
+    let deformer = mesh.skin_deformers.first();
+    let mut corners = vec![0u32; mesh.max_face_triangles * 3];
+    let mut out = Vec::new();
+    for part in mesh.material_parts.iter() {
+        let (mut positions, mut normals, mut uvs) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut joints, mut weights): (Vec<u16>, Vec<f32>) = (Vec::new(), Vec::new());
+        for &face in part.face_indices.iter() {
+            let face = *mesh
+                .faces
+                .get(face as usize)
+                .ok_or("a material part names a face that is not there")?;
+            let triangles = ufbx::triangulate_face(&mut corners, mesh, face) as usize;
+            for &ix in &corners[..3 * triangles] {
+                let ix = ix as usize;
+                let p = attribute(&mesh.vertex_position, ix).ok_or("a position out of range")?;
+                positions.extend([p.x as f32, p.y as f32, p.z as f32]);
+                if mesh.vertex_normal.exists {
+                    let n = attribute(&mesh.vertex_normal, ix).ok_or("a normal out of range")?;
+                    let length = (n.x * n.x + n.y * n.y + n.z * n.z).sqrt();
+                    let n = if length > 1e-12 {
+                        [n.x / length, n.y / length, n.z / length]
+                    } else {
+                        [0.0, 1.0, 0.0]
+                    };
+                    normals.extend(n.map(|v| v as f32));
+                }
+                if mesh.vertex_uv.exists {
+                    let uv =
+                        uv_at(&mesh.vertex_uv, ix).ok_or("a texture coordinate out of range")?;
+                    // FBX's v runs up the image, glTF's down.
+                    uvs.extend([uv.x as f32, 1.0 - uv.y as f32]);
+                }
+                if let (true, Some(deformer)) = (skinned, deformer) {
+                    let vertex = *mesh
+                        .vertex_indices
+                        .get(ix)
+                        .ok_or("a corner with no vertex")?
+                        as usize;
+                    let (j, w) = strongest(deformer, vertex)?;
+                    joints.extend(j);
+                    weights.extend(w);
+                }
+            }
+        }
+        if positions.is_empty() {
+            continue;
+        }
+        let mut attributes = json!({"POSITION": whole.floats(&positions, "VEC3", true)});
+        if !normals.is_empty() {
+            attributes["NORMAL"] = json!(whole.floats(&normals, "VEC3", false));
+        }
+        if !uvs.is_empty() {
+            attributes["TEXCOORD_0"] = json!(whole.floats(&uvs, "VEC2", false));
+        }
+        if !joints.is_empty() {
+            attributes["JOINTS_0"] = json!(whole.u16s(&joints, "VEC4"));
+            attributes["WEIGHTS_0"] = json!(whole.floats(&weights, "VEC4", false));
+        }
+        let mut primitive = json!({"attributes": attributes});
+        if let Some(material) = mesh.materials.get(part.index as usize) {
+            let id = material.element.typed_id;
+            let m = match materials.get(&id) {
+                Some(&m) => m,
+                None => {
+                    let m = whole.push("materials", material_of(material));
+                    materials.insert(id, m);
+                    m
+                }
+            };
+            primitive["material"] = json!(m);
+        }
+        out.push(primitive);
+    }
+    Ok(out)
+}
+
+/// The value of a per-corner attribute at corner `ix`.
+fn attribute(attribute: &ufbx::VertexVec3, ix: usize) -> Option<ufbx::Vec3> {
+    let at = *attribute.indices.get(ix)? as usize;
+    attribute.values.get(at).copied()
+}
+
+/// The texture coordinate at corner `ix`.
+fn uv_at(attribute: &ufbx::VertexVec2, ix: usize) -> Option<ufbx::Vec2> {
+    let at = *attribute.indices.get(ix)? as usize;
+    attribute.values.get(at).copied()
+}
+
+/// Vertex `vertex`'s strongest joints (indices into the skin's joints) and their weights,
+/// summing to 1 (a vertex no joint moves is given to the skin's first joint).
+fn strongest(
+    deformer: &ufbx::SkinDeformer,
+    vertex: usize,
+) -> Result<([u16; WEIGHTS_PER_VERTEX], [f32; WEIGHTS_PER_VERTEX]), String> {
+    let mut joints = [0u16; WEIGHTS_PER_VERTEX];
+    let mut weights = [0f32; WEIGHTS_PER_VERTEX];
+    let Some(v) = deformer.vertices.get(vertex) else {
+        weights[0] = 1.0;
+        return Ok((joints, weights));
+    };
+    let begin = v.weight_begin as usize;
+    let all = deformer
+        .weights
+        .get(begin..begin + v.num_weights as usize)
+        .ok_or("a vertex's skin weights run past the skin's")?;
+    let mut all: Vec<&ufbx::SkinWeight> = all.iter().filter(|w| w.weight > 0.0).collect();
+    all.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+    let kept = &all[..all.len().min(WEIGHTS_PER_VERTEX)];
+    let total: f64 = kept.iter().map(|w| w.weight).sum();
+    if kept.is_empty() || !(total.is_finite() && total > 0.0) {
+        weights[0] = 1.0;
+        return Ok((joints, weights));
+    }
+    for (k, w) in kept.iter().enumerate() {
+        joints[k] = u16::try_from(w.cluster_index)
+            .ok()
+            .filter(|&c| (c as usize) < deformer.clusters.len())
+            .ok_or("a skin weight names a joint that is not there")?;
+        weights[k] = (w.weight / total) as f32;
+    }
+    Ok((joints, weights))
+}
+
+/// A glTF material with `material`'s base colour (its PBR base colour, else its diffuse
+/// colour) and opacity.
+fn material_of(material: &ufbx::Material) -> Value {
+    let pbr = &material.pbr.base_color;
+    let colour = if pbr.has_value {
+        pbr.value_vec4
+    } else {
+        material.fbx.diffuse_color.value_vec4
+    };
+    let clamp = |v: f64| {
+        if v.is_finite() {
+            v.clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
+    };
+    let alpha = if pbr.has_value && pbr.value_components >= 4 {
+        clamp(colour.w)
+    } else {
+        1.0
+    };
+    json!({
+        "name": &*material.element.name,
+        "pbrMetallicRoughness": {
+            "baseColorFactor": [clamp(colour.x), clamp(colour.y), clamp(colour.z), alpha],
+            "metallicFactor": 0.0,
+            "roughnessFactor": 0.8,
+        },
+    })
+}
+
+/// `m`'s translation, rotation (x, y, z, w) and scale by axis, or `None` where it shears or
+/// mirrors.
+fn trs(m: &Matrix4<f64>) -> Option<([f64; 3], [f64; 4], [f64; 3])> {
+    let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let scale: Vec<f64> = (0..3).map(|k| linear.column(k).norm()).collect();
+    if scale.iter().any(|s| !(s.is_finite() && *s > 1e-12)) || linear.determinant() <= 0.0 {
+        return None;
+    }
+    let rotation = Matrix3::from_columns(&[
+        linear.column(0) / scale[0],
+        linear.column(1) / scale[1],
+        linear.column(2) / scale[2],
+    ]);
+    if (rotation.transpose() * rotation - Matrix3::identity())
+        .abs()
+        .max()
+        > 1e-5
+    {
+        return None;
+    }
+    let q = UnitQuaternion::from_matrix(&rotation);
+    Some((
+        [m[(0, 3)], m[(1, 3)], m[(2, 3)]],
+        [q.i, q.j, q.k, q.w],
+        [scale[0], scale[1], scale[2]],
+    ))
+}
+
+/// A ufbx affine matrix as a 4 × 4 one.
+fn matrix(m: &ufbx::Matrix) -> Matrix4<f64> {
+    Matrix4::new(
+        m.m00, m.m01, m.m02, m.m03, m.m10, m.m11, m.m12, m.m13, m.m20, m.m21, m.m22, m.m23, 0.0,
+        0.0, 0.0, 1.0,
+    )
+}
