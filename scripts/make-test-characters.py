@@ -5,7 +5,8 @@
 # one cylinder per bone skinned to it (blended at the joints), exported as binary glTF; and a VRM
 # (the Rigify figure renamed as VRoid names its bones, with VRM 1.0's humanoid map). Two of them
 # are also exported as FBX by Blender's FBX exporter (binary FBX 7.4, no leaf bones): the Mixamo
-# figure as Mixamo's files are, in centimetres with Y up, and the Rigify figure with Z up.
+# figure as Mixamo's files are, in centimetres with Y up, and the Rigify figure with Z up
+# (`scripts/fbx-to-ascii.py` then writes the Mixamo one as ASCII FBX: mixamo_apose_ascii.fbx).
 # Usage: blender -b --factory-startup --python scripts/make-test-characters.py -- OUT_DIR
 import json
 import math

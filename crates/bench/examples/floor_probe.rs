@@ -23,7 +23,7 @@ fn main() {
     let target = if args[2] == "humanoid" {
         marionette_skeleton::builtin::humanoid()
     } else {
-        let path = marionette_bench::characters::files()
+        let path = marionette_bench::characters::gltf_files()
             .into_iter()
             .find(|p| {
                 p.file_name()

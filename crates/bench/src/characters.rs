@@ -1,5 +1,5 @@
-//! Issue 21's numbers: importing each test character (reading the glTF, finding the rig and the
-//! humanoid, reading the skinned meshes, making and checking the skeleton), and one pick on a
+//! Issue 21's numbers: importing each test character (reading the glTF, or the FBX and turning
+//! it into glTF, finding the rig and the humanoid, reading the skinned meshes, making and checking the skeleton), and one pick on a
 //! character's mesh as the editor does it when the pointer moves (every vertex skinned for the
 //! pose shown, then the ray against every triangle); best of `runs`.
 
@@ -12,7 +12,7 @@ use nalgebra::Vector3;
 use crate::interchange::best_ms;
 use crate::table::Table;
 
-/// The characters the tests read, with the ones authored in Blender.
+/// The characters the tests read, with the ones authored in Blender (glTF, and FBX).
 pub fn files() -> Vec<PathBuf> {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../interchange/tests/data/characters");
     let mut files: Vec<PathBuf> = [data.clone(), data.join("authored")]
@@ -22,11 +22,19 @@ pub fn files() -> Vec<PathBuf> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.extension()
-                .is_some_and(|e| e == "glb" || e == "gltf" || e == "vrm")
+                .is_some_and(|e| e == "glb" || e == "gltf" || e == "vrm" || e == "fbx")
         })
         .collect();
     files.sort();
     files
+}
+
+/// The test characters as glTF (an FBX test character is one of them written as FBX).
+pub fn gltf_files() -> Vec<PathBuf> {
+    files()
+        .into_iter()
+        .filter(|p| p.extension().is_none_or(|e| e != "fbx"))
+        .collect()
 }
 
 /// The characters table.

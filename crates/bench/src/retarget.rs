@@ -20,7 +20,7 @@ use crate::table::Table;
 /// refused).
 pub(crate) fn figures() -> Vec<(String, Result<Skeleton, String>)> {
     let mut out = vec![("humanoid".to_owned(), Ok(builtin::humanoid()))];
-    for path in crate::characters::files() {
+    for path in crate::characters::gltf_files() {
         let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());

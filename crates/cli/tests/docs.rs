@@ -76,6 +76,8 @@ fn copy_dir(from: &Path, to: &Path) {
         let entry = entry.expect("entry");
         if entry.path().is_file() {
             std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+        } else if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
         }
     }
 }

@@ -152,8 +152,8 @@ fn every_humanoid_s_arms_and_legs_are_limbs_the_analytic_solver_solves() {
         limbs_are_solved(&path, &s);
     }
     assert_eq!(
-        humanoids, 7,
-        "RiggedFigure, the four authored figures and two of them as FBX"
+        humanoids, 8,
+        "RiggedFigure, the four authored figures, two of them as binary FBX and one as ASCII"
     );
 }
 
@@ -661,14 +661,15 @@ fn broken_characters_are_refused_naming_the_node() {
 }
 
 /// Two characters Blender wrote both as glTF and as FBX (`scripts/make-test-characters.py`: the
-/// Mixamo figure in centimetres with Y up, the Rigify figure with Z up) import as the same
-/// skeleton: the same joints with the same names and parents, every joint at rest within 1e-5 m
+/// Mixamo figure in centimetres with Y up, the Rigify figure with Z up), and the Mixamo figure's
+/// FBX written as ASCII (`scripts/fbx-to-ascii.py`), import as the same skeleton: the same joints with the same names and parents, every joint at rest within 1e-5 m
 /// of where the glTF puts it, and the same humanoid map.
 #[test]
 fn a_character_from_fbx_is_the_one_from_gltf() {
     for (gltf, fbx) in [
         ("mixamo_apose.glb", "mixamo_apose.fbx"),
         ("rigify_tpose.glb", "rigify_tpose_zup.fbx"),
+        ("mixamo_apose.glb", "mixamo_apose_ascii.fbx"),
     ] {
         let (gc, g) = import(&data("authored").join(gltf));
         let (fc, f) = import(&data("authored").join(fbx));

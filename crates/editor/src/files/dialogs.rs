@@ -116,11 +116,12 @@ fn native_dialog(action: FileAction, directory: Option<PathBuf>) -> Option<PathB
         FileAction::ImportBvh | FileAction::RetargetCapture => {
             rfd::FileDialog::new().add_filter("BVH", &["bvh"])
         }
-        FileAction::ImportCharacter => {
-            rfd::FileDialog::new().add_filter("glTF character", &["glb", "gltf", "vrm"])
-        }
-        FileAction::AddFigure => rfd::FileDialog::new()
-            .add_filter("skeleton or character", &["ron", "glb", "gltf", "vrm"]),
+        FileAction::ImportCharacter => rfd::FileDialog::new()
+            .add_filter("character (glTF, VRM, FBX)", &["glb", "gltf", "vrm", "fbx"]),
+        FileAction::AddFigure => rfd::FileDialog::new().add_filter(
+            "skeleton or character",
+            &["ron", "glb", "gltf", "vrm", "fbx"],
+        ),
         FileAction::Export(f) => rfd::FileDialog::new().add_filter(f.extension(), &[f.extension()]),
         _ => rfd::FileDialog::new().add_filter("RON", &["ron"]),
     };

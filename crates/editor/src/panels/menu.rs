@@ -170,7 +170,7 @@ fn file_menu(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
         ui.close();
     }
     if ui
-        .button("Import character (glTF)…")
+        .button("Import character (glTF, FBX)…")
         .on_hover_text("A rigged .glb, .gltf or .vrm character, posed with its own skin")
         .clicked()
     {
