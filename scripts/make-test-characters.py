@@ -7,6 +7,9 @@
 # are also exported as FBX by Blender's FBX exporter (binary FBX 7.4, no leaf bones): the Mixamo
 # figure as Mixamo's files are, in centimetres with Y up, and the Rigify figure with Z up
 # (`scripts/fbx-to-ascii.py` then writes the Mixamo one as ASCII FBX: mixamo_apose_ascii.fbx).
+# The Mixamo figure is then animated with two actions (a wave with a step, a squat), written as
+# an animation-only FBX with one take per action (what Mixamo's "without skin" downloads are)
+# and each action as BVH by Blender's BVH exporter, the same motion read two ways.
 # Usage: blender -b --factory-startup --python scripts/make-test-characters.py -- OUT_DIR
 import json
 import math
@@ -174,6 +177,103 @@ def export_fbx(name, up):
                              bake_anim=False, use_armature_deform_only=False)
 
 
+def bvh_y_up(path):
+    """Blender's BVH exporter writes Blender's axes (Z up, the figure facing -Y); captures are
+    Y up: every OFFSET (x, y, z) becomes (x, z, -y), and each channel is renamed after the axis
+    it now turns or moves along (Y becomes Z, negated; Z becomes Y)."""
+    rename = {'X': 'X', 'Y': 'Z', 'Z': 'Y'}
+    lines = open(path).read().split('\n')
+    negate = []  # per channel in file order: whether its values are negated
+    out = []
+    motion = False
+    for line in lines:
+        words = line.split()
+        if motion and words and words[0] not in ('Frames:', 'Frame'):
+            values = [float(v) for v in words]
+            out.append(' '.join(f'{-v if n else v:.6f}' for v, n in zip(values, negate)))
+        elif words[:1] == ['OFFSET']:
+            x, y, z = (float(v) for v in words[1:4])
+            indent = line[:len(line) - len(line.lstrip())]
+            out.append(f'{indent}OFFSET {x:.6f} {z:.6f} {-y:.6f}')
+        elif words[:1] == ['CHANNELS']:
+            names = [rename[c[0]] + c[1:] for c in words[2:]]
+            negate.extend(c[0] == 'Y' for c in words[2:])
+            indent = line[:len(line) - len(line.lstrip())]
+            out.append(f'{indent}CHANNELS {words[1]} ' + ' '.join(names))
+        else:
+            if words[:1] == ['MOTION']:
+                motion = True
+            out.append(line)
+    open(path, 'w').write('\n'.join(out))
+
+
+def export_animation(name, convention):
+    """Two actions on the figure just built, written as one animation-only FBX (a take per
+    action, named after it) and as one BVH per action."""
+    rename = names(convention)
+    rig = bpy.data.objects[name + ' rig']
+    bpy.context.scene.render.fps = 30
+    rig.animation_data_create()
+    actions = {
+        # frame: {bone key: (x, y, z) degrees}, hips location (metres, Blender's axes)
+        'wave': [
+            (1, {}, (0, 0, 0)),
+            (10, {'upper_arm_R': (0, 0, 60), 'forearm_R': (0, 0, 40), 'thigh_L': (-30, 0, 0),
+                  'shin_L': (40, 0, 0), 'spine': (0, 15, 5)}, (0.0, -0.05, -0.02)),
+            (20, {'upper_arm_R': (20, 0, 80), 'forearm_R': (0, 0, -30), 'thigh_L': (-10, 0, 0),
+                  'shin_L': (10, 0, 0), 'spine': (0, -10, -5), 'head': (15, 0, 20)},
+             (0.02, -0.12, 0.0)),
+            (30, {}, (0.0, -0.15, 0.0)),
+        ],
+        'squat': [
+            (1, {}, (0, 0, 0)),
+            (15, {'thigh_L': (-70, 0, -5), 'thigh_R': (-70, 0, 5), 'shin_L': (110, 0, 0),
+                  'shin_R': (110, 0, 0), 'foot_L': (-35, 0, 0), 'foot_R': (-35, 0, 0),
+                  'spine': (25, 0, 0), 'upper_arm_L': (-60, 0, 0), 'upper_arm_R': (-60, 0, 0)},
+             (0.0, 0.08, -0.3)),
+            (30, {}, (0, 0, 0)),
+        ],
+    }
+    made = []
+    for action_name, keys in actions.items():
+        action = bpy.data.actions.new(action_name)
+        rig.animation_data.action = action
+        for frame, turns, hips in keys:
+            for bone in rig.pose.bones:
+                bone.rotation_mode = 'XYZ'
+                key = next((k for k, v in rename.items() if v == bone.name), bone.name)
+                degrees = turns.get(key, (0, 0, 0))
+                bone.rotation_euler = tuple(math.radians(d) for d in degrees)
+                bone.keyframe_insert('rotation_euler', frame=frame)
+            root = rig.pose.bones[rename['hips']]
+            # Pose-bone locations are in the bone's rest frame (Y along the bone, which points
+            # up), in the armature's units (centimetres for the Mixamo figure).
+            scale = rig.scale[0]
+            root.location = (hips[0] / scale, hips[2] / scale, -hips[1] / scale)
+            root.keyframe_insert('location', frame=frame)
+        action.use_fake_user = True
+        made.append(action)
+    for action in made:
+        rig.animation_data.action = action
+        bpy.context.scene.frame_start = 1
+        bpy.context.scene.frame_end = 30
+        bpy.ops.object.select_all(action='DESELECT')
+        rig.select_set(True)
+        bpy.context.view_layer.objects.active = rig
+        path = f'{out_dir}/{name}_{action.name}.bvh'
+        bpy.ops.export_anim.bvh(filepath=path, frame_start=1, frame_end=30, rotate_mode='NATIVE',
+                                root_transform_only=False)
+        bvh_y_up(path)
+    rig.animation_data.action = made[0]
+    bpy.ops.object.select_all(action='DESELECT')
+    rig.select_set(True)
+    bpy.ops.export_scene.fbx(filepath=f'{out_dir}/{name}_animation.fbx', use_selection=True,
+                             object_types={'ARMATURE'}, add_leaf_bones=False, axis_up='Y',
+                             axis_forward='-Z', apply_unit_scale=True, bake_anim=True,
+                             bake_anim_use_all_actions=True, bake_anim_use_nla_strips=False,
+                             bake_anim_force_startend_keying=True, bake_anim_simplify_factor=0.0)
+
+
 def make_vrm(glb_path, vrm_path):
     """The glb with VRM 1.0's humanoid map (VRMC_vrm) added, as a .vrm."""
     data = open(glb_path, 'rb').read()
@@ -215,6 +315,7 @@ build('rigify_tpose', 'rigify', 'T')
 export_fbx('rigify_tpose_zup', 'Z')
 build('mixamo_apose', 'mixamo', 'A', scale=0.01)
 export_fbx('mixamo_apose', 'Y')
+export_animation('mixamo_apose', 'mixamo')
 build('ue_armsdown_tail', 'ue', 'down', tail=True)
 vroid = build('vroid_tpose', 'vroid', 'T')
 make_vrm(vroid, f'{out_dir}/vroid_tpose.vrm')

@@ -24,6 +24,11 @@ pub fn files() -> Vec<PathBuf> {
             p.extension()
                 .is_some_and(|e| e == "glb" || e == "gltf" || e == "vrm" || e == "fbx")
         })
+        // An FBX file with no skin is an animation, not a character.
+        .filter(|p| {
+            marionette_interchange::file_kind::FileKind::of(p)
+                .is_ok_and(|k| k == marionette_interchange::file_kind::FileKind::Character)
+        })
         .collect();
     files.sort();
     files

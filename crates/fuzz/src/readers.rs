@@ -32,8 +32,9 @@ pub enum Reader {
     /// glTF characters, JSON and binary (`marionette import`, `export`, the editor's Import
     /// character).
     Gltf,
-    /// FBX characters (`marionette import`, `export`, the editor's Import character): read by
-    /// ufbx, turned into glTF, imported and exported as glTF characters are.
+    /// FBX files (`marionette import`, `export`, `retarget`, the editor's Import character and
+    /// Retarget a capture): read by ufbx, imported and exported as a glTF character, and read
+    /// as a capture (its first take) and retargeted.
     Fbx,
 }
 
@@ -102,6 +103,10 @@ impl Reader {
             Reader::Fbx => vec![
                 read(repo.join(characters).join("authored/mixamo_apose.fbx"))?,
                 read(repo.join(characters).join("authored/rigify_tpose_zup.fbx"))?,
+                read(
+                    repo.join(characters)
+                        .join("authored/mixamo_apose_animation.fbx"),
+                )?,
             ],
         })
     }
@@ -144,7 +149,13 @@ impl Reader {
                 .map(drop)
                 .map_err(|e| e.to_string()),
             Reader::Bvh => paths::capture(&path, work),
-            Reader::Gltf | Reader::Fbx => paths::character(&path, work),
+            Reader::Gltf => paths::character(&path, work),
+            // A character, an animation, or both: read either way, refused if neither reads.
+            Reader::Fbx => {
+                let as_character = paths::character(&path, work);
+                let as_capture = paths::capture(&path, work);
+                as_character.or(as_capture)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! A motion capture file read once, the same way for every front end: `marionette import` and
 //! `retarget`, the editor's Import BVH and Retarget a capture, the replays and the fuzzer all
-//! call [`read_capture`]. It reads the file (at most [`MAX_DATA_BYTES`]), parses it ([`bvh`]),
+//! call [`read_capture`]. It reads the file (at most [`MAX_DATA_BYTES`]), parses it ([`bvh`];
+//! an FBX file's take is first read as BVH, [`crate::fbx::capture`]),
 //! chooses the scale ([`CaptureScale`]: given, or guessed from the figure's height) and makes
 //! the skeleton and the sequence ([`crate::bvh::import`]). Every error names the file.
 
@@ -41,6 +42,8 @@ pub struct Capture {
     pub frames: usize,
     /// Rows of motion after the declared frames, ignored.
     pub extra_rows: usize,
+    /// For an FBX file: every take's name, and the one read.
+    pub takes: Option<(Vec<String>, String)>,
 }
 
 /// Why a capture could not be read; each names the file.
@@ -62,6 +65,9 @@ pub enum CaptureError {
         /// What is wrong, and where.
         source: BvhError,
     },
+    /// The FBX file could not be read, or holds no take to read.
+    #[error(transparent)]
+    Fbx(#[from] crate::fbx::FbxError),
     /// The capture does not make a skeleton and a sequence.
     #[error("{file}: {source}")]
     Import {
@@ -73,27 +79,56 @@ pub enum CaptureError {
 }
 
 /// Reads the capture at `path`: lengths scaled as `scale` says, a key every `every` frames (and
-/// on the last).
+/// on the last). An FBX file's first take is read ([`read_take`]).
 pub fn read_capture(
     path: &Path,
     scale: CaptureScale,
     every: usize,
 ) -> Result<Capture, CaptureError> {
+    read_take(path, scale, every, None)
+}
+
+/// [`read_capture`], reading the take named `take` of an FBX file (the first when `None`; a BVH
+/// file has one, and `take` is refused for it). An FBX file's lengths are in metres already: a
+/// guessed scale is 1.
+pub fn read_take(
+    path: &Path,
+    scale: CaptureScale,
+    every: usize,
+    take: Option<&str>,
+) -> Result<Capture, CaptureError> {
     let file = path.display().to_string();
     let bytes =
-        read_bytes(path, MAX_DATA_BYTES, "a BVH capture").map_err(|source| CaptureError::Read {
+        read_bytes(path, MAX_DATA_BYTES, "a capture").map_err(|source| CaptureError::Read {
             file: file.clone(),
             source,
         })?;
-    let parsed = bvh::parse::parse(&String::from_utf8_lossy(&bytes)).map_err(|source| {
-        CaptureError::Parse {
-            file: file.clone(),
-            source,
+    let (parsed, takes) = if crate::fbx::looks_like_fbx(&bytes) {
+        let read = crate::fbx::capture::fbx_capture(&bytes, &file, take)?;
+        let parsed = bvh::parse::Parsed {
+            bvh: read.bvh,
+            extra_rows: 0,
+        };
+        (parsed, Some((read.takes, read.take)))
+    } else {
+        if let Some(take) = take {
+            return Err(CaptureError::Fbx(crate::fbx::FbxError {
+                file,
+                why: format!("a BVH file has no takes to choose from (\"{take}\" asked for)"),
+            }));
         }
-    })?;
-    let scale = match scale {
-        CaptureScale::Times(s) => s,
-        CaptureScale::Guess => guessed_scale(&parsed.bvh),
+        let parsed = bvh::parse::parse(&String::from_utf8_lossy(&bytes)).map_err(|source| {
+            CaptureError::Parse {
+                file: file.clone(),
+                source,
+            }
+        })?;
+        (parsed, None)
+    };
+    let scale = match (scale, &takes) {
+        (CaptureScale::Times(s), _) => s,
+        (CaptureScale::Guess, Some(_)) => 1.0,
+        (CaptureScale::Guess, None) => guessed_scale(&parsed.bvh),
     };
     let name = path.file_stem().map_or_else(
         || "capture".to_owned(),
@@ -111,6 +146,7 @@ pub fn read_capture(
         scale,
         frames: parsed.bvh.frames.len(),
         extra_rows: parsed.extra_rows,
+        takes,
     })
 }
 

@@ -11,10 +11,11 @@ const HEAD_BYTES: u64 = 64 * 1024;
 /// A kind of file Marionette reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
-    /// A BVH motion capture (it starts with `HIERARCHY`).
+    /// A motion capture: BVH (it starts with `HIERARCHY`), or an FBX file with no skinned mesh
+    /// (an animation; told by [`FileKind::of`], which reads it).
     Capture,
     /// A rigged character: a glTF binary (`glTF` magic: `.glb`, `.vrm`), glTF JSON with an
-    /// `asset`, or an FBX file (binary or ASCII).
+    /// `asset`, or an FBX file (binary or ASCII) with a skinned mesh.
     Character,
     /// A Document file (RON, `Document(...)`).
     Document,
@@ -36,7 +37,17 @@ impl FileKind {
         }
         let mut head = Vec::new();
         file.take(HEAD_BYTES).read_to_end(&mut head)?;
-        Ok(FileKind::of_head(&head))
+        let kind = FileKind::of_head(&head);
+        // An FBX file is told by what it holds: a skinned mesh makes it a character, its absence
+        // an animation (a capture). One that cannot be read is left a character, whose import
+        // says why.
+        if kind == FileKind::Character
+            && crate::fbx::looks_like_fbx(&head)
+            && crate::fbx::fbx_has_skin(path).is_ok_and(|skinned| !skinned)
+        {
+            return Ok(FileKind::Capture);
+        }
+        Ok(kind)
     }
 
     /// The kind of a file that starts with `head`.
@@ -70,7 +81,7 @@ impl FileKind {
     /// What a user calls it.
     pub fn describe(self) -> &'static str {
         match self {
-            FileKind::Capture => "a BVH capture",
+            FileKind::Capture => "a motion capture (BVH, or an FBX animation)",
             FileKind::Character => "a rigged character (glTF, VRM or FBX)",
             FileKind::Document => "a document",
             FileKind::Skeleton => "a skeleton",
@@ -86,8 +97,10 @@ mod tests {
 
     #[test]
     fn kinds_are_told_by_content_not_name() {
-        let cases: [(&[u8], FileKind); 10] = [
+        let cases: [(&[u8], FileKind); 12] = [
             (b"glTF\x02\0\0\0", FileKind::Character),
+            (b"Kaydara FBX Binary  \0\x1a\0", FileKind::Character),
+            (b"; FBX 7.4.0 project file\n", FileKind::Character),
             (
                 b"  {\"asset\": {\"version\": \"2.0\"}}",
                 FileKind::Character,
@@ -132,5 +145,24 @@ mod tests {
             FileKind::Character
         );
         assert!(FileKind::of(&repo.join("skeletons")).is_err());
+    }
+
+    /// An FBX file is a character when it has a skinned mesh, an animation (a capture) when it
+    /// has none.
+    #[test]
+    fn an_fbx_file_is_told_by_what_it_holds() {
+        let authored =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/characters/authored");
+        for (file, kind) in [
+            ("mixamo_apose.fbx", FileKind::Character),
+            ("mixamo_apose_ascii.fbx", FileKind::Character),
+            ("mixamo_apose_animation.fbx", FileKind::Capture),
+        ] {
+            assert_eq!(
+                FileKind::of(&authored.join(file)).ok(),
+                Some(kind),
+                "{file}"
+            );
+        }
     }
 }

@@ -12,6 +12,7 @@ use marionette_ik::analytic::limb::Limb;
 use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
 use marionette_interchange::character::export::character_glb;
 use marionette_interchange::character::{Character, open_as_gltf};
+use marionette_interchange::file_kind::FileKind;
 use marionette_interchange::gltf::read::GltfFile;
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
@@ -35,6 +36,8 @@ fn characters() -> Vec<PathBuf> {
             p.extension()
                 .is_some_and(|e| e == "gltf" || e == "glb" || e == "vrm" || e == "fbx")
         })
+        // An FBX file with no skin is an animation, not a character (as every front end tells).
+        .filter(|p| FileKind::of(p).is_ok_and(|k| k == FileKind::Character))
         .collect();
     files.sort();
     files.push(PathBuf::from(
@@ -739,5 +742,43 @@ fn broken_fbx_files_are_refused_naming_the_file() {
     assert!(
         message.contains("phong_cube.fbx") && message.contains("no skin"),
         "{message}"
+    );
+}
+
+/// An FBX material's embedded texture (assimp's ASCII box with a PNG inside) becomes the glTF
+/// material's base colour texture, its image carried in the glb; a material without one keeps
+/// its colour.
+#[test]
+fn an_fbx_texture_is_carried_into_the_glb() {
+    let boxed = Path::new(
+        "/usr/share/assimp/models/FBX/embedded_ascii/box_embedded_texture_fragmented.fbx",
+    );
+    let glb = marionette_interchange::fbx::fbx_to_glb(boxed).expect("converts");
+    let file = GltfFile::from_bytes(&glb, boxed).expect("our reader reads it");
+    let images = file.json["images"].as_array().expect("an image");
+    assert_eq!(images.len(), 1);
+    assert_eq!(images[0]["mimeType"], "image/png");
+    let view = images[0]["bufferView"].as_u64().expect("a buffer view") as usize;
+    let start = file.json["bufferViews"][view]["byteOffset"]
+        .as_u64()
+        .unwrap_or(0) as usize;
+    assert!(
+        file.buffers[0][start..].starts_with(b"\x89PNG"),
+        "the PNG's bytes"
+    );
+    let material = &file.json["materials"][0]["pbrMetallicRoughness"];
+    assert_eq!(material["baseColorTexture"]["index"], 0);
+    let report = validator_errors(&glb, "textured-box.glb");
+    assert!(report.contains("\"errors\":0"), "{report}");
+    let plain = marionette_interchange::fbx::fbx_to_glb(&data("authored/mixamo_apose.fbx"))
+        .expect("converts");
+    let plain = GltfFile::from_bytes(&plain, Path::new("mixamo.glb")).expect("reads");
+    assert!(plain.json["images"].is_null());
+    assert_eq!(
+        plain.json["materials"][0]["pbrMetallicRoughness"]["baseColorFactor"][2]
+            .as_f64()
+            .map(|b| (b - 0.8).abs() < 1e-6),
+        Some(true),
+        "the figure's blue"
     );
 }

@@ -1,16 +1,17 @@
 //! `marionette import FILE --skeleton-out S.ron --doc-out D.ron`, chosen by the file's content
 //! ([`FileKind`]):
-//! a BVH motion capture (`[--scale S] [--every N]`) as a skeleton and a document with one
-//! sequence named after the file; or a rigged glTF character (`.glb`, `.gltf`, `.vrm`) as a
-//! skeleton that names the file as its skin and a document at its rest pose, with what was
-//! recognised printed. Exit status: 0 written, 1 bad input (a message naming the line or node at
+//! a BVH motion capture (`[--scale S] [--every N]`), or an FBX file with no skin (an animation:
+//! its take `[--take NAME]`, the first by default), as a skeleton and a document with one
+//! sequence named after the file; or a rigged glTF or FBX character (`.glb`, `.gltf`, `.vrm`,
+//! `.fbx` with a skin) as a skeleton that names the file as its skin and a document at its rest
+//! pose, with what was recognised printed. Exit status: 0 written, 1 bad input (a message naming the line or node at
 //! fault; nothing written).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use marionette_interchange::capture::{CaptureScale, read_capture};
+use marionette_interchange::capture::{CaptureScale, read_take};
 use marionette_interchange::character::{CharacterImport, import_character};
 use marionette_interchange::file_kind::FileKind;
 
@@ -21,10 +22,16 @@ use crate::output::outln;
 #[command(after_help = "Examples:\n  \
     marionette import 01_01.bvh --scale 0.01 --skeleton-out cmu.ron --doc-out 01_01.marionette.ron\n  \
     marionette import take.bvh --every 4 --skeleton-out take.skeleton.ron --doc-out take.marionette.ron\n  \
-    marionette import hero.glb --skeleton-out hero.skeleton.ron --doc-out hero.marionette.ron")]
+    marionette import hero.glb --skeleton-out hero.skeleton.ron --doc-out hero.marionette.ron\n  \
+    marionette import hero.fbx --skeleton-out hero.skeleton.ron --doc-out hero.marionette.ron\n  \
+    marionette import dance.fbx --take Take_002 --skeleton-out dance.skeleton.ron --doc-out dance.ron")]
 pub struct ImportArgs {
-    /// The BVH capture, or the rigged glTF character (.glb, .gltf, .vrm).
+    /// The BVH capture, the rigged glTF character (.glb, .gltf, .vrm), or the FBX file (a
+    /// character when it has a skin, else an animation).
     file: PathBuf,
+    /// FBX animation: the take (animation stack) to read; the file's first when not given.
+    #[arg(long, value_name = "NAME")]
+    take: Option<String>,
     /// BVH: lengths are multiplied by this (0.01 for a capture in centimetres).
     #[arg(long, value_parser = super::positive)]
     scale: Option<f64>,
@@ -44,9 +51,10 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
     match FileKind::of(&args.file).map_err(|e| format!("{file}: {e}"))? {
         FileKind::Character => {
-            if args.scale.is_some() || args.every.is_some() {
+            if args.scale.is_some() || args.every.is_some() || args.take.is_some() {
                 return Err(format!(
-                    "{file}: --scale and --every are for BVH captures; this is a glTF character"
+                    "{file}: --scale, --every and --take are for captures; this is a rigged \
+                     character"
                 ));
             }
             character(args)
@@ -55,21 +63,28 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, String> {
         // says where it goes wrong.
         FileKind::Capture | FileKind::Other => capture(args),
         other => Err(format!(
-            "{file}: this is {}, not a BVH capture or a glTF character",
+            "{file}: this is {}, not a capture (BVH, FBX animation) or a rigged character",
             other.describe()
         )),
     }
 }
 
-/// A BVH capture: its skeleton and a document with one sequence.
+/// A capture (BVH, or an FBX take): its skeleton and a document with one sequence.
 fn capture(args: &ImportArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
-    let capture = read_capture(
+    let capture = read_take(
         &args.file,
         CaptureScale::Times(args.scale.unwrap_or(1.0)),
         args.every.unwrap_or(1) as usize,
+        args.take.as_deref(),
     )
     .map_err(|e| e.to_string())?;
+    if let Some((takes, take)) = &capture.takes {
+        outln!(
+            "{file}: take \"{take}\" of {}",
+            marionette_interchange::fbx::capture::quoted(takes)
+        );
+    }
     if capture.extra_rows > 0 {
         eprintln!(
             "{file}: {} rows of motion after the {} that Frames: declares were ignored",

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::DocumentFile;
-use marionette_interchange::capture::{CaptureScale, read_capture};
+use marionette_interchange::capture::{CaptureScale, read_take};
 use marionette_interchange::retarget::placement::stand_where_the_figure_stands;
 use marionette_interchange::retarget::{MapOverride, RetargetMap, retarget_imported};
 use marionette_skeleton::Skeleton;
@@ -26,8 +26,11 @@ use crate::output::outln;
     marionette retarget take.bvh --onto hero.skeleton.ron --map hero-map.ron --doc-out hero-take.ron\n  \
     marionette retarget take.bvh --onto hero.marionette.ron --where-it-stands --doc-out hero-take.ron")]
 pub struct RetargetArgs {
-    /// The BVH capture.
+    /// The capture: a BVH file, or an FBX file's take.
     capture: PathBuf,
+    /// FBX: the take (animation stack) to read; the file's first when not given.
+    #[arg(long, value_name = "NAME")]
+    take: Option<String>,
     /// The figure it goes onto: a skeleton file, or a document (its skeleton, from its pose).
     #[arg(long, value_name = "TARGET")]
     onto: PathBuf,
@@ -75,12 +78,21 @@ fn read_map(
 /// Reads both, retargets, writes the document or nothing.
 pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
     let file = args.capture.display().to_string();
-    let capture = read_capture(
+    let capture = read_take(
         &args.capture,
         CaptureScale::Times(args.scale),
         args.every as usize,
+        args.take.as_deref(),
     )
     .map_err(|e| e.to_string())?;
+    if let Some((takes, take)) = &capture.takes
+        && takes.len() > 1
+    {
+        outln!(
+            "{file}: take \"{take}\" of {}",
+            marionette_interchange::fbx::capture::quoted(takes)
+        );
+    }
     let (captured, name) = (&capture.imported, &capture.name);
     let (target, target_pose, skeleton_path) = super::load_figure(&args.onto, None)?;
     let overrides = match &args.map {

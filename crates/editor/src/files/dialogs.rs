@@ -114,7 +114,7 @@ pub fn ask(action: FileAction, answers: &mut DialogAnswers, work: &mut FileWork)
 fn native_dialog(action: FileAction, directory: Option<PathBuf>) -> Option<PathBuf> {
     let mut dialog = match action {
         FileAction::ImportBvh | FileAction::RetargetCapture => {
-            rfd::FileDialog::new().add_filter("BVH", &["bvh"])
+            rfd::FileDialog::new().add_filter("capture (BVH, FBX)", &["bvh", "fbx"])
         }
         FileAction::ImportCharacter => rfd::FileDialog::new()
             .add_filter("character (glTF, VRM, FBX)", &["glb", "gltf", "vrm", "fbx"]),

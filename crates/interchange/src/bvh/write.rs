@@ -96,51 +96,89 @@ pub fn to_bvh_placed(
         *r = turn * *r;
         *t = turn * *t + placement.translation.vector;
     }
-    let mut joints = Vec::with_capacity(n);
-    let mut columns: Vec<Vec<Vec<f64>>> = Vec::with_capacity(n); // per joint, per frame
-    for j in skeleton.joint_ids() {
-        let joint = skeleton.joint(j);
-        let order = best_order(&locals[j.index()]);
+    let joints: Vec<TrackedJoint> = skeleton
+        .joint_ids()
+        .map(|j| {
+            let joint = skeleton.joint(j);
+            TrackedJoint {
+                name: bvh_name(&joint.name),
+                parent: joint.parent.map(JointId::index),
+                offset: joint.offset,
+                position: has_position(skeleton, j),
+                end_site: joint.children.is_empty().then(|| {
+                    skeleton
+                        .sites()
+                        .iter()
+                        .find(|s| s.joint == j)
+                        .map_or_else(|| leaf_end(skeleton, j), |s| s.offset)
+                }),
+            }
+        })
+        .collect();
+    debug_assert_eq!(joints.len(), n);
+    bvh_of_tracks(joints, &locals, frames.len(), fps)
+}
+
+/// A joint of a BVH made from tracks ([`bvh_of_tracks`]).
+#[derive(Debug, Clone)]
+pub(crate) struct TrackedJoint {
+    /// Its name as BVH writes it.
+    pub(crate) name: String,
+    /// Its parent (an index into the joints, parents first).
+    pub(crate) parent: Option<usize>,
+    /// Its OFFSET from the parent.
+    pub(crate) offset: Vector3<f64>,
+    /// Whether it has position channels (its whole translation from its parent).
+    pub(crate) position: bool,
+    /// Its End Site, for a leaf.
+    pub(crate) end_site: Option<Vector3<f64>>,
+}
+
+/// The BVH of `joints` moving by `locals` (per joint, per frame: the local rotation and the
+/// translation from the parent), `frame_count` frames at `fps`: per joint the channel order
+/// whose middle angle stays furthest from ±90°, angles kept continuous.
+pub(crate) fn bvh_of_tracks(
+    joints: Vec<TrackedJoint>,
+    locals: &[Vec<(Matrix3<f64>, Vector3<f64>)>],
+    frame_count: usize,
+    fps: f64,
+) -> Bvh {
+    let mut out = Vec::with_capacity(joints.len());
+    let mut columns: Vec<Vec<Vec<f64>>> = Vec::with_capacity(joints.len()); // per joint, per frame
+    for (joint, track) in joints.into_iter().zip(locals) {
+        let order = best_order(track);
         let triple = AxisTriple::new(order.map(unit)).expect("coordinate axes are perpendicular");
-        let mut values = Vec::with_capacity(frames.len());
+        let mut values = Vec::with_capacity(frame_count);
         let mut previous: Option<[f64; 3]> = None;
-        let position = has_position(skeleton, j);
-        for (r, t) in &locals[j.index()] {
+        for (r, t) in track {
             let angles = continuous(&triple, r, previous);
             previous = Some(angles);
             let mut row = Vec::with_capacity(6);
-            if position {
+            if joint.position {
                 row.extend_from_slice(t.as_slice());
             }
             row.extend(angles.iter().map(|a| a.to_degrees()));
             values.push(row);
         }
         let mut channels = Vec::with_capacity(6);
-        if position {
+        if joint.position {
             channels.extend((0..3).map(Channel::Position));
         }
         channels.extend(order.iter().map(|&a| Channel::Rotation(a)));
-        let end_site = joint.children.is_empty().then(|| {
-            skeleton
-                .sites()
-                .iter()
-                .find(|s| s.joint == j)
-                .map_or_else(|| leaf_end(skeleton, j), |s| s.offset)
-        });
-        joints.push(BvhJoint {
-            name: bvh_name(&joint.name),
-            parent: joint.parent.map(JointId::index),
+        out.push(BvhJoint {
+            name: joint.name,
+            parent: joint.parent,
             offset: joint.offset,
             channels,
-            end_site,
+            end_site: joint.end_site,
         });
         columns.push(values);
     }
-    let frames = (0..frames.len())
+    let frames = (0..frame_count)
         .map(|f| columns.iter().flat_map(|c| c[f].iter().copied()).collect())
         .collect();
     Bvh {
-        joints,
+        joints: out,
         frame_time: 1.0 / fps,
         frames,
     }

@@ -1,20 +1,22 @@
 //! A ufbx scene written as a glTF binary: one glTF node per FBX node (ufbx's own root left out),
 //! each skinned mesh as a mesh with one primitive per material and a skin, and each material's
-//! base colour.
+//! base colour with its texture where the file embeds one or names a PNG or JPEG beside it.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use nalgebra::{Matrix3, Matrix4, UnitQuaternion};
 use serde_json::{Value, json};
 
-use super::MAX_NODES;
+use super::{MAX_NODES, joining_nodes, matrix_of};
 use crate::gltf::assemble::Assembly;
 
 /// The joints a vertex keeps (glTF's `JOINTS_0`/`WEIGHTS_0`): its strongest four.
 const WEIGHTS_PER_VERTEX: usize = 4;
 
-/// The glTF binary of `scene`.
-pub(super) fn glb_of(scene: &ufbx::Scene) -> Result<Vec<u8>, String> {
+/// The glTF binary of `scene`, read from a file in `folder` (where textures it names are
+/// looked for).
+pub(super) fn glb_of(scene: &ufbx::Scene, folder: &Path) -> Result<Vec<u8>, String> {
     let nodes: Vec<&ufbx::Node> = scene.nodes.iter().map(|n| &**n).collect();
     if nodes.len() > MAX_NODES {
         return Err(format!(
@@ -75,7 +77,7 @@ pub(super) fn glb_of(scene: &ufbx::Scene) -> Result<Vec<u8>, String> {
             Some(deformer) => Some(skin_of(&mut whole, deformer, (&index, &world), node)?),
             None => None,
         };
-        let primitives = primitives_of(&mut whole, mesh, &mut materials, skin.is_some())
+        let primitives = primitives_of(&mut whole, mesh, (&mut materials, folder), skin.is_some())
             .map_err(|why| format!("mesh \"{}\": {why}", &*node.element.name))?;
         if primitives.is_empty() {
             continue;
@@ -114,7 +116,7 @@ fn bind_worlds(nodes: &[&ufbx::Node]) -> Result<HashMap<u32, Matrix4<f64>>, Stri
                 if let Some(bone) = cluster.bone_node.as_ref() {
                     bound
                         .entry(bone.element.typed_id)
-                        .or_insert_with(|| matrix(&cluster.bind_to_world));
+                        .or_insert_with(|| matrix_of(&cluster.bind_to_world));
                 }
             }
         }
@@ -131,9 +133,9 @@ fn bind_worlds(nodes: &[&ufbx::Node]) -> Result<HashMap<u32, Matrix4<f64>>, Stri
                 let parent = world.get(&p.element.typed_id).ok_or_else(|| {
                     format!("node \"{}\" comes before its parent", &*node.element.name)
                 })?;
-                parent * matrix(&node.node_to_parent)
+                parent * matrix_of(&node.node_to_parent)
             }
-            (None, None) => matrix(&node.node_to_world),
+            (None, None) => matrix_of(&node.node_to_world),
         };
         if here.iter().any(|v| !v.is_finite()) {
             return Err(format!(
@@ -171,12 +173,16 @@ fn skin_of(
                 format!("mesh \"{mesh_name}\": its skin's joint {k} is bound to no node")
             })?;
         bones.push(bone);
-        inverse_bind.extend(matrix(&cluster.geometry_to_bone).iter().map(|v| *v as f32));
+        inverse_bind.extend(
+            matrix_of(&cluster.geometry_to_bone)
+                .iter()
+                .map(|v| *v as f32),
+        );
     }
     // The mesh's geometry in the world at bind time: the first cluster's bind matrix times its
     // geometry-to-bone matrix.
     let geometry_to_world =
-        world[&bones[0].element.typed_id] * matrix(&deformer.clusters[0].geometry_to_bone);
+        world[&bones[0].element.typed_id] * matrix_of(&deformer.clusters[0].geometry_to_bone);
     for node in joining_nodes(&bones) {
         let bind = world[&node.element.typed_id];
         let inverse = bind.try_inverse().ok_or_else(|| {
@@ -196,63 +202,14 @@ fn skin_of(
     ))
 }
 
-/// The nodes (not among `bones`) that join `bones` into one tree: where the bones hang from
-/// several places, their deepest common ancestor below ufbx's root and every node between it and
-/// them.
-fn joining_nodes<'a>(bones: &[&'a ufbx::Node]) -> Vec<&'a ufbx::Node> {
-    let ids: std::collections::HashSet<u32> = bones.iter().map(|b| b.element.typed_id).collect();
-    // Each bone's ancestors, nearest first, up to (not including) ufbx's root.
-    let ancestors = |node: &'a ufbx::Node| -> Vec<&'a ufbx::Node> {
-        let mut out = Vec::new();
-        let mut at = node.parent.as_deref();
-        while let Some(n) = at.filter(|n| !n.is_root) {
-            out.push(n);
-            at = n.parent.as_deref();
-        }
-        out
-    };
-    let tops: Vec<&ufbx::Node> = bones
-        .iter()
-        .copied()
-        .filter(|b| {
-            !ancestors(b)
-                .iter()
-                .any(|a| ids.contains(&a.element.typed_id))
-        })
-        .collect();
-    if tops.len() < 2 {
-        return Vec::new();
-    }
-    let first = ancestors(tops[0]);
-    let Some(common) = first.iter().find(|a| {
-        tops[1..].iter().all(|t| {
-            ancestors(t)
-                .iter()
-                .any(|b| b.element.typed_id == a.element.typed_id)
-        })
-    }) else {
-        return Vec::new();
-    };
-    let mut out: Vec<&ufbx::Node> = vec![common];
-    for top in &tops {
-        for a in ancestors(top) {
-            if a.element.typed_id == common.element.typed_id {
-                break;
-            }
-            if !out.iter().any(|o| o.element.typed_id == a.element.typed_id) {
-                out.push(a);
-            }
-        }
-    }
-    out
-}
-
 /// The triangles of `mesh`, one primitive per material used: positions, normals, texture
 /// coordinates where the mesh has them and, when `skinned`, each vertex's joints and weights.
+/// `materials` are the glTF materials made so far (by FBX material), textures looked for in
+/// `folder`.
 fn primitives_of(
     whole: &mut Assembly,
     mesh: &ufbx::Mesh,
-    materials: &mut HashMap<u32, usize>,
+    (materials, folder): (&mut HashMap<u32, usize>, &Path),
     skinned: bool,
 ) -> Result<Vec<Value>, String> {
     let deformer = mesh.skin_deformers.first();
@@ -319,7 +276,8 @@ fn primitives_of(
             let m = match materials.get(&id) {
                 Some(&m) => m,
                 None => {
-                    let m = whole.push("materials", material_of(material));
+                    let made = material_of(material, whole, folder);
+                    let m = whole.push("materials", made);
                     materials.insert(id, m);
                     m
                 }
@@ -379,13 +337,15 @@ fn strongest(
 }
 
 /// A glTF material with `material`'s base colour (its PBR base colour, else its diffuse
-/// colour) and opacity.
-fn material_of(material: &ufbx::Material) -> Value {
+/// colour), opacity and base colour texture (embedded in the file, or a PNG or JPEG file it
+/// names, looked for beside it in `folder`; any other image is left out, and the colour kept).
+fn material_of(material: &ufbx::Material, whole: &mut Assembly, folder: &Path) -> Value {
     let pbr = &material.pbr.base_color;
+    let diffuse = &material.fbx.diffuse_color;
     let colour = if pbr.has_value {
         pbr.value_vec4
     } else {
-        material.fbx.diffuse_color.value_vec4
+        diffuse.value_vec4
     };
     let clamp = |v: f64| {
         if v.is_finite() {
@@ -399,14 +359,51 @@ fn material_of(material: &ufbx::Material) -> Value {
     } else {
         1.0
     };
-    json!({
+    let mut out = json!({
         "name": &*material.element.name,
         "pbrMetallicRoughness": {
             "baseColorFactor": [clamp(colour.x), clamp(colour.y), clamp(colour.z), alpha],
             "metallicFactor": 0.0,
             "roughnessFactor": 0.8,
         },
-    })
+    });
+    let texture = pbr.texture.as_deref().or(diffuse.texture.as_deref());
+    if let Some((bytes, mime)) = texture.and_then(|t| image_of(t, folder)) {
+        let view = whole.view(&bytes);
+        let image = whole.push("images", json!({"bufferView": view, "mimeType": mime}));
+        let index = whole.push("textures", json!({"source": image}));
+        // The texture carries the colour: glTF multiplies the two.
+        out["pbrMetallicRoughness"]["baseColorFactor"] = json!([1.0, 1.0, 1.0, alpha]);
+        out["pbrMetallicRoughness"]["baseColorTexture"] = json!({"index": index});
+    }
+    out
+}
+
+/// A texture's image bytes and MIME type: its embedded content, else the file it names (by its
+/// path relative to the FBX file, else its absolute path), if PNG or JPEG.
+fn image_of(texture: &ufbx::Texture, folder: &Path) -> Option<(Vec<u8>, &'static str)> {
+    let bytes: Vec<u8> = if !texture.content.is_empty() {
+        texture.content.to_vec()
+    } else {
+        [&*texture.relative_filename, &*texture.absolute_filename]
+            .into_iter()
+            .filter(|name| !name.is_empty())
+            .find_map(|name| {
+                let path = folder.join(name.replace('\\', "/"));
+                let size = std::fs::metadata(&path).ok()?.len();
+                (size <= marionette_skeleton::ron_io::MAX_DATA_BYTES)
+                    .then(|| std::fs::read(&path).ok())
+                    .flatten()
+            })?
+    };
+    let mime = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        "image/png"
+    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
+        "image/jpeg"
+    } else {
+        return None;
+    };
+    Some((bytes, mime))
 }
 
 /// `m`'s translation, rotation (x, y, z, w) and scale by axis, or `None` where it shears or
@@ -435,12 +432,4 @@ fn trs(m: &Matrix4<f64>) -> Option<([f64; 3], [f64; 4], [f64; 3])> {
         [q.i, q.j, q.k, q.w],
         [scale[0], scale[1], scale[2]],
     ))
-}
-
-/// A ufbx affine matrix as a 4 × 4 one.
-fn matrix(m: &ufbx::Matrix) -> Matrix4<f64> {
-    Matrix4::new(
-        m.m00, m.m01, m.m02, m.m03, m.m10, m.m11, m.m12, m.m13, m.m20, m.m21, m.m22, m.m23, 0.0,
-        0.0, 0.0, 1.0,
-    )
 }

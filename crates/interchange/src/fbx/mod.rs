@@ -7,11 +7,13 @@
 //!
 //! Units and axes are converted on reading (ufbx's `target_unit_meters` and `target_axes`, the
 //! change made to the geometry and the transforms, not put on a root node): a character in
-//! centimetres with Z up comes in in metres with Y up, facing +Z as glTF's do. The bind pose
-//! is the rest pose: a joint's rest transform is the one its skin was bound at (the clusters'
-//! `TransformLink`), which an FBX may hold apart from the node's own transform, and which
-//! is what the skin's vertices were made against.
+//! centimetres with Z up comes in in metres with Y up, facing +Z as glTF's do. A material's
+//! base colour texture is carried over when the file embeds it or names a PNG or JPEG file
+//! beside it. The bind pose is the rest pose: a joint's rest transform is the one its skin was
+//! bound at (the clusters' `TransformLink`), which an FBX may hold apart from the node's own
+//! transform, and which is what the skin's vertices were made against.
 
+pub mod capture;
 mod gltf_out;
 
 use std::path::Path;
@@ -56,7 +58,22 @@ pub fn fbx_to_glb(path: &Path) -> Result<Vec<u8>, FbxError> {
         ));
     }
     let scene = load(&bytes).map_err(fail)?;
-    gltf_out::glb_of(&scene).map_err(fail)
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    gltf_out::glb_of(&scene, folder).map_err(fail)
+}
+
+/// Whether the FBX file at `path` has a skinned mesh (a character; without one, an animation).
+pub fn fbx_has_skin(path: &Path) -> Result<bool, FbxError> {
+    let fail = |why: String| FbxError {
+        file: path.display().to_string(),
+        why,
+    };
+    let bytes = read_bytes(path, MAX_DATA_BYTES, "an FBX file").map_err(|e| fail(e.to_string()))?;
+    let scene = load(&bytes).map_err(fail)?;
+    Ok(scene.meshes.iter().any(|m| !m.skin_deformers.is_empty()))
 }
 
 /// The scene in `bytes`, in metres with Y up.
@@ -81,4 +98,63 @@ fn load(bytes: &[u8]) -> Result<ufbx::SceneRoot, String> {
             format!("{} ({info})", &*e.description)
         }
     })
+}
+
+/// The nodes (not among `bones`) that join `bones` into one tree: where the bones hang from
+/// several places, their deepest common ancestor below ufbx's root and every node between it and
+/// them.
+pub(super) fn joining_nodes<'a>(bones: &[&'a ufbx::Node]) -> Vec<&'a ufbx::Node> {
+    let ids: std::collections::HashSet<u32> = bones.iter().map(|b| b.element.typed_id).collect();
+    // Each bone's ancestors, nearest first, up to (not including) ufbx's root.
+    let ancestors = |node: &'a ufbx::Node| -> Vec<&'a ufbx::Node> {
+        let mut out = Vec::new();
+        let mut at = node.parent.as_deref();
+        while let Some(n) = at.filter(|n| !n.is_root) {
+            out.push(n);
+            at = n.parent.as_deref();
+        }
+        out
+    };
+    let tops: Vec<&ufbx::Node> = bones
+        .iter()
+        .copied()
+        .filter(|b| {
+            !ancestors(b)
+                .iter()
+                .any(|a| ids.contains(&a.element.typed_id))
+        })
+        .collect();
+    if tops.len() < 2 {
+        return Vec::new();
+    }
+    let first = ancestors(tops[0]);
+    let Some(common) = first.iter().find(|a| {
+        tops[1..].iter().all(|t| {
+            ancestors(t)
+                .iter()
+                .any(|b| b.element.typed_id == a.element.typed_id)
+        })
+    }) else {
+        return Vec::new();
+    };
+    let mut out: Vec<&ufbx::Node> = vec![common];
+    for top in &tops {
+        for a in ancestors(top) {
+            if a.element.typed_id == common.element.typed_id {
+                break;
+            }
+            if !out.iter().any(|o| o.element.typed_id == a.element.typed_id) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// A ufbx affine matrix as a 4 × 4 one.
+pub(super) fn matrix_of(m: &ufbx::Matrix) -> nalgebra::Matrix4<f64> {
+    nalgebra::Matrix4::new(
+        m.m00, m.m01, m.m02, m.m03, m.m10, m.m11, m.m12, m.m13, m.m20, m.m21, m.m22, m.m23, 0.0,
+        0.0, 0.0, 1.0,
+    )
 }

@@ -140,15 +140,20 @@ impl Assembly {
 
     /// Appends `bytes` as a buffer view and `accessor` over it; the accessor's index.
     fn accessor(&mut self, bytes: &[u8], mut accessor: Value) -> usize {
+        let view = self.view(bytes);
+        accessor["bufferView"] = json!(view);
+        self.push("accessors", accessor)
+    }
+
+    /// Appends `bytes` (an image's, say) as a buffer view, 4-byte aligned; its index.
+    pub fn view(&mut self, bytes: &[u8]) -> usize {
         self.bin.pad(4);
         let offset = self.bin.bytes.len();
         self.bin.bytes.extend_from_slice(bytes);
-        let view = self.push(
+        self.push(
             "bufferViews",
             json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()}),
-        );
-        accessor["bufferView"] = json!(view);
-        self.push("accessors", accessor)
+        )
     }
 
     /// Adds an animation channel moving `node`'s `path` ("translation" or "rotation") by the
