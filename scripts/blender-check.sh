@@ -4,7 +4,8 @@
 # Marionette's forward kinematics on every frame, within 1e-5 m (scripts/blender-check.py): the
 # humanoid's crouch cycle as BVH and glTF, and an imported character (RiggedFigure, whose file
 # has an animation of its own) with a sequence moving every joint, and posed, as its own glTF
-# file, and each figure of a stage as BVH placed on the stage, and the whole stage as one glTF. Run before
+# file, the Mixamo-style FBX test figure the same way, every binary test FBX character's rest pose
+# against Blender's own FBX importer, and each figure of a stage as BVH placed on the stage, and the whole stage as one glTF. Run before
 # releasing an exporter change; it is not part of CI (Blender takes a minute to start here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +40,35 @@ blender -b --factory-startup --python scripts/blender-check.py -- \
     "$out/figure.json" - "$out/figure.glb" 2>&1 | grep -E "^glTF|Error|error" || true
 blender -b --factory-startup --python scripts/blender-check.py -- \
     "$out/figure.json" - "$out/figure.glb" >/dev/null 2>&1
+# An FBX character (the Mixamo-style test figure, in centimetres): imported, a sequence moving
+# every joint added, exported as glTF; Blender must put every bone where our forward kinematics
+# does.
+cp crates/interchange/tests/data/characters/authored/mixamo_apose.fbx "$out/"
+"$target"/marionette import "$out/mixamo_apose.fbx" \
+    --skeleton-out "$out/mixamo.skeleton.ron" --doc-out "$out/mixamo.ron" >/dev/null
+"$target"/examples/character_sequence "$out/mixamo.ron" "$out/mixamo-moving.ron" >/dev/null
+for format in glb json; do
+    "$target"/marionette export "$out/mixamo-moving.ron" --sequence moving \
+        --format "$format" --out "$out/mixamo.$format"
+done
+blender -b --factory-startup --python scripts/blender-check.py -- \
+    "$out/mixamo.json" - "$out/mixamo.glb" 2>&1 | grep -E "^glTF|Error|error" || true
+blender -b --factory-startup --python scripts/blender-check.py -- \
+    "$out/mixamo.json" - "$out/mixamo.glb" >/dev/null 2>&1
+# Every binary test FBX character at rest: Blender's own FBX importer puts each bone's head where
+# our import puts the joint (scripts/blender-fbx-check.py; Blender reads no ASCII FBX).
+for fbx in crates/interchange/tests/data/characters/authored/mixamo_apose.fbx \
+    crates/interchange/tests/data/characters/authored/rigify_tpose_zup.fbx \
+    /usr/share/assimp/models/FBX/huesitos.fbx /usr/share/assimp/models/FBX/animation_with_skeleton.fbx; do
+    name="$(basename "$fbx" .fbx)"
+    "$target"/marionette import "$fbx" --skeleton-out "$out/fbx-$name.skeleton.ron" \
+        --doc-out "$out/fbx-$name.ron" >/dev/null
+    "$target"/marionette fk "$out/fbx-$name.skeleton.ron" --json >"$out/fbx-$name.joints.json"
+    blender -b --factory-startup --python scripts/blender-fbx-check.py -- \
+        "$fbx" "$out/fbx-$name.joints.json" 2>&1 | grep -E "^FBX /|Error|error" || true
+    blender -b --factory-startup --python scripts/blender-fbx-check.py -- \
+        "$fbx" "$out/fbx-$name.joints.json" >/dev/null 2>&1
+done
 # The same character posed (the document's pose, no sequence): Blender shows the file's first
 # animation, which must be the pose (the file's own walk is dropped).
 for format in glb json; do

@@ -10,6 +10,9 @@ use std::process::Command;
 use bevy::color::Srgba;
 use marionette_skeleton::{Fk, Pose, builtin};
 
+mod window_common;
+use window_common::{marionette_cli, run_editor_on};
+
 fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("marionette-editor-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -42,17 +45,7 @@ fn run_on_rigged_figure(dir: &Path, script: &str) -> std::process::Output {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../interchange/tests/data/characters/RiggedFigure.gltf");
     std::fs::copy(&source, dir.join("RiggedFigure.gltf")).expect("copy the character");
-    std::fs::write(dir.join("script.ron"), script).expect("write script");
-    Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
-        .arg("RiggedFigure.gltf")
-        .args(["--replay", "script.ron"])
-        .current_dir(dir)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
-        .output()
-        .expect("run the editor")
+    run_editor_on(dir, &["RiggedFigure.gltf"], script)
 }
 
 /// The stickman with glTF hands from the test data (`tests/data/mesh_stickman.ron`, its meshes
@@ -375,20 +368,6 @@ fn straight_stickman_limbs_bend_when_dragged_in_the_window() {
 }
 
 /// The `marionette` command built beside the tests (`cargo test --workspace` builds it).
-fn marionette_cli() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>");
-    let cli = dir.join("marionette");
-    assert!(
-        cli.exists(),
-        "{} is missing: run the tests with `cargo test --workspace`",
-        cli.display()
-    );
-    cli
-}
 
 #[test]
 fn both_heels_locked_the_pelvis_dragged_down_is_a_crouch_saved_as_a_document() {
@@ -654,64 +633,6 @@ fn killing_the_editor_after_edits_offers_them_at_the_next_start() {
         "the recovered document lacks the edits"
     );
     assert!(!recovery.exists(), "saving removes the recovery file");
-}
-
-/// A rigged glTF character in the real window: opened (imported as a new document), its right
-/// hand dragged in the front view until it reaches, its forearm clicked where it is drawn after
-/// the move (picked on the skinned mesh: it is selected), its left foot locked, its hips lowered
-/// at frame 24 (a crouch with the foot held), keyed, played, saved and exported as glb.
-#[test]
-fn a_character_is_dragged_picked_where_drawn_locked_keyed_played_and_exported() {
-    let dir = scratch_dir("character");
-    let script = "Replay([\n    Wait(30), SetView(\"front\"), Wait(10),\n    \
-        DragSite(site: \"right hand\", to: (-0.35, 1.25, 0.1), frames: 30),\n    \
-        CheckResidual(1.0), Screenshot(\"reach.png\"),\n    \
-        ClickBone(\"arm_joint_R_2\"), Wait(3), CheckSelection(\"arm_joint_R_2\"),\n    \
-        LockSite(site: \"left foot\", kind: Pose),\n    Key(\"k\"), Wait(2), SetFrame(24),\n    \
-        DragJoint(joint: \"torso_joint_1\", to: (0.0, 0.60, 0.0), frames: 30),\n    \
-        CheckLocks(0.1), SetKey, Screenshot(\"crouch.png\"),\n    \
-        SetFrame(12), CheckLocks(0.1), Play(frames: 30), CheckLocks(0.1),\n    \
-        SaveDocument(\"figure.ron\"), Export(\"figure.glb\"), Exit,\n])\n";
-    let output = run_on_rigged_figure(&dir, script);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "the editor failed:\n{stderr}");
-    assert!(
-        dir.join("RiggedFigure.skeleton.ron").exists(),
-        "the import wrote the skeleton beside the character"
-    );
-    let doc = marionette_document::DocumentFile::load(dir.join("figure.ron"))
-        .unwrap_or_else(|e| panic!("the saved document loads: {e}"));
-    assert_eq!(doc.locks.len(), 1);
-    let keys: Vec<i64> = doc.sequences[0].keys.iter().map(|k| k.frame).collect();
-    assert_eq!(keys, [0, 24]);
-    // Every baked frame holds the foot (the bake of the saved document, as the command does it).
-    let bake = Command::new(marionette_cli())
-        .arg("bake")
-        .arg(dir.join("figure.ron"))
-        .args(["--sequence", &doc.sequences[0].name, "--json", "--out"])
-        .arg(dir.join("frames.json"))
-        .output()
-        .expect("marionette bake");
-    assert!(
-        bake.status.success(),
-        "the foot was not held: {}",
-        String::from_utf8_lossy(&bake.stdout)
-    );
-    // The export is the character's own file, posed: its meshes and skin, 25 frames.
-    let glb = std::fs::read(dir.join("figure.glb")).expect("the export was written");
-    assert_eq!(&glb[..4], b"glTF");
-    let json_len = u32::from_le_bytes([glb[12], glb[13], glb[14], glb[15]]) as usize;
-    let json: serde_json::Value =
-        serde_json::from_slice(&glb[20..20 + json_len]).expect("the export's JSON");
-    assert_eq!(
-        json["skins"][0]["joints"].as_array().map(Vec::len),
-        Some(19)
-    );
-    assert_eq!(json["meshes"].as_array().map(Vec::len), Some(1));
-    let time = json["animations"][0]["samplers"][0]["input"]
-        .as_u64()
-        .expect("an animation");
-    assert_eq!(json["accessors"][time as usize]["count"], 25);
 }
 
 #[test]

@@ -5,11 +5,13 @@
 //! (`scripts/ensure-system-packages.sh` installs them).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use marionette_document::{Hold, LinkTarget, StageFile};
 use marionette_skeleton::Fk;
 use nalgebra::{Point3, Vector3};
+
+mod window_common;
+use window_common::run_editor_on;
 
 fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("marionette-stage-{name}-{}", std::process::id()));
@@ -20,21 +22,6 @@ fn scratch_dir(name: &str) -> PathBuf {
 
 fn run_editor(dir: &Path, script: &str) -> std::process::Output {
     run_editor_on(dir, &[], script)
-}
-
-/// The editor opened on `args` (a document, say) in `dir`, playing `script`.
-fn run_editor_on(dir: &Path, args: &[&str], script: &str) -> std::process::Output {
-    std::fs::write(dir.join("script.ron"), script).expect("write script");
-    Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
-        .args(args)
-        .args(["--replay", "script.ron"])
-        .current_dir(dir)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
-        .output()
-        .expect("run the editor (xvfb-run: scripts/ensure-system-packages.sh installs it)")
 }
 
 #[test]
