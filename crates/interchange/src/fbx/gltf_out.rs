@@ -212,12 +212,19 @@ fn primitives_of(
     (materials, folder): (&mut HashMap<u32, usize>, &Path),
     skinned: bool,
 ) -> Result<Vec<Value>, String> {
-    let deformer = mesh.skin_deformers.first();
+    let deformer: Option<&ufbx::SkinDeformer> = if skinned {
+        mesh.skin_deformers.first().map(|d| &**d)
+    } else {
+        None
+    };
     let mut corners = vec![0u32; mesh.max_face_triangles * 3];
     let mut out = Vec::new();
     for part in mesh.material_parts.iter() {
         let (mut positions, mut normals, mut uvs) = (Vec::new(), Vec::new(), Vec::new());
         let (mut joints, mut weights): (Vec<u16>, Vec<f32>) = (Vec::new(), Vec::new());
+        // Corners alike in every attribute are one vertex (FBX keeps attributes per corner).
+        let mut seen: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut indices: Vec<u32> = Vec::new();
         for &face in part.face_indices.iter() {
             let face = *mesh
                 .faces
@@ -225,52 +232,38 @@ fn primitives_of(
                 .ok_or("a material part names a face that is not there")?;
             let triangles = ufbx::triangulate_face(&mut corners, mesh, face) as usize;
             for &ix in &corners[..3 * triangles] {
-                let ix = ix as usize;
-                let p = attribute(&mesh.vertex_position, ix).ok_or("a position out of range")?;
-                positions.extend([p.x as f32, p.y as f32, p.z as f32]);
-                if mesh.vertex_normal.exists {
-                    let n = attribute(&mesh.vertex_normal, ix).ok_or("a normal out of range")?;
-                    let length = (n.x * n.x + n.y * n.y + n.z * n.z).sqrt();
-                    let n = if length > 1e-12 {
-                        [n.x / length, n.y / length, n.z / length]
-                    } else {
-                        [0.0, 1.0, 0.0]
-                    };
-                    normals.extend(n.map(|v| v as f32));
-                }
-                if mesh.vertex_uv.exists {
-                    let uv =
-                        uv_at(&mesh.vertex_uv, ix).ok_or("a texture coordinate out of range")?;
-                    // FBX's v runs up the image, glTF's down.
-                    uvs.extend([uv.x as f32, 1.0 - uv.y as f32]);
-                }
-                if let (true, Some(deformer)) = (skinned, deformer) {
-                    let vertex = *mesh
-                        .vertex_indices
-                        .get(ix)
-                        .ok_or("a corner with no vertex")?
-                        as usize;
-                    let (j, w) = strongest(deformer, vertex)?;
-                    joints.extend(j);
-                    weights.extend(w);
+                let corner = corner_of(mesh, ix as usize, deformer)?;
+                let key: Vec<u32> = corner.numbers().map(f32::to_bits).collect();
+                let next = seen.len() as u32;
+                let index = *seen.entry(key).or_insert(next);
+                indices.push(index);
+                if index == next {
+                    positions.extend(corner.position);
+                    normals.extend(corner.normal.into_iter().flatten());
+                    uvs.extend(corner.uv.into_iter().flatten());
+                    if let Some((j, w)) = corner.skin {
+                        joints.extend(j);
+                        weights.extend(w);
+                    }
                 }
             }
         }
         if positions.is_empty() {
             continue;
         }
-        let mut attributes = json!({"POSITION": whole.floats(&positions, "VEC3", true)});
+        let mut attributes = json!({"POSITION": whole.vertex_floats(&positions, "VEC3", true)});
         if !normals.is_empty() {
-            attributes["NORMAL"] = json!(whole.floats(&normals, "VEC3", false));
+            attributes["NORMAL"] = json!(whole.vertex_floats(&normals, "VEC3", false));
         }
         if !uvs.is_empty() {
-            attributes["TEXCOORD_0"] = json!(whole.floats(&uvs, "VEC2", false));
+            attributes["TEXCOORD_0"] = json!(whole.vertex_floats(&uvs, "VEC2", false));
         }
         if !joints.is_empty() {
             attributes["JOINTS_0"] = json!(whole.u16s(&joints, "VEC4"));
-            attributes["WEIGHTS_0"] = json!(whole.floats(&weights, "VEC4", false));
+            attributes["WEIGHTS_0"] = json!(whole.vertex_floats(&weights, "VEC4", false));
         }
-        let mut primitive = json!({"attributes": attributes});
+        let indices = whole.indices(&indices);
+        let mut primitive = json!({"attributes": attributes, "indices": indices});
         if let Some(material) = mesh.materials.get(part.index as usize) {
             let id = material.element.typed_id;
             let m = match materials.get(&id) {
@@ -287,6 +280,76 @@ fn primitives_of(
         out.push(primitive);
     }
     Ok(out)
+}
+
+/// One corner of a triangle: its position, normal and texture coordinates where the mesh has
+/// them, and its joints and weights where it is skinned.
+struct Corner {
+    position: [f32; 3],
+    normal: Option<[f32; 3]>,
+    uv: Option<[f32; 2]>,
+    skin: Option<([u16; WEIGHTS_PER_VERTEX], [f32; WEIGHTS_PER_VERTEX])>,
+}
+
+impl Corner {
+    /// Every number it holds (joint indices as numbers too), to tell alike corners.
+    fn numbers(&self) -> impl Iterator<Item = f32> + '_ {
+        let skin = self.skin.iter().flat_map(|(j, w)| {
+            j.iter()
+                .map(|&j| f32::from(j))
+                .chain(w.iter().copied())
+                .collect::<Vec<f32>>()
+        });
+        self.position
+            .into_iter()
+            .chain(self.normal.into_iter().flatten())
+            .chain(self.uv.into_iter().flatten())
+            .chain(skin)
+    }
+}
+
+/// Corner `ix` of `mesh`, with the weights of `deformer` when it is skinned.
+fn corner_of(
+    mesh: &ufbx::Mesh,
+    ix: usize,
+    deformer: Option<&ufbx::SkinDeformer>,
+) -> Result<Corner, String> {
+    let p = attribute(&mesh.vertex_position, ix).ok_or("a position out of range")?;
+    let normal = if mesh.vertex_normal.exists {
+        let n = attribute(&mesh.vertex_normal, ix).ok_or("a normal out of range")?;
+        let length = (n.x * n.x + n.y * n.y + n.z * n.z).sqrt();
+        let n = if length > 1e-12 {
+            [n.x / length, n.y / length, n.z / length]
+        } else {
+            [0.0, 1.0, 0.0]
+        };
+        Some(n.map(|v| v as f32))
+    } else {
+        None
+    };
+    let uv = if mesh.vertex_uv.exists {
+        let uv = uv_at(&mesh.vertex_uv, ix).ok_or("a texture coordinate out of range")?;
+        // FBX's v runs up the image, glTF's down.
+        Some([uv.x as f32, 1.0 - uv.y as f32])
+    } else {
+        None
+    };
+    let skin = match deformer {
+        Some(deformer) => {
+            let vertex = *mesh
+                .vertex_indices
+                .get(ix)
+                .ok_or("a corner with no vertex")? as usize;
+            Some(strongest(deformer, vertex)?)
+        }
+        None => None,
+    };
+    Ok(Corner {
+        position: [p.x as f32, p.y as f32, p.z as f32],
+        normal,
+        uv,
+        skin,
+    })
 }
 
 /// The value of a per-corner attribute at corner `ix`.

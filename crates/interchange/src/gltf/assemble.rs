@@ -68,6 +68,12 @@ const ARRAYS: [&str; 11] = [
     "animations",
 ];
 
+/// A buffer view's target holding vertex attributes (glTF 2.0 §5.11.3).
+const ARRAY_BUFFER: u32 = 34962;
+
+/// A buffer view's target holding vertex indices.
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+
 /// The numbers in one element of an accessor of glTF type `kind`.
 fn width(kind: &str) -> usize {
     match kind {
@@ -124,23 +130,45 @@ impl Assembly {
     /// "VEC3", "VEC4", "MAT4"), with min and max when `bounds`; the accessor's index.
     pub fn floats(&mut self, values: &[f32], kind: &str, bounds: bool) -> usize {
         let (bytes, accessor) = float_accessor(values, width(kind), kind, bounds);
-        self.accessor(&bytes, accessor)
+        self.accessor(&bytes, accessor, None)
     }
 
-    /// Appends unsigned 16-bit integers (joint indices) as a buffer view and an accessor of
-    /// `kind` ("VEC4"); the accessor's index.
+    /// [`Assembly::floats`] holding a vertex attribute (its buffer view's target says so).
+    pub fn vertex_floats(&mut self, values: &[f32], kind: &str, bounds: bool) -> usize {
+        let (bytes, accessor) = float_accessor(values, width(kind), kind, bounds);
+        self.accessor(&bytes, accessor, Some(ARRAY_BUFFER))
+    }
+
+    /// Appends unsigned 16-bit integers (a vertex attribute: joint indices) as a buffer view and
+    /// an accessor of `kind` ("VEC4"); the accessor's index.
     pub fn u16s(&mut self, values: &[u16], kind: &str) -> usize {
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let count = values.len() / width(kind);
         self.accessor(
             &bytes,
             json!({"componentType": 5123, "count": count, "type": kind}),
+            Some(ARRAY_BUFFER),
         )
     }
 
-    /// Appends `bytes` as a buffer view and `accessor` over it; the accessor's index.
-    fn accessor(&mut self, bytes: &[u8], mut accessor: Value) -> usize {
+    /// Appends unsigned 32-bit integers as a primitive's vertex indices (a buffer view and a
+    /// scalar accessor); the accessor's index.
+    pub fn indices(&mut self, values: &[u32]) -> usize {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.accessor(
+            &bytes,
+            json!({"componentType": 5125, "count": values.len(), "type": "SCALAR"}),
+            Some(ELEMENT_ARRAY_BUFFER),
+        )
+    }
+
+    /// Appends `bytes` as a buffer view (of `target`, if given) and `accessor` over it; the
+    /// accessor's index.
+    fn accessor(&mut self, bytes: &[u8], mut accessor: Value, target: Option<u32>) -> usize {
         let view = self.view(bytes);
+        if let Some(target) = target {
+            self.arrays["bufferViews"][view]["target"] = json!(target);
+        }
         accessor["bufferView"] = json!(view);
         self.push("accessors", accessor)
     }
