@@ -53,7 +53,7 @@ impl FileAction {
             FileAction::SaveDocument | FileAction::SaveDocumentAs => ("Save document", "Save"),
             FileAction::OpenPose => ("Open pose", "Open"),
             FileAction::SavePose | FileAction::SavePoseAs => ("Export pose", "Export"),
-            FileAction::ImportBvh => ("Import BVH", "Import"),
+            FileAction::ImportBvh => ("Import capture", "Import"),
             FileAction::ImportCharacter => ("Import character", "Import"),
             FileAction::AddFigure => ("Add figure (skeleton or character)", "Add"),
             FileAction::RetargetCapture => ("Retarget a capture onto this figure", "Retarget"),

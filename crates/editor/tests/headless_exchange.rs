@@ -128,3 +128,36 @@ fn a_retarget_frames_the_take_in_every_view() {
     assert_eq!(document(&app).sequences().len(), 1, "{:?}", notices(&app));
     assert_eq!(focus_requests(&app), 1, "the take is framed");
 }
+
+#[test]
+fn an_fbx_take_retargets_and_imports_as_a_capture() {
+    // Sequence ▸ Retarget a capture with an animation-only FBX file (the Mixamo test figure's
+    // two takes): its first take goes onto the humanoid; File ▸ Import capture makes it a
+    // sequence on its own skeleton.
+    let fbx = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../interchange/tests/data/characters/authored/mixamo_apose_animation.fbx");
+    let mut app = app();
+    send(
+        &mut app,
+        Edit::RetargetCapture {
+            path: fbx.clone(),
+            map: Default::default(),
+            keep_place: false,
+        },
+    );
+    assert_eq!(document(&app).sequences().len(), 1, "{:?}", notices(&app));
+    assert_eq!(document(&app).sequences()[0].keys.len(), 30);
+    let dir = std::env::temp_dir().join(format!("marionette-fbx-take-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let copy = dir.join("dance.fbx");
+    std::fs::copy(&fbx, &copy).expect("copy");
+    request_file(&mut app, FileRequest::on(FileAction::ImportBvh, &copy));
+    assert!(
+        notices(&app).errors().next().is_none(),
+        "{:?}",
+        notices(&app)
+    );
+    assert_eq!(document(&app).skeleton().joints().len(), 23);
+    assert_eq!(document(&app).current_sequence(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

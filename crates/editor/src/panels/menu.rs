@@ -165,7 +165,7 @@ fn file_menu(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
         ui.close();
     }
     ui.separator();
-    if ui.button("Import BVH…").clicked() {
+    if ui.button("Import capture (BVH, FBX)…").clicked() {
         out.files.push(FileRequest::ask(FileAction::ImportBvh));
         ui.close();
     }
