@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Marionette needs when they are missing (as root, or with sudo):
-# a C toolchain for the build; the X11 and Vulkan libraries the editor loads at run time; Xvfb and
+# a C toolchain for the build (it also compiles ufbx, the FBX reader); the X11 and Vulkan libraries the editor loads at run time; Xvfb and
 # Mesa's software Vulkan driver (lavapipe), which run the editor without a display or GPU in the
-# end-to-end test; the CMU motion-capture BVH files of assimp-testmodels, which the BVH import
-# tests read from /usr/share/assimp/models/BVH. Usage: scripts/ensure-system-packages.sh [extra packages...]
+# end-to-end test; the CMU motion-capture BVH files and the skinned FBX files of
+# assimp-testmodels, which the tests read from /usr/share/assimp/models. Usage: scripts/ensure-system-packages.sh [extra packages...]
 set -euo pipefail
 
 wanted=(
