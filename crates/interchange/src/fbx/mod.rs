@@ -14,7 +14,9 @@
 //! transform, and which is what the skin's vertices were made against.
 
 pub mod capture;
+mod corners;
 mod gltf_out;
+mod materials;
 
 use std::path::Path;
 
