@@ -26,35 +26,24 @@ blender -b --factory-startup --python scripts/blender-check.py -- \
     grep -E "^(BVH|glTF)|Error|error" || true
 blender -b --factory-startup --python scripts/blender-check.py -- \
     "$out/crouches.json" "$out/crouches.bvh" "$out/crouches.glb" >/dev/null 2>&1
-# A character: RiggedFigure imported, a sequence moving every joint added, exported as glTF (its
-# own file with the animation); Blender must put every bone where our forward kinematics does.
-cp crates/interchange/tests/data/characters/RiggedFigure.gltf "$out/"
-"$target"/marionette import "$out/RiggedFigure.gltf" \
-    --skeleton-out "$out/RiggedFigure.skeleton.ron" --doc-out "$out/RiggedFigure.ron" >/dev/null
-"$target"/examples/character_sequence "$out/RiggedFigure.ron" "$out/figure.ron" >/dev/null
-for format in glb json; do
-    "$target"/marionette export "$out/figure.ron" --sequence moving \
-        --format "$format" --out "$out/figure.$format"
+# Characters: RiggedFigure and the Mixamo-style FBX test figure (in centimetres) imported, a
+# sequence moving every joint added, exported as glTF (each its own file with the animation);
+# Blender must put every bone where our forward kinematics does.
+for character in RiggedFigure.gltf:figure authored/mixamo_apose.fbx:mixamo; do
+    source="${character%%:*}" name="${character##*:}"
+    cp "crates/interchange/tests/data/characters/$source" "$out/"
+    "$target"/marionette import "$out/$(basename "$source")" \
+        --skeleton-out "$out/$name.skeleton.ron" --doc-out "$out/$name-rest.ron" >/dev/null
+    "$target"/examples/character_sequence "$out/$name-rest.ron" "$out/$name.ron" >/dev/null
+    for format in glb json; do
+        "$target"/marionette export "$out/$name.ron" --sequence moving \
+            --format "$format" --out "$out/$name.$format"
+    done
+    blender -b --factory-startup --python scripts/blender-check.py -- \
+        "$out/$name.json" - "$out/$name.glb" 2>&1 | grep -E "^glTF|Error|error" || true
+    blender -b --factory-startup --python scripts/blender-check.py -- \
+        "$out/$name.json" - "$out/$name.glb" >/dev/null 2>&1
 done
-blender -b --factory-startup --python scripts/blender-check.py -- \
-    "$out/figure.json" - "$out/figure.glb" 2>&1 | grep -E "^glTF|Error|error" || true
-blender -b --factory-startup --python scripts/blender-check.py -- \
-    "$out/figure.json" - "$out/figure.glb" >/dev/null 2>&1
-# An FBX character (the Mixamo-style test figure, in centimetres): imported, a sequence moving
-# every joint added, exported as glTF; Blender must put every bone where our forward kinematics
-# does.
-cp crates/interchange/tests/data/characters/authored/mixamo_apose.fbx "$out/"
-"$target"/marionette import "$out/mixamo_apose.fbx" \
-    --skeleton-out "$out/mixamo.skeleton.ron" --doc-out "$out/mixamo.ron" >/dev/null
-"$target"/examples/character_sequence "$out/mixamo.ron" "$out/mixamo-moving.ron" >/dev/null
-for format in glb json; do
-    "$target"/marionette export "$out/mixamo-moving.ron" --sequence moving \
-        --format "$format" --out "$out/mixamo.$format"
-done
-blender -b --factory-startup --python scripts/blender-check.py -- \
-    "$out/mixamo.json" - "$out/mixamo.glb" 2>&1 | grep -E "^glTF|Error|error" || true
-blender -b --factory-startup --python scripts/blender-check.py -- \
-    "$out/mixamo.json" - "$out/mixamo.glb" >/dev/null 2>&1
 # Every binary test FBX character at rest: Blender's own FBX importer puts each bone's head where
 # our import puts the joint (scripts/blender-fbx-check.py; Blender reads no ASCII FBX).
 for fbx in crates/interchange/tests/data/characters/authored/mixamo_apose.fbx \

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use marionette_interchange::capture::{Capture, CaptureScale, read_take};
-use marionette_interchange::retarget::{Retargeted, retarget};
+use marionette_interchange::retarget::{Retargeted, retarget_imported};
 use marionette_skeleton::{Fk, Pose, Skeleton, builtin};
 use nalgebra::Vector3;
 
@@ -39,26 +39,12 @@ fn positions(capture: &Capture) -> Vec<HashMap<String, Vector3<f64>>> {
         .collect()
 }
 
-/// The capture retargeted onto the built-in humanoid.
+/// The capture retargeted onto the built-in humanoid (as `marionette retarget` does it).
 fn onto_humanoid(capture: &Capture) -> (Skeleton, Retargeted) {
     let target = builtin::humanoid();
     let rest = Pose::rest(&target).q;
-    let frames: Vec<Vec<f64>> = capture
-        .imported
-        .sequence
-        .keys
-        .iter()
-        .map(|k| k.pose.q.clone())
-        .collect();
-    let result = retarget(
-        &capture.imported.skeleton,
-        &frames,
-        capture.imported.sequence.fps,
-        (&target, &rest),
-        &[],
-        "take",
-    )
-    .expect("retargets");
+    let result =
+        retarget_imported(&capture.imported, (&target, &rest), &[], "take").expect("retargets");
     (target, result)
 }
 

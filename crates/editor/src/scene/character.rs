@@ -116,7 +116,7 @@ impl Loaded {
         let handle = asset_server
             .load_builder()
             .override_unapproved()
-            .load(GltfAssetLabel::Scene(scene).from_asset(loadable_path(&path)));
+            .load(GltfAssetLabel::Scene(scene).from_asset(loadable_path(&character.file)));
         let root = commands
             .spawn((
                 bevy::world_serialization::WorldAssetRoot(handle),
@@ -240,10 +240,11 @@ impl Loaded {
     }
 }
 
-/// The path Bevy's glTF loader reads `path` from: a `.vrm` (a binary glTF by another name) is
+/// The path Bevy's glTF loader reads `file` from: a `.vrm` (a binary glTF by another name) is
 /// copied as `.glb` into the user's data folder, since the loader goes by the file's extension,
-/// and an FBX file is written there as the glTF binary the character was read as.
-fn loadable_path(path: &std::path::Path) -> PathBuf {
+/// and a character read from FBX is written there as the glTF binary it was read as.
+fn loadable_path(file: &marionette_interchange::gltf::read::GltfFile) -> PathBuf {
+    let path = &file.path;
     let is_vrm = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("vrm"));
@@ -260,7 +261,7 @@ fn loadable_path(path: &std::path::Path) -> PathBuf {
     let made = std::fs::create_dir_all(&cache).and_then(|()| {
         let _ = std::fs::remove_file(&link);
         if is_fbx {
-            let glb = marionette_interchange::fbx::fbx_to_glb(&absolute)
+            let glb = marionette_interchange::character::export::file_glb(file)
                 .map_err(|e| std::io::Error::other(e.to_string()))?;
             std::fs::write(&link, glb)
         } else {

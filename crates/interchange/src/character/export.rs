@@ -104,6 +104,14 @@ fn trs(
     })
 }
 
+/// `file` as one glTF binary, as it was read: its buffers and the images it names gathered into
+/// the BIN chunk (a character read from FBX, handed to a glTF loader as it was converted).
+pub fn file_glb(file: &GltfFile) -> Result<Vec<u8>, CharacterError> {
+    let mut json = file.json.clone();
+    let bin = gather_buffers(file, &mut json)?;
+    Ok(glb(&json, &bin.bytes))
+}
+
 /// Every buffer of `file` and every image it names by URI, gathered into one BIN chunk; the
 /// buffer views and images of `json` point into it.
 pub(crate) fn gather_buffers(

@@ -10,11 +10,9 @@
 //! since that rest pose, relative to its parent's turn, so the file's rest pose (all channels
 //! zero) and every frame's joint positions are the file's own.
 
-use std::collections::HashMap;
-
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
-use super::{FbxError, joining_nodes, load, matrix_of};
+use super::{Content, FbxError, joining_nodes, load, matrix_of};
 use crate::bvh::Bvh;
 use crate::bvh::write::{TrackedJoint, bvh_of_tracks};
 
@@ -40,7 +38,7 @@ pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCa
         file: file.to_owned(),
         why,
     };
-    let scene = load(bytes).map_err(fail)?;
+    let scene = load(bytes, Content::Whole).map_err(fail)?;
     let takes: Vec<String> = scene
         .anim_stacks
         .iter()
@@ -123,14 +121,16 @@ pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCa
         let time = stack.time_begin + f as f64 / fps;
         let state = ufbx::evaluate_scene(&scene, &stack.anim, time, ufbx::EvaluateOpts::default())
             .map_err(|e| fail(format!("frame {f}: {}", &*e.description)))?;
-        let by_id: HashMap<u32, &ufbx::Node> = state
-            .nodes
-            .iter()
-            .map(|n| (n.element.typed_id, &**n))
-            .collect();
+        // An evaluated scene keeps the nodes where the file's are: a node's `typed_id` is its
+        // index among the scene's nodes.
         let worlds: Vec<Matrix4<f64>> = ids
             .iter()
-            .map(|id| by_id.get(id).map(|n| matrix_of(&n.node_to_world)))
+            .map(|&id| {
+                state
+                    .nodes
+                    .get(id as usize)
+                    .map(|n| matrix_of(&n.node_to_world))
+            })
             .collect::<Option<_>>()
             .ok_or_else(|| {
                 fail(format!(

@@ -48,6 +48,35 @@ pub fn looks_like_fbx(head: &[u8]) -> bool {
 
 /// The FBX file at `path` as the bytes of a glTF binary (`.glb`) holding the same character.
 pub fn fbx_to_glb(path: &Path) -> Result<Vec<u8>, FbxError> {
+    let scene = read_scene(path, Content::Whole)?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    gltf_out::glb_of(&scene, folder).map_err(|why| FbxError {
+        file: path.display().to_string(),
+        why,
+    })
+}
+
+/// Whether the FBX file at `path` has a skinned mesh (a character; without one, an animation).
+/// Its geometry and animation are not read.
+pub fn fbx_has_skin(path: &Path) -> Result<bool, FbxError> {
+    let scene = read_scene(path, Content::Structure)?;
+    Ok(!scene.skin_deformers.is_empty())
+}
+
+/// What of a file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Content {
+    /// Everything.
+    Whole,
+    /// Its elements and how they connect, without geometry, animation or embedded files.
+    Structure,
+}
+
+/// The FBX file at `path`, read as `content` says.
+fn read_scene(path: &Path, content: Content) -> Result<ufbx::SceneRoot, FbxError> {
     let fail = |why: String| FbxError {
         file: path.display().to_string(),
         why,
@@ -59,31 +88,19 @@ pub fn fbx_to_glb(path: &Path) -> Result<Vec<u8>, FbxError> {
                 .into(),
         ));
     }
-    let scene = load(&bytes).map_err(fail)?;
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    gltf_out::glb_of(&scene, folder).map_err(fail)
-}
-
-/// Whether the FBX file at `path` has a skinned mesh (a character; without one, an animation).
-pub fn fbx_has_skin(path: &Path) -> Result<bool, FbxError> {
-    let fail = |why: String| FbxError {
-        file: path.display().to_string(),
-        why,
-    };
-    let bytes = read_bytes(path, MAX_DATA_BYTES, "an FBX file").map_err(|e| fail(e.to_string()))?;
-    let scene = load(&bytes).map_err(fail)?;
-    Ok(scene.meshes.iter().any(|m| !m.skin_deformers.is_empty()))
+    load(&bytes, content).map_err(fail)
 }
 
 /// The scene in `bytes`, in metres with Y up.
-fn load(bytes: &[u8]) -> Result<ufbx::SceneRoot, String> {
+fn load(bytes: &[u8], content: Content) -> Result<ufbx::SceneRoot, String> {
+    let structure = content == Content::Structure;
     let opts = ufbx::LoadOpts {
         target_axes: ufbx::CoordinateAxes::right_handed_y_up(),
         target_unit_meters: 1.0,
         space_conversion: ufbx::SpaceConversion::ModifyGeometry,
+        ignore_geometry: structure,
+        ignore_animation: structure,
+        ignore_embedded: structure,
         // Nothing beside the file is opened: a character is read from its one file.
         load_external_files: false,
         ignore_missing_external_files: true,
