@@ -162,14 +162,15 @@ fn main() {
     }
     for r in c.contacts.iter().filter(|c| !c.held()) {
         println!(
-            "not held {} {:?} slide {:.1} lowered {:.1} gave_way {:?} limits {:?} reach {:?}",
+            "not held {} {:?} slide {:.1} lowered {:.1} gave_way {:?} limits {:?} reach {:?} let go {:?}",
             r.lock,
             r.frames,
             r.slide_after * 1e3,
             r.lowered * 1e3,
             r.gave_way_to,
             r.at_limits,
-            r.beyond_reach
+            r.beyond_reach,
+            r.let_go
         );
     }
 }

@@ -95,7 +95,13 @@ impl Document {
         self.go_to_frame(self.frame);
         let not_held: Vec<String> = cleaned
             .not_held()
-            .map(|c| format!("{} ({:.1} mm)", c.lock, c.slide_after * 1e3))
+            .map(|c| match &c.let_go {
+                Some(l) => format!(
+                    "{} (let go from frame {} so that its {} stays above the floor)",
+                    c.lock, l.from, l.point
+                ),
+                None => format!("{} ({:.1} mm)", c.lock, c.slide_after * 1e3),
+            })
             .collect();
         let found = cleaned.contacts.len();
         let hips = match (cleaned.most_lowered(), cleaned.most_raised()) {

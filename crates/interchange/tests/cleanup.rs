@@ -20,9 +20,10 @@ use nalgebra::Vector3;
 /// Per capture and figure: contacts held within 2 mm at least (held, found), and the most an
 /// ankle or toe joint may go below its height at rest after the cleanup (mm), as measured on
 /// 2026-11-27 with the feet retargeted flat and the floor locks on level planes (plus 0.5 mm);
-/// a change that holds fewer or sinks a foot deeper fails here. (Issue 35 asks for ≥ 95 % held,
-/// which every pair meets and the test checks, and no joint more than 10 mm below, which
-/// Boxing_Toes on the humanoid misses.)
+/// a change that holds fewer or sinks a foot deeper fails here. Issue 35 asks for ≥ 95 % held and
+/// no joint more than 10 mm below, which every pair meets and the test checks. (On Boxing_Toes
+/// the humanoid's right heel lets go 11 frames early in a deep crouch, so that the ball of the
+/// foot stays above the floor: the one contact not held there.)
 const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 21] = [
     ("01_01", "humanoid", 71, 72, 2.5),
     ("01_01", "stickman", 39, 39, 0.5),
@@ -31,7 +32,7 @@ const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 21] = [
     ("01_01", "authored/rigify_tpose.glb", 109, 109, 0.5),
     ("01_01", "authored/ue_armsdown_tail.glb", 109, 109, 0.5),
     ("01_01", "authored/vroid_tpose.vrm", 109, 109, 0.5),
-    ("Boxing_Toes", "humanoid", 130, 130, 14.9),
+    ("Boxing_Toes", "humanoid", 129, 130, 1.6),
     ("Boxing_Toes", "stickman", 13, 13, 3.5),
     ("Boxing_Toes", "RiggedFigure.gltf", 120, 120, 2.4),
     ("Boxing_Toes", "authored/mixamo_apose.glb", 104, 104, 2.2),
@@ -44,7 +45,7 @@ const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 21] = [
         2.2,
     ),
     ("Boxing_Toes", "authored/vroid_tpose.vrm", 104, 104, 2.2),
-    ("01_03", "humanoid", 87, 88, 8.7),
+    ("01_03", "humanoid", 86, 88, 4.6),
     ("01_03", "stickman", 27, 27, 0.5),
     ("01_03", "RiggedFigure.gltf", 90, 90, 4.0),
     ("01_03", "authored/mixamo_apose.glb", 85, 86, 6.3),
@@ -235,11 +236,17 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
                 "{what}: an ankle or toe joint goes {:.1} mm below its height at rest (at most {deepest_mm} mm before)",
                 below * 1e3
             );
+            assert!(
+                below <= 0.010,
+                "{what}: an ankle or toe joint goes {:.1} mm below its height at rest (issue 35: at most 10 mm)",
+                below * 1e3
+            );
             checked += 1;
             let not_held: Vec<_> = cleaned.not_held().collect();
             for c in &not_held {
                 assert!(
                     c.gave_way_to.is_some()
+                        || c.let_go.is_some()
                         || !c.at_limits.is_empty()
                         || c.beyond_reach.is_some_and(|b| b > -0.005),
                     "{what}: {} slides {:.2} mm and no joint of its leg is at a limit ({:?} mm beyond reach)",
@@ -279,7 +286,7 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
                 .map(|c| c.slide_after)
                 .fold(0.0, f64::max);
             println!(
-                "{what}: {} contacts on {} points; slide before up to {:.1} mm; {} held (≤ {:.2} mm), {} not (up to {:.1} mm; {} of them not locked, the foot holding another; the rest with the leg at a limit); edge steps up to {:.1} mm ({:+.1} mm over the capture's step there), the capture's largest {:.1} mm",
+                "{what}: {} contacts on {} points; slide before up to {:.1} mm; {} held (≤ {:.2} mm), {} not (up to {:.1} mm; {} of them not locked, the foot holding another; {} let go early so that the foot stays above the floor; the rest with the leg at a limit); edge steps up to {:.1} mm ({:+.1} mm over the capture's step there), the capture's largest {:.1} mm",
                 cleaned.contacts.len(),
                 points.len(),
                 slide(|c| c.slide_before),
@@ -288,6 +295,7 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
                 not_held.len(),
                 slide(|c| c.slide_after),
                 not_held.iter().filter(|c| c.gave_way_to.is_some()).count(),
+                not_held.iter().filter(|c| c.let_go.is_some()).count(),
                 cleaned
                     .steps
                     .iter()

@@ -85,7 +85,9 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
                 json!({"point": c.point, "lock": c.lock, "frames": [c.frames.0, c.frames.1],
                        "slide_before_mm": mm(c.slide_before), "slide_after_mm": mm(c.slide_after),
                        "held": c.held(), "at_limits": c.at_limits,
-                       "gave_way_to": c.gave_way_to, "hips_lowered_mm": mm(c.lowered)})
+                       "gave_way_to": c.gave_way_to, "hips_lowered_mm": mm(c.lowered),
+                       "let_go": c.let_go.as_ref().map(|l| json!({"from": l.from, "for": l.point,
+                                                                   "depth_mm": mm(l.depth)}))})
             })
             .collect();
         let steps: Vec<_> = cleaned
@@ -122,10 +124,11 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
         t.longest_blend
     );
     for c in &cleaned.contacts {
-        let verdict = match (&c.gave_way_to, c.held()) {
-            (Some(other), _) => format!("  NOT LOCKED (the foot cannot hold it with {other})"),
-            (None, false) => "  NOT HELD".to_owned(),
-            (None, true) => String::new(),
+        let verdict = match (&c.gave_way_to, &c.let_go, c.held()) {
+            (Some(other), _, _) => format!("  NOT LOCKED (the foot cannot hold it with {other})"),
+            (None, Some(l), false) => format!("  LET GO from frame {} (for {})", l.from, l.point),
+            (None, _, false) => "  NOT HELD".to_owned(),
+            (None, _, true) => String::new(),
         };
         let lowered = if c.lowered > 0.0 {
             format!("  (hips lowered up to {:.1} mm)", mm(c.lowered))
@@ -163,15 +166,23 @@ pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
     let not_held: Vec<_> = cleaned.not_held().collect();
     if !not_held.is_empty() {
         outln!(
-            "{} contacts could not be held within {} mm (the leg cannot reach where the foot stands):",
+            "{} contacts could not be held within {} mm, each with its reason:",
             not_held.len(),
             HELD_WITHIN * 1e3
         );
         for c in not_held {
-            let limits = match (&c.gave_way_to, c.at_limits.is_empty()) {
-                (Some(other), _) => format!(" (not locked: the foot cannot hold it with {other})"),
-                (None, false) => format!(" ({} at a limit)", c.at_limits.join(", ")),
-                (None, true) => match c.beyond_reach {
+            let limits = match (&c.gave_way_to, &c.let_go, c.at_limits.is_empty()) {
+                (Some(other), _, _) => {
+                    format!(" (not locked: the foot cannot hold it with {other})")
+                }
+                (None, Some(l), _) => format!(
+                    " (let go from frame {}: held with the foot's other plant, its {} went {:.1} mm below the floor)",
+                    l.from,
+                    l.point,
+                    mm(l.depth)
+                ),
+                (None, None, false) => format!(" ({} at a limit)", c.at_limits.join(", ")),
+                (None, None, true) => match c.beyond_reach {
                     Some(b) if b > -0.005 => {
                         format!(" (out of reach by {:.1} mm)", b.max(0.0) * 1e3)
                     }

@@ -16,18 +16,18 @@ use super::{Baking, CleanupError, FloorPoints, HELD_WITHIN, Planted, paths};
 /// How many times floor locks are added and the sequence baked again.
 const ROUNDS: usize = 3;
 
-/// The floor locks that keep the feet of `planted` above the floor over the bake of `baking`
-/// (`frames`, updated to the bake with them): made again in rounds while points still sink, then
-/// those of a leg around a contact they made slide weighing less, and if it still slides,
-/// dropped (a contact held before them wins: the foot then sinks there, and the cleanup says
-/// how far).
+/// The floor locks (each with the index of its floor point) that keep the feet of `planted`
+/// above the floor over the bake of `baking` with the floor locks `start` (`frames`, updated to
+/// the bake with them): made again in rounds while points still sink, then those of a leg
+/// around a contact they made slide weighing less, and if it still slides, dropped (a contact
+/// held before them wins: the foot then sinks there, and the cleanup says how far).
 pub(super) fn keep_above_floor(
     baking: &Baking<'_>,
     planted: &Planted<'_>,
     frames: &mut [Vec<f64>],
-    blend: i64,
-    first: i64,
-) -> Result<Vec<Lock>, CleanupError> {
+    (blend, first): (i64, i64),
+    start: Vec<OnPoint<Lock>>,
+) -> Result<Vec<OnPoint<Lock>>, CleanupError> {
     let skeleton = baking.skeleton;
     let floor = planted.floor;
     let mut holding: Vec<OnPoint<&Lock>> = Vec::new();
@@ -53,7 +53,7 @@ pub(super) fn keep_above_floor(
             .collect()
     };
     let held_before = slides(frames);
-    let mut added: Vec<OnPoint<Lock>> = Vec::new();
+    let mut added = start;
     for _ in 0..ROUNDS {
         // Each round makes the whole set again, over the frames that sink now and those the
         // last set held: a lock that ends too early grows rather than gains a neighbour.
@@ -125,14 +125,14 @@ pub(super) fn keep_above_floor(
             );
         }
     }
-    Ok(locks_of(&added))
+    Ok(added)
 }
 
 /// A lock and the floor point (an index into the floor's points) it holds.
-type OnPoint<L> = (usize, L);
+pub(super) type OnPoint<L> = (usize, L);
 
 /// The locks of (point, lock) pairs.
-fn locks_of(pairs: &[OnPoint<Lock>]) -> Vec<Lock> {
+pub(super) fn locks_of(pairs: &[OnPoint<Lock>]) -> Vec<Lock> {
     pairs.iter().map(|(_, l)| l.clone()).collect()
 }
 

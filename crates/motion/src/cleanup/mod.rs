@@ -19,6 +19,7 @@ use crate::bake::{BakeSettings, Baker, bake_with_threads};
 
 pub mod floor;
 mod floor_locks;
+mod let_go;
 mod pelvis;
 mod plants;
 mod report;
@@ -26,6 +27,7 @@ mod report;
 use crate::contacts::{Contact, ContactThresholds, find_contacts};
 pub use floor::FloorPoints;
 use floor::root_raised;
+pub use let_go::{LET_GO_BELOW, LetGo};
 pub use pelvis::{Leg, REACH, SMOOTHING_SECONDS, smooth_at_least};
 use plants::{conflicts, plant_feet_whole};
 pub use report::{Cleaned, ContactReport, EdgeSteps};
@@ -375,49 +377,54 @@ pub fn clean_feet(
         .collect();
     let gave_way = conflicts(&limbs, &found, &slid);
     let added: Vec<Lock> = kept.split_off(kept.len() - found.len());
-    let locked: Vec<Lock> = added
+    // Per contact, its lock when it is locked.
+    let mut contact_locks: Vec<Option<Lock>> = added
         .iter()
         .zip(&gave_way)
-        .filter(|(_, g)| g.is_none())
-        .map(|(l, _)| l.clone())
+        .map(|(l, g)| g.is_none().then(|| l.clone()))
         .collect();
-    if locked.len() < added.len() {
+    let with_contacts = |contact_locks: &[Option<Lock>]| {
         let mut all = kept.clone();
-        all.extend(locked.iter().cloned());
-        frames = bake(skeleton, &sequence, &all, settings)?;
-    }
-    // Then each foot kept above the floor where it rolls into it.
-    let contact_locks: Vec<Option<&Lock>> = added
+        all.extend(contact_locks.iter().flatten().cloned());
+        all
+    };
+    // The frames the locks given way reached, baked again without them.
+    let dropped: Vec<&Lock> = added
         .iter()
         .zip(&gave_way)
-        .map(|(l, g)| g.is_none().then_some(l))
+        .filter_map(|(l, g)| g.map(|_| l))
         .collect();
-    let mut base = kept.clone();
-    base.extend(locked.iter().cloned());
-    let on_the_floor = floor_locks::keep_above_floor(
+    if !dropped.is_empty() {
+        Baking {
+            skeleton,
+            sequence: &sequence,
+            locks: &with_contacts(&contact_locks),
+            settings,
+        }
+        .refresh(&[], &dropped, &mut frames);
+    }
+    // Then each foot kept above the floor where it rolls into it, a contact letting go early
+    // where its foot cannot stay above it with two points planted.
+    let (on_the_floor, let_go) = let_go::keep_feet_above_floor(
         &Baking {
             skeleton,
             sequence: &sequence,
-            locks: &base,
+            locks: &kept,
             settings,
         },
-        &Planted {
-            floor: &floor,
-            points,
-            found: &found,
-            locks: &contact_locks,
-        },
+        (&floor, points, &found),
+        (&mut contact_locks, &mut names),
         &mut frames,
-        thresholds.blend,
-        first_frame,
+        (thresholds.blend, first_frame),
     )?;
     after = paths(skeleton, &frames, points);
     let contacts: Vec<ContactReport> = found
         .iter()
         .zip(&names)
-        .zip(&added)
+        .zip(&contact_locks)
         .zip(&gave_way)
-        .map(|(((&(i, c), lock), held_by), gave_way)| {
+        .zip(let_go)
+        .map(|((((&(i, c), lock), held_by), gave_way), let_go)| {
             let (worst, slide_after) = farthest(&after[i], c.first, c.last, &c.planted);
             ContactReport {
                 point: points[i].name.clone(),
@@ -426,18 +433,22 @@ pub fn clean_feet(
                 frames: (first_frame + c.first as i64, first_frame + c.last as i64),
                 slide_before: farthest(&before[i], c.first, c.last, &c.planted).1,
                 slide_after,
-                at_limits: if slide_after > HELD_WITHIN {
-                    at_limits(skeleton, held_by, &frames[worst])
-                } else {
-                    Vec::new()
+                at_limits: match held_by {
+                    Some(held_by) if slide_after > HELD_WITHIN => {
+                        at_limits(skeleton, held_by, &frames[worst])
+                    }
+                    _ => Vec::new(),
                 },
-                beyond_reach: (slide_after > HELD_WITHIN).then(|| {
-                    beyond_reach(skeleton, &points[i], held_by, &frames[worst], &c.planted)
-                }),
+                beyond_reach: held_by.as_ref().filter(|_| slide_after > HELD_WITHIN).map(
+                    |held_by| {
+                        beyond_reach(skeleton, &points[i], held_by, &frames[worst], &c.planted)
+                    },
+                ),
                 lowered: lowered[c.first..=c.last]
                     .iter()
                     .copied()
                     .fold(0.0, f64::max),
+                let_go,
             }
         })
         .collect();
@@ -445,13 +456,12 @@ pub fn clean_feet(
         points,
         [&before, &after],
         &found,
-        &added,
-        &gave_way,
+        &contact_locks,
         first_frame,
     );
-    kept.extend(locked);
+    kept.extend(contact_locks.into_iter().flatten());
     let floor_held = on_the_floor.len();
-    kept.extend(on_the_floor);
+    kept.extend(floor_locks::locks_of(&on_the_floor));
     let below_floor = floor
         .below(skeleton, &frames)
         .into_iter()

@@ -6,7 +6,7 @@ use marionette_document::{Lock, Sequence};
 use marionette_skeleton::{Fk, JointId, Skeleton};
 use nalgebra::Vector3;
 
-use super::{ContactPoint, HELD_WITHIN};
+use super::{ContactPoint, HELD_WITHIN, LetGo};
 use crate::contacts::{Contact, ContactThresholds};
 
 /// One contact as found and as held.
@@ -34,6 +34,10 @@ pub struct ContactReport {
     pub beyond_reach: Option<f64>,
     /// The most the hips were lowered over its frames so the leg could reach it (metres).
     pub lowered: f64,
+    /// When its lock ends before it does, so that a point of its foot stays above the floor
+    /// (the heel lifting in a crouch deeper than the ankle folds): from when, and for which
+    /// point.
+    pub let_go: Option<LetGo>,
 }
 
 impl ContactReport {
@@ -169,16 +173,15 @@ pub(super) fn beyond_reach(
     (target - fk.joint_position(top)).norm() - reach
 }
 
-/// Per point, its largest step before the cleanup and, on the frames where one of its locks
-/// (those not given way: `gave_way`) takes or lets it go, its largest step after and the most a
-/// step grew. `paths` are the points' paths before and after; `found` the contacts (point
-/// index, contact) and `added` their locks, in the same order.
+/// Per point, its largest step before the cleanup and, on the frames where one of its contact
+/// locks takes or lets it go, its largest step after and the most a step grew. `paths` are the
+/// points' paths before and after; `found` the contacts (point index, contact) and `locks`
+/// their locks, in the same order (`None`: not locked).
 pub(super) fn edge_steps(
     points: &[ContactPoint],
     [before, after]: [&[Vec<Vector3<f64>>]; 2],
     found: &[(usize, Contact)],
-    added: &[Lock],
-    gave_way: &[Option<usize>],
+    locks: &[Option<Lock>],
     first_frame: i64,
 ) -> Vec<EdgeSteps> {
     let step = |path: &[Vector3<f64>], f: usize| (path[f] - path[f - 1]).norm();
@@ -191,13 +194,15 @@ pub(super) fn edge_steps(
                 .fold(0.0, f64::max);
             let edges = found
                 .iter()
-                .zip(added)
-                .zip(gave_way)
-                .filter(|&((&(j, _), _), g)| j == i && g.is_none())
-                .flat_map(|(((_, c), lock), _)| {
-                    let reach = lock.blend() as usize + 1;
-                    (c.first.saturating_sub(reach)..=c.first).chain(c.last..=c.last + reach)
+                .zip(locks)
+                .filter(|&(&(j, _), _)| j == i)
+                .filter_map(|(_, lock)| {
+                    let lock = lock.as_ref()?;
+                    let (a, b) = lock.frames()?;
+                    let at = |f: i64| (f - first_frame).max(0) as usize;
+                    Some((at(a), at(b), lock.blend() as usize + 1))
                 })
+                .flat_map(|(a, b, reach)| (a.saturating_sub(reach)..=a).chain(b..=b + reach))
                 .filter(|&f| f >= 1 && f < after[i].len());
             let (mut at_edges, mut extra, mut extra_at) = (0.0f64, 0.0f64, 0);
             for f in edges {
