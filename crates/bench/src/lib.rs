@@ -20,6 +20,7 @@ pub mod rng;
 pub mod stage;
 pub mod stage_drag;
 pub mod table;
+pub mod timing;
 pub mod tracking;
 
 use std::path::{Path, PathBuf};
@@ -58,7 +59,7 @@ pub fn skeletons_dir() -> PathBuf {
 }
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 18] = [
+pub const PROTOCOLS: [&str; 19] = [
     "tracking",
     "planar",
     "convergence",
@@ -77,6 +78,7 @@ pub const PROTOCOLS: [&str; 18] = [
     "contacts",
     "stage",
     "stage-drag",
+    "timing",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -101,6 +103,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "crouch" => crouch::table(),
             "locks" => locks::table(if quick { 60 } else { 600 }),
             "bake" => bake::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 5 }),
+            "timing" => timing::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 5 }),
             "interchange" => {
                 interchange::table(if quick { 500 } else { 10_000 }, if quick { 1 } else { 3 })
             }

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::lock::Lock;
-use crate::sequence::{Key, KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence};
+use crate::sequence::{
+    Key, KeyInterpolation, KeyedParts, RootInterpolation, RotationInterpolation, Sequence,
+};
 
 /// The version of a one-figure document, which this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -53,9 +55,25 @@ pub(crate) struct KeyDef {
     frame: i64,
     pose: PoseFile,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    only: Option<OnlyDef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     interpolation: Option<KeyInterpolation>,
     #[serde(default, skip_serializing_if = "is_zero_f64")]
     ease: f64,
+}
+
+/// The parts a key holds when it holds only some (docs/file-formats.md, *Keys on some joints*).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Only", deny_unknown_fields)]
+pub(crate) struct OnlyDef {
+    #[serde(default)]
+    joints: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    root: bool,
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 fn is_zero_f64(v: &f64) -> bool {
@@ -398,6 +416,10 @@ impl DocumentFile {
                         .map(|k| KeyDef {
                             frame: k.frame,
                             pose: k.pose.to_file(s),
+                            only: k.only.as_ref().map(|o| OnlyDef {
+                                joints: o.joints.iter().map(|&j| s.joint(j).name.clone()).collect(),
+                                root: o.root,
+                            }),
                             interpolation: k.interpolation,
                             ease: k.ease,
                         })
@@ -535,8 +557,29 @@ pub(crate) fn resolve(
         let mut keys = Vec::with_capacity(s.keys.len());
         let mut bad = Vec::new();
         for k in &s.keys {
+            let only = match &k.only {
+                None => Ok(None),
+                Some(o) => o
+                    .joints
+                    .iter()
+                    .map(|n| {
+                        skeleton.joint_by_name(n).ok_or_else(|| {
+                            format!("key at frame {}: `only` names no joint \"{n}\"", k.frame)
+                        })
+                    })
+                    .collect::<Result<Vec<_>, String>>()
+                    .map(|joints| Some(KeyedParts::new(joints, o.root))),
+            };
+            let only = match only {
+                Ok(only) => only,
+                Err(e) => {
+                    bad.push(e);
+                    continue;
+                }
+            };
             match Pose::from_file(&skeleton, &k.pose) {
                 Ok(pose) => keys.push(Key {
+                    only,
                     interpolation: k.interpolation,
                     ease: k.ease,
                     ..Key::new(k.frame, pose)

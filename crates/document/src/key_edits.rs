@@ -105,7 +105,8 @@ impl Sequence {
         Ok(())
     }
 
-    /// Sets the key at `frame` to `pose` (replacing a key there).
+    /// Sets the key at `frame` to `pose`, a whole-pose key (replacing a key there, whatever
+    /// parts it held).
     pub fn set_key(&mut self, frame: i64, pose: Pose) -> Result<(), KeyEditError> {
         let (first, last) = match (self.keys.first(), self.keys.last()) {
             (Some(a), Some(b)) => (a.frame.min(frame), b.frame.max(frame)),
@@ -113,7 +114,10 @@ impl Sequence {
         };
         self.check_limits(first, last)?;
         match self.keys.binary_search_by_key(&frame, |k| k.frame) {
-            Ok(i) => self.keys[i].pose = pose,
+            Ok(i) => {
+                self.keys[i].pose = pose;
+                self.keys[i].only = None;
+            }
             Err(i) => self.keys.insert(i, Key::new(frame, pose)),
         }
         Ok(())
@@ -140,7 +144,11 @@ impl Sequence {
         }
         let mut moved = self.clone();
         let key = moved.keys.remove(i);
-        moved.set_key(to, key.pose)?;
+        moved.set_key(to, key.pose.clone())?;
+        // The whole key moved: the parts it holds and its span's interpolation and ease too.
+        if let Ok(j) = moved.keys.binary_search_by_key(&to, |k| k.frame) {
+            moved.keys[j] = Key { frame: to, ..key };
+        }
         *self = moved;
         Ok(())
     }

@@ -8,7 +8,8 @@
 
 pub mod file;
 pub mod goal_set;
-pub mod key_edits;
+mod joint_keys;
+mod key_edits;
 pub mod lock;
 pub mod sequence;
 pub mod stage;
@@ -24,7 +25,7 @@ pub use goal_set::{GoalSet, Owner};
 pub use key_edits::{Clip, KeyEditError};
 pub use lock::{Lock, LockError, LockKind, LockPart, Violation};
 pub use sequence::{
-    Key, KeyInterpolation, MAX_FPS, MAX_FRAME, MAX_SPAN, MIN_FPS, RootInterpolation,
+    Key, KeyInterpolation, KeyedParts, MAX_FPS, MAX_FRAME, MAX_SPAN, MIN_FPS, RootInterpolation,
     RotationInterpolation, Sequence, frame_in_range,
 };
 pub use stage::{

@@ -3,7 +3,7 @@
 //! whether every frame is re-solved against its locks. Interpolation and baking are the motion
 //! crate's; this module keeps the data valid and round-trips it exactly.
 
-use marionette_skeleton::{Pose, coordinate_in_range};
+use marionette_skeleton::{JointId, Pose, coordinate_in_range};
 use serde::{Deserialize, Serialize};
 
 /// How each joint's rotation goes from key to key.
@@ -47,14 +47,49 @@ pub enum KeyInterpolation {
     Smooth,
 }
 
-/// One key: a whole pose (root translation included) at an integer frame, and how the span to
-/// the next key goes.
+/// The parts of the figure a key holds when it holds only some: joints (their rotations or
+/// slides) and, or not, the root translation. Every other joint goes between its own keys
+/// through this frame as if the key were not there.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct KeyedParts {
+    /// The joints held, in increasing order, each once.
+    pub joints: Vec<JointId>,
+    /// Whether the root translation is held.
+    pub root: bool,
+}
+
+impl KeyedParts {
+    /// The parts `joints` (any order, repeats dropped) and the root translation when `root`.
+    pub fn new(joints: impl IntoIterator<Item = JointId>, root: bool) -> KeyedParts {
+        let mut joints: Vec<JointId> = joints.into_iter().collect();
+        joints.sort_unstable();
+        joints.dedup();
+        KeyedParts { joints, root }
+    }
+
+    /// Whether joint `joint` is held.
+    pub fn holds(&self, joint: JointId) -> bool {
+        self.joints.binary_search(&joint).is_ok()
+    }
+
+    /// Whether nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.joints.is_empty() && !self.root
+    }
+}
+
+/// One key at an integer frame: a pose (root translation included) that every joint goes
+/// through, or, with `only`, that the joints it names go through; and how the span to the next
+/// key goes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Key {
     /// The frame.
     pub frame: i64,
-    /// The pose.
+    /// The pose. A key holding only some parts keeps a whole pose (the figure as it stood when
+    /// the key was set); only the parts held count.
     pub pose: Pose,
+    /// `None`: a whole-pose key (every joint and the root). Else the parts it holds.
+    pub only: Option<KeyedParts>,
     /// The span to the next key: this instead of the sequence's interpolation.
     pub interpolation: Option<KeyInterpolation>,
     /// Ease in and out over the span to the next key, 0 (none) … 1 (the span's time follows
@@ -68,9 +103,20 @@ impl Key {
         Key {
             frame,
             pose,
+            only: None,
             interpolation: None,
             ease: 0.0,
         }
+    }
+
+    /// Whether the key holds joint `joint`.
+    pub fn holds_joint(&self, joint: JointId) -> bool {
+        self.only.as_ref().is_none_or(|o| o.holds(joint))
+    }
+
+    /// Whether the key holds the root translation.
+    pub fn holds_root(&self) -> bool {
+        self.only.as_ref().is_none_or(|o| o.root)
     }
 }
 
@@ -147,6 +193,16 @@ impl Sequence {
                 "key at frame {}: its root is not a finite point within ±{} m, or a value is not a number",
                 k.frame,
                 marionette_skeleton::MAX_COORDINATE
+            ));
+        }
+        if let Some(k) = self
+            .keys
+            .iter()
+            .find(|k| k.only.as_ref().is_some_and(KeyedParts::is_empty))
+        {
+            out.push(format!(
+                "key at frame {} holds no joint and not the root (`only` names nothing)",
+                k.frame
             ));
         }
         if let Some(k) = self.keys.iter().find(|k| !frame_in_range(k.frame)) {

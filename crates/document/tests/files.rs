@@ -207,6 +207,39 @@ fn broken_documents_name_the_file_and_the_culprit() {
         m.contains("key at frame 24") && m.contains("left kneecap"),
         "{m}"
     );
+    let only = |parts: &str| {
+        good.replace(
+            "Key(frame: 24, pose: Pose(root: (0.0, -0.12, 0.0), joints: {\"left knee\": [50.0]}))",
+            &format!(
+                "Key(frame: 24, pose: Pose(root: (0.0, -0.12, 0.0), joints: {{\"left knee\": [50.0]}}), only: Some(Only({parts})))"
+            ),
+        )
+    };
+    let path = write(
+        dir.path(),
+        "only.ron",
+        &only("joints: [\"left knee\"], root: true"),
+    );
+    let doc = DocumentFile::load(&path).expect("keys on some joints load");
+    let knee = doc.skeleton.joint_by_name("left knee").expect("knee");
+    assert_eq!(
+        doc.sequences[0].keys[1].only,
+        Some(marionette_document::KeyedParts::new([knee], true))
+    );
+    let m = refused(
+        dir.path(),
+        "only_joint.ron",
+        &only("joints: [\"left kneecap\"]"),
+    );
+    assert!(
+        m.contains("key at frame 24") && m.contains("`only` names no joint \"left kneecap\""),
+        "{m}"
+    );
+    let m = refused(dir.path(), "only_nothing.ron", &only("joints: []"));
+    assert!(
+        m.contains("key at frame 24") && m.contains("holds no joint and not the root"),
+        "{m}"
+    );
     let syntax = good.replace("fps: 24.0,", "fps: 24.0,,");
     let m = refused(dir.path(), "syntax.ron", &syntax);
     assert!(m.contains("syntax.ron:"), "{m}");

@@ -12,6 +12,11 @@
 //! `Squad` along the same quadrangle in angle. Slides are linear. The root translation follows
 //! its [`RootCurve`]. Before the first key and after the last, the pose is that key's.
 //!
+//! A key may hold only some joints (and, or not, the root translation): each joint goes through
+//! the keys holding it, the root through those holding the root, each span as the key at its
+//! start says; a part no key holds stays as the first key holds it. With whole-pose keys only,
+//! every part has the same keys and the arithmetic is the same as for whole poses.
+//!
 //! A key may set the span after it apart: `Step` holds its pose until the next key, `Linear`
 //! is slerp with a straight root, `Smooth` squad with a Catmull-Rom root, whatever the
 //! sequence says; and its `ease` bends the span's time u towards 3u² − 2u³ (slow out of the
@@ -24,12 +29,75 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 use crate::root_curve::RootCurve;
 
-/// A joint with two or more hinges: its rotation at every key, and the inner points for squad.
+/// A joint with two or more hinges: its rotation at each of its keys, and the inner points for
+/// squad.
 #[derive(Debug, Clone)]
 struct JointTrack {
     joint: JointId,
+    timing: usize,
     keys: Vec<UnitQuaternion<f64>>,
     inner: Vec<UnitQuaternion<f64>>,
+}
+
+/// A single hinge: its state index, its timing, its values at its keys (unwrapped the shorter
+/// way for an unlimited hinge) and, for squad, the inner values.
+#[derive(Debug, Clone)]
+struct SingleTrack {
+    state: usize,
+    timing: usize,
+    values: Vec<f64>,
+    inner: Vec<f64>,
+}
+
+/// The keys one part of the figure goes through (a joint, the root translation): indices into
+/// the sequence's keys, and their frames. A part no key holds has the first key alone.
+#[derive(Debug, Clone, PartialEq)]
+struct Timing {
+    keys: Vec<usize>,
+    frames: Vec<i64>,
+}
+
+/// Where a frame falls among a timing's keys.
+#[derive(Debug, Clone, Copy)]
+enum Span {
+    /// On a key, before the first, after the last, or in a `Step` span: that key's values.
+    Hold(usize),
+    /// Between keys `a` and `b` (sequence key indices), the `at`-th span of the timing, at
+    /// eased time `u`, as key `a` says.
+    Between {
+        at: usize,
+        a: usize,
+        b: usize,
+        u: f64,
+        kind: Option<KeyInterpolation>,
+    },
+}
+
+impl Timing {
+    /// The span `frame` falls in, `spans` being each sequence key's interpolation and ease.
+    fn span(&self, frame: i64, spans: &[(Option<KeyInterpolation>, f64)]) -> Span {
+        let n = self.frames.len();
+        let i = match self.frames.binary_search(&frame) {
+            Ok(i) => return Span::Hold(self.keys[i]),
+            Err(0) => return Span::Hold(self.keys[0]),
+            Err(i) if i == n => return Span::Hold(self.keys[n - 1]),
+            Err(i) => i - 1,
+        };
+        let (a, b) = (self.keys[i], self.keys[i + 1]);
+        let (kind, ease) = spans[a];
+        if kind == Some(KeyInterpolation::Step) {
+            return Span::Hold(a);
+        }
+        let (fa, fb) = (self.frames[i], self.frames[i + 1]);
+        let u = eased((frame - fa) as f64 / (fb - fa) as f64, ease);
+        Span::Between {
+            at: i,
+            a,
+            b,
+            u,
+            kind,
+        }
+    }
 }
 
 /// A sequence made ready to be sampled at any frame.
@@ -38,12 +106,16 @@ pub struct Interpolator {
     frames: Vec<i64>,
     poses: Vec<Vec<f64>>,
     rotation: RotationInterpolation,
+    /// The distinct timings of the figure's parts (one when every key is a whole pose).
+    timings: Vec<Timing>,
+    /// Per state index past the root translation, the timing of the joint it belongs to.
+    state_timing: Vec<usize>,
+    /// The root translation's timing, and its curve through the root's keys.
+    root_timing: usize,
     root: RootCurve,
     rotations: JointRotations,
     tracks: Vec<JointTrack>,
-    /// State indices of single hinges: their values per key (unwrapped the shorter way for an
-    /// unlimited hinge) and, for squad, the inner values.
-    singles: Vec<(usize, Vec<f64>, Vec<f64>)>,
+    singles: Vec<SingleTrack>,
     /// State indices of unlimited hinges (their reference goes the shorter way round).
     unlimited: Vec<bool>,
     /// Per key, how the span after it goes (its own interpolation, else the sequence's) and
@@ -58,15 +130,51 @@ fn eased(u: f64, ease: f64) -> f64 {
     u + ease * (u * u * (3.0 - 2.0 * u) - u)
 }
 
+/// The index in `timings` of the timing of the keys `holds` says hold a part (added when new).
+fn timing_of(
+    timings: &mut Vec<Timing>,
+    sequence: &Sequence,
+    holds: impl Fn(&marionette_document::Key) -> bool,
+) -> usize {
+    let mut keys: Vec<usize> = (0..sequence.keys.len())
+        .filter(|&i| holds(&sequence.keys[i]))
+        .collect();
+    if keys.is_empty() {
+        keys.push(0);
+    }
+    let frames = keys.iter().map(|&i| sequence.keys[i].frame).collect();
+    let timing = Timing { keys, frames };
+    match timings.iter().position(|t| *t == timing) {
+        Some(i) => i,
+        None => {
+            timings.push(timing);
+            timings.len() - 1
+        }
+    }
+}
+
 impl Interpolator {
     /// The interpolator of `sequence` (whose keys are poses of `skeleton`; at least one key).
+    /// Each joint goes through the keys holding it, the root translation through those holding
+    /// the root: with whole-pose keys only, every part through every key.
     pub fn new(skeleton: &Skeleton, sequence: &Sequence) -> Interpolator {
         let frames: Vec<i64> = sequence.keys.iter().map(|k| k.frame).collect();
         let poses: Vec<Vec<f64>> = sequence.keys.iter().map(|k| k.pose.q.clone()).collect();
         let rotations = JointRotations::new(skeleton);
-        let points: Vec<Vector3<f64>> = poses
+        let mut timings: Vec<Timing> = Vec::new();
+        let root_timing = timing_of(&mut timings, sequence, |k| k.holds_root());
+        let joint_timing: Vec<usize> = skeleton
+            .joint_ids()
+            .map(|j| timing_of(&mut timings, sequence, |k| k.holds_joint(j)))
+            .collect();
+        let mut state_timing = vec![root_timing; skeleton.state_len()];
+        for (d, dof) in skeleton.dofs().iter().enumerate() {
+            state_timing[ROOT_STATE_LEN + d] = joint_timing[dof.joint.index()];
+        }
+        let points: Vec<Vector3<f64>> = timings[root_timing]
+            .keys
             .iter()
-            .map(|q| Vector3::new(q[0], q[1], q[2]))
+            .map(|&i| Vector3::new(poses[i][0], poses[i][1], poses[i][2]))
             .collect();
         let spans: Vec<(Option<KeyInterpolation>, f64)> = sequence
             .keys
@@ -81,16 +189,23 @@ impl Interpolator {
         let mut tracks = Vec::new();
         let mut singles = Vec::new();
         for j in skeleton.joint_ids() {
+            let timing = joint_timing[j.index()];
+            let own: Vec<&Vec<f64>> = timings[timing].keys.iter().map(|&i| &poses[i]).collect();
             match rotations.layout(j) {
                 HingeLayout::None => {}
                 HingeLayout::Single(s) => {
-                    let values = single_values(skeleton, *s, &poses);
+                    let values = single_values(skeleton, *s, &own);
                     let inner = inner_values(&values);
-                    singles.push((*s, values, inner));
+                    singles.push(SingleTrack {
+                        state: *s,
+                        timing,
+                        values,
+                        inner,
+                    });
                 }
                 HingeLayout::Triple { .. } | HingeLayout::General(_) => {
-                    let mut keys: Vec<UnitQuaternion<f64>> = Vec::with_capacity(poses.len());
-                    for q in &poses {
+                    let mut keys: Vec<UnitQuaternion<f64>> = Vec::with_capacity(own.len());
+                    for q in &own {
                         let mut r = rotations.rotation(skeleton, j, q);
                         if let Some(prev) = keys.last()
                             && prev.coords.dot(&r.coords) < 0.0
@@ -102,6 +217,7 @@ impl Interpolator {
                     let inner = inner_rotations(&keys);
                     tracks.push(JointTrack {
                         joint: j,
+                        timing,
                         keys,
                         inner,
                     });
@@ -116,6 +232,9 @@ impl Interpolator {
             frames,
             poses,
             rotation: sequence.rotation,
+            timings,
+            state_timing,
+            root_timing,
             root,
             rotations,
             tracks,
@@ -134,72 +253,79 @@ impl Interpolator {
         )
     }
 
-    /// The interpolated pose at `frame` into `q` (resized to the state length).
-    pub fn pose_at(&self, skeleton: &Skeleton, frame: i64, q: &mut Vec<f64>) {
-        let i = match self.frames.binary_search(&frame) {
-            Ok(i) => Some(i),
-            Err(0) => Some(0),
-            Err(i) if i == self.frames.len() => Some(i - 1),
-            Err(_) => None,
-        };
-        if let Some(i) = i {
-            q.clone_from(&self.poses[i]);
-            return;
-        }
-        let i = self.frames.partition_point(|&f| f <= frame) - 1;
-        let (kind, ease) = self.spans[i];
-        if kind == Some(KeyInterpolation::Step) {
-            q.clone_from(&self.poses[i]);
-            return;
-        }
-        let (fa, fb) = (self.frames[i], self.frames[i + 1]);
-        let u = eased((frame - fa) as f64 / (fb - fa) as f64, ease);
-        let (a, b) = (&self.poses[i], &self.poses[i + 1]);
-        q.resize(a.len(), 0.0);
-        // The reference: each value on its own, linearly (the shorter way for unlimited hinges).
-        for (k, out) in q.iter_mut().enumerate().skip(ROOT_STATE_LEN) {
-            let delta = if self.unlimited[k] {
-                marionette_skeleton::angles::wrap_angle(b[k] - a[k])
-            } else {
-                b[k] - a[k]
-            };
-            *out = a[k] + u * delta;
-        }
-        let root = match (kind, &self.smooth_root) {
-            (Some(KeyInterpolation::Linear), _) => {
-                let (ra, rb) = (
-                    Vector3::new(a[0], a[1], a[2]),
-                    Vector3::new(b[0], b[1], b[2]),
-                );
-                ra + (rb - ra) * u
-            }
-            (Some(KeyInterpolation::Smooth), Some(curve)) => curve.at(i, u),
-            _ => self.root.at(i, u),
-        };
-        q[..ROOT_STATE_LEN].copy_from_slice(root.as_slice());
-        let squad = match kind {
+    /// Whether the span `kind` goes by squad.
+    fn squad(&self, kind: Option<KeyInterpolation>) -> bool {
+        match kind {
             Some(KeyInterpolation::Linear) => false,
             Some(KeyInterpolation::Smooth) => true,
             _ => self.rotation == RotationInterpolation::Squad,
+        }
+    }
+
+    /// The interpolated pose at `frame` into `q` (resized to the state length).
+    pub fn pose_at(&self, skeleton: &Skeleton, frame: i64, q: &mut Vec<f64>) {
+        let spans: Vec<Span> = self
+            .timings
+            .iter()
+            .map(|t| t.span(frame, &self.spans))
+            .collect();
+        q.resize(self.poses[0].len(), 0.0);
+        // The reference: each value on its own, linearly (the shorter way for unlimited hinges).
+        for (k, out) in q.iter_mut().enumerate().skip(ROOT_STATE_LEN) {
+            *out = match spans[self.state_timing[k]] {
+                Span::Hold(a) => self.poses[a][k],
+                Span::Between { a, b, u, .. } => {
+                    let (a, b) = (&self.poses[a], &self.poses[b]);
+                    let delta = if self.unlimited[k] {
+                        marionette_skeleton::angles::wrap_angle(b[k] - a[k])
+                    } else {
+                        b[k] - a[k]
+                    };
+                    a[k] + u * delta
+                }
+            };
+        }
+        let root = match spans[self.root_timing] {
+            Span::Hold(a) => Vector3::new(self.poses[a][0], self.poses[a][1], self.poses[a][2]),
+            Span::Between { at, a, b, u, kind } => match (kind, &self.smooth_root) {
+                (Some(KeyInterpolation::Linear), _) => {
+                    let (a, b) = (&self.poses[a], &self.poses[b]);
+                    let (ra, rb) = (
+                        Vector3::new(a[0], a[1], a[2]),
+                        Vector3::new(b[0], b[1], b[2]),
+                    );
+                    ra + (rb - ra) * u
+                }
+                (Some(KeyInterpolation::Smooth), Some(curve)) => curve.at(at, u),
+                _ => self.root.at(at, u),
+            },
         };
-        for (s, values, inner) in &self.singles {
+        q[..ROOT_STATE_LEN].copy_from_slice(root.as_slice());
+        for single in &self.singles {
+            let Span::Between { at: i, u, kind, .. } = spans[single.timing] else {
+                continue;
+            };
+            let (values, inner) = (&single.values, &single.inner);
             let line = values[i] + u * (values[i + 1] - values[i]);
-            let value = if squad {
+            let value = if self.squad(kind) {
                 let inner_line = inner[i] + u * (inner[i + 1] - inner[i]);
                 line + (inner_line - line) * (2.0 * u * (1.0 - u))
             } else {
                 line
             };
-            let dof = &skeleton.dofs()[s - ROOT_STATE_LEN];
-            q[*s] = if dof.unlimited {
+            let dof = &skeleton.dofs()[single.state - ROOT_STATE_LEN];
+            q[single.state] = if dof.unlimited {
                 marionette_skeleton::angles::wrap_angle(value)
             } else {
                 dof.clamp(value)
             };
         }
         for track in &self.tracks {
+            let Span::Between { at: i, u, kind, .. } = spans[track.timing] else {
+                continue;
+            };
             let (ra, rb) = (&track.keys[i], &track.keys[i + 1]);
-            let target = if squad {
+            let target = if self.squad(kind) {
                 let outer = slerp(ra, rb, u);
                 let inner = slerp(&track.inner[i], &track.inner[i + 1], u);
                 slerp(&outer, &inner, 2.0 * u * (1.0 - u))
@@ -213,7 +339,7 @@ impl Interpolator {
 
 /// A single hinge's value at each key; for an unlimited hinge each step is taken the shorter
 /// way round from the previous key, so the values may leave (−π, π].
-fn single_values(skeleton: &Skeleton, s: usize, poses: &[Vec<f64>]) -> Vec<f64> {
+fn single_values(skeleton: &Skeleton, s: usize, poses: &[&Vec<f64>]) -> Vec<f64> {
     let unlimited = skeleton.dofs()[s - ROOT_STATE_LEN].unlimited;
     let mut out: Vec<f64> = Vec::with_capacity(poses.len());
     for q in poses {

@@ -1,0 +1,170 @@
+//! Issue 34's budget: interpolating a long sequence whose joints are keyed separately costs no
+//! more than twice the same with whole-pose keys. A figure of 60 joints (five limbs of twelve
+//! from a root, alternately three-hinge and one-hinge joints), 10 000 frames: whole-pose keys
+//! every 10 frames, against each joint keyed every 10 frames on its own, joint `j` offset by
+//! `j mod 10` frames (overlap: each joint two or so frames behind its parent), so that every
+//! frame has a key holding some joints and each joint as many keys as in the whole-pose case.
+//! Timed: [`Interpolator::new`] and [`Interpolator::pose_at`] on every frame, best of `runs`.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use marionette_document::{Key, KeyedParts, RootInterpolation, RotationInterpolation, Sequence};
+use marionette_motion::Interpolator;
+use marionette_skeleton::{Pose, Skeleton};
+
+use crate::table::Table;
+
+/// Joints of the figure.
+pub const JOINTS: usize = 60;
+
+/// Frames between two keys of a joint.
+const KEY_EVERY: i64 = 10;
+
+/// The 60-joint figure: five limbs of twelve joints hanging from the first.
+pub fn figure() -> Skeleton {
+    let mut hierarchy = String::new();
+    let mut joints = String::new();
+    let name = |j: usize| format!("j{j}");
+    // j0 is the root; limbs are j1..=j12, j13..=j24, …, the last limb one joint shorter.
+    let mut limbs: Vec<String> = Vec::new();
+    let mut next = 1;
+    while next < JOINTS {
+        let end = (next + 12).min(JOINTS);
+        let mut limb = String::new();
+        for j in (next..end).rev() {
+            limb = if limb.is_empty() {
+                format!("Joint(\"{}\", [])", name(j))
+            } else {
+                format!("Joint(\"{}\", [{limb}])", name(j))
+            };
+        }
+        limbs.push(limb);
+        next = end;
+    }
+    write!(hierarchy, "Joint(\"j0\", [{}])", limbs.join(", ")).expect("string");
+    for j in 0..JOINTS {
+        let dofs = if j % 2 == 0 {
+            "[Hinge(X, -90, 90), Hinge(Y, -90, 90), Hinge(Z, -90, 90)]"
+        } else {
+            "[Hinge(X, -10, 150)]"
+        };
+        writeln!(
+            joints,
+            "\"{}\": (offset: (0.0, 0.1, 0.0), dofs: {dofs}),",
+            name(j)
+        )
+        .expect("string");
+    }
+    let text = format!(
+        "Skeleton(version: 1, name: \"timing60\", hierarchy: {hierarchy}, joints: {{{joints}}}, sites: {{}})"
+    );
+    Skeleton::from_ron_str(&text, "timing60").expect("the benchmark's figure")
+}
+
+/// A pose of `s` from `seed`: every DOF somewhere within its limits.
+fn pose(s: &Skeleton, seed: u64) -> Pose {
+    let mut rng = crate::rng::SplitMix64::new(seed);
+    let mut p = Pose::rest(s);
+    for (d, dof) in s.dofs().iter().enumerate() {
+        p.q[3 + d] = rng.uniform(dof.min, dof.max);
+    }
+    p
+}
+
+/// The sequence over `frames` frames: whole-pose keys every [`KEY_EVERY`] frames, or
+/// (`separately`) each joint keyed on its own frames.
+pub fn sequence(s: &Skeleton, frames: i64, separately: bool) -> Sequence {
+    let mut seq = Sequence {
+        name: "timing".into(),
+        fps: 24.0,
+        rotation: RotationInterpolation::Slerp,
+        root: RootInterpolation::CatmullRom,
+        hold_locks: true,
+        keys: Vec::new(),
+    };
+    let poses: Vec<Pose> = (0..4).map(|i| pose(s, i + 1)).collect();
+    let pose_at = |f: i64| &poses[((f / KEY_EVERY) % 4) as usize];
+    if !separately {
+        seq.keys = (0..frames)
+            .step_by(KEY_EVERY as usize)
+            .map(|f| Key::new(f, pose_at(f).clone()))
+            .collect();
+        return seq;
+    }
+    for f in 0..frames {
+        let joints: Vec<_> = s
+            .joint_ids()
+            .filter(|j| (j.index() as i64 % KEY_EVERY) == f % KEY_EVERY)
+            .collect();
+        let root = f % KEY_EVERY == 0;
+        let mut key = Key::new(f, pose_at(f - f % KEY_EVERY).clone());
+        key.only = Some(KeyedParts::new(joints, root));
+        seq.keys.push(key);
+    }
+    seq
+}
+
+/// Best seconds of `runs` to make the interpolator and sample every frame; and the keys.
+fn timed(s: &Skeleton, seq: &Sequence, frames: i64, runs: usize) -> (f64, f64) {
+    let (mut make, mut sample) = (f64::INFINITY, f64::INFINITY);
+    let mut q = Vec::new();
+    let mut sink = 0.0;
+    for _ in 0..runs {
+        let began = Instant::now();
+        let interpolator = Interpolator::new(s, seq);
+        make = make.min(began.elapsed().as_secs_f64());
+        let began = Instant::now();
+        for f in 0..frames {
+            interpolator.pose_at(s, f, &mut q);
+            sink += q[3];
+        }
+        sample = sample.min(began.elapsed().as_secs_f64());
+    }
+    std::hint::black_box(sink);
+    (make, sample)
+}
+
+/// The table: `frames` frames, best of `runs`.
+pub fn table(frames: i64, runs: usize) -> Table {
+    let s = figure();
+    let mut table = Table::new(
+        format!(
+            "Timing per joint ({frames} frames, {} joints, {} DOFs, slerp; keys every {KEY_EVERY} frames per joint): best of {runs}",
+            s.joints().len(),
+            s.dofs().len()
+        ),
+        &[
+            "keys",
+            "sequence keys",
+            "make ms",
+            "interpolate ms",
+            "µs/frame",
+            "× whole-pose",
+        ],
+    );
+    let mut whole = None;
+    for separately in [false, true] {
+        let seq = sequence(&s, frames, separately);
+        let (make, sample) = timed(&s, &seq, frames, runs);
+        let total = make + sample;
+        let ratio = whole.map_or(1.0, |w: f64| total / w);
+        whole.get_or_insert(total);
+        table.row(vec![
+            if separately {
+                "each joint on its own frames".into()
+            } else {
+                "whole poses".into()
+            },
+            seq.keys.len().to_string(),
+            format!("{:.1}", make * 1e3),
+            format!("{:.1}", sample * 1e3),
+            format!("{:.2}", total * 1e6 / frames as f64),
+            format!("{ratio:.2}"),
+        ]);
+    }
+    table.note(
+        "× whole-pose: (make + interpolate) over the whole-pose case's; issue 34 asks for at most 2",
+    );
+    table
+}

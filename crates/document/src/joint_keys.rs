@@ -1,0 +1,220 @@
+//! Keys on some joints: a key that holds only the selected joints (and, or not, the root
+//! translation), and a joint's key moved to another frame on its own. One key per frame stays
+//! the rule: a key set on some joints where a key already is adds them to it (a whole-pose key
+//! stays whole, its values for them replaced), and a joint's key moved away from a key holding
+//! other parts leaves them there. Like the other key edits, each either succeeds or leaves the
+//! sequence as it was.
+
+use marionette_skeleton::{JointId, Pose, ROOT_STATE_LEN, Skeleton};
+
+use crate::key_edits::KeyEditError;
+use crate::sequence::{Key, KeyedParts, Sequence};
+
+impl Sequence {
+    /// Sets a key at `frame` on `parts` only, their values taken from `pose` (a pose of
+    /// `skeleton`): a new key holding just them, or, where a key is, them added to it.
+    pub fn set_parts_key(
+        &mut self,
+        skeleton: &Skeleton,
+        frame: i64,
+        pose: &Pose,
+        parts: &KeyedParts,
+    ) -> Result<(), KeyEditError> {
+        if parts.is_empty() {
+            return Err(KeyEditError::BadRange {
+                sequence: self.name.clone(),
+                what: format!("a key at frame {frame} on no joint and not the root"),
+            });
+        }
+        match self.keys.binary_search_by_key(&frame, |k| k.frame) {
+            Ok(i) => {
+                let key = &mut self.keys[i];
+                copy_parts(skeleton, parts, &pose.q, &mut key.pose.q);
+                if let Some(only) = &mut key.only {
+                    *only = KeyedParts::new(
+                        only.joints.iter().chain(&parts.joints).copied(),
+                        only.root || parts.root,
+                    );
+                }
+            }
+            Err(_) => {
+                let mut moved = self.clone();
+                moved.set_key(frame, pose.clone())?;
+                let i = moved.index_of_key(frame);
+                moved.keys[i].only = Some(parts.clone());
+                *self = moved;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves joint `joint`'s key at `from` to `to`: its values go to `to` (a new key holding
+    /// only it, or added to the key there), and the key at `from` keeps its other parts (it is
+    /// deleted when `joint` was all it held). Refused when no key at `from` holds `joint`, when
+    /// a key at `to` already holds it, or when it would leave the sequence without keys.
+    pub fn move_joint_key(
+        &mut self,
+        skeleton: &Skeleton,
+        joint: JointId,
+        from: i64,
+        to: i64,
+    ) -> Result<(), KeyEditError> {
+        let no_key = || KeyEditError::NoKey {
+            sequence: self.name.clone(),
+            frame: from,
+        };
+        let Ok(i) = self.keys.binary_search_by_key(&from, |k| k.frame) else {
+            return Err(no_key());
+        };
+        if !self.keys[i].holds_joint(joint) || joint.index() >= skeleton.joints().len() {
+            return Err(no_key());
+        }
+        if from == to {
+            return Ok(());
+        }
+        if self.key_at(to).is_some_and(|k| k.holds_joint(joint)) {
+            return Err(KeyEditError::Occupied {
+                sequence: self.name.clone(),
+                frame: to,
+            });
+        }
+        let mut moved = self.clone();
+        let key: Key = moved.keys[i].clone();
+        let rest = match &key.only {
+            None => KeyedParts::new(skeleton.joint_ids().filter(|&j| j != joint), true),
+            Some(only) => KeyedParts::new(
+                only.joints.iter().copied().filter(|&j| j != joint),
+                only.root,
+            ),
+        };
+        if rest.is_empty() {
+            moved.keys.remove(i);
+        } else {
+            moved.keys[i].only = Some(rest);
+        }
+        let parts = KeyedParts::new([joint], false);
+        match moved.keys.binary_search_by_key(&to, |k| k.frame) {
+            Ok(_) => moved.set_parts_key(skeleton, to, &key.pose, &parts)?,
+            Err(_) => {
+                moved.set_parts_key(skeleton, to, &key.pose, &parts)?;
+                let j = moved.index_of_key(to);
+                moved.keys[j].interpolation = key.interpolation;
+                moved.keys[j].ease = key.ease;
+            }
+        }
+        if moved.keys.is_empty() {
+            return Err(KeyEditError::LastKey {
+                sequence: self.name.clone(),
+            });
+        }
+        *self = moved;
+        Ok(())
+    }
+
+    /// The frames of the keys holding joint `joint`.
+    pub fn joint_key_frames(&self, joint: JointId) -> Vec<i64> {
+        self.keys
+            .iter()
+            .filter(|k| k.holds_joint(joint))
+            .map(|k| k.frame)
+            .collect()
+    }
+
+    /// The index of the key at `frame`, which is there.
+    fn index_of_key(&self, frame: i64) -> usize {
+        self.keys
+            .binary_search_by_key(&frame, |k| k.frame)
+            .unwrap_or_else(|i| i.min(self.keys.len().saturating_sub(1)))
+    }
+}
+
+/// The values of `parts` (their joints' DOFs, the root translation) copied from `from` into
+/// `to` (states of `skeleton`).
+fn copy_parts(skeleton: &Skeleton, parts: &KeyedParts, from: &[f64], to: &mut [f64]) {
+    if parts.root {
+        to[..ROOT_STATE_LEN].copy_from_slice(&from[..ROOT_STATE_LEN]);
+    }
+    for &j in &parts.joints {
+        if j.index() >= skeleton.joints().len() {
+            continue;
+        }
+        for d in skeleton.joint_dofs(j) {
+            let s = d.state_index();
+            if let (Some(v), Some(slot)) = (from.get(s), to.get_mut(s)) {
+                *slot = *v;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marionette_skeleton::builtin;
+
+    fn sequence(skeleton: &Skeleton) -> Sequence {
+        Sequence {
+            name: "wave".into(),
+            fps: 24.0,
+            rotation: Default::default(),
+            root: Default::default(),
+            hold_locks: true,
+            keys: vec![
+                Key::new(0, Pose::rest(skeleton)),
+                Key::new(20, Pose::rest(skeleton)),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_joint_key_moved_off_a_whole_key_leaves_the_others_there() {
+        let s = builtin::humanoid();
+        let elbow = s.joint_by_name("left elbow").expect("elbow");
+        let mut seq = sequence(&s);
+        let mut bent = Pose::rest(&s);
+        let d = s.joint_dofs(elbow).next().expect("dof").state_index();
+        bent.q[d] = 1.0;
+        seq.set_parts_key(&s, 10, &bent, &KeyedParts::new([elbow], false))
+            .expect("keyed");
+        assert_eq!(seq.keys[1].only, Some(KeyedParts::new([elbow], false)));
+        seq.move_joint_key(&s, elbow, 10, 12).expect("moved");
+        assert_eq!(seq.joint_key_frames(elbow), [0, 12, 20]);
+        assert_eq!(seq.keys[1].pose.q[d], 1.0);
+        // Off the whole key at 20: the key there holds every other part, the elbow's is at 22.
+        seq.move_joint_key(&s, elbow, 20, 22).expect("moved");
+        assert_eq!(seq.joint_key_frames(elbow), [0, 12, 22]);
+        let at_20 = seq.key_at(20).expect("key at 20");
+        assert!(!at_20.holds_joint(elbow) && at_20.holds_root());
+        let knee = s.joint_by_name("left knee").expect("knee");
+        assert_eq!(seq.joint_key_frames(knee), [0, 20]);
+        // Refused, nothing changed: no elbow key at 20 now, one already at 12.
+        let before = seq.clone();
+        assert!(matches!(
+            seq.move_joint_key(&s, elbow, 20, 30),
+            Err(KeyEditError::NoKey { frame: 20, .. })
+        ));
+        assert!(matches!(
+            seq.move_joint_key(&s, elbow, 0, 12),
+            Err(KeyEditError::Occupied { frame: 12, .. })
+        ));
+        assert_eq!(seq, before);
+    }
+
+    #[test]
+    fn keying_parts_where_a_whole_key_is_keeps_it_whole() {
+        let s = builtin::humanoid();
+        let elbow = s.joint_by_name("left elbow").expect("elbow");
+        let mut seq = sequence(&s);
+        let mut bent = Pose::rest(&s);
+        let d = s.joint_dofs(elbow).next().expect("dof").state_index();
+        bent.q[d] = 0.5;
+        seq.set_parts_key(&s, 0, &bent, &KeyedParts::new([elbow], false))
+            .expect("keyed");
+        assert_eq!(seq.keys[0].only, None);
+        assert_eq!(seq.keys[0].pose.q[d], 0.5);
+        assert!(
+            seq.set_parts_key(&s, 5, &bent, &KeyedParts::default())
+                .is_err()
+        );
+    }
+}
