@@ -30,11 +30,14 @@ impl Sequence {
             Ok(i) => {
                 let key = &mut self.keys[i];
                 copy_parts(skeleton, parts, &pose.q, &mut key.pose.q);
-                if let Some(only) = &mut key.only {
-                    *only = KeyedParts::new(
+                if let Some(only) = &key.only {
+                    let union = KeyedParts::new(
                         only.joints.iter().chain(&parts.joints).copied(),
                         only.root || parts.root,
                     );
+                    // Every part held again: a whole-pose key.
+                    let whole = union.root && union.joints.len() == skeleton.joints().len();
+                    key.only = (!whole).then_some(union);
                 }
             }
             Err(_) => {
@@ -106,6 +109,31 @@ impl Sequence {
             return Err(KeyEditError::LastKey {
                 sequence: self.name.clone(),
             });
+        }
+        *self = moved;
+        Ok(())
+    }
+
+    /// Moves every key of joint `joint` by `by` frames (one drag on its lane: its timing
+    /// offset against the rest), each as [`Sequence::move_joint_key`]; all or none.
+    pub fn offset_joint_keys(
+        &mut self,
+        skeleton: &Skeleton,
+        joint: JointId,
+        by: i64,
+    ) -> Result<(), KeyEditError> {
+        let mut frames = self.joint_key_frames(joint);
+        if by > 0 {
+            frames.reverse();
+        }
+        let mut moved = self.clone();
+        for f in frames {
+            let to = f.checked_add(by).ok_or_else(|| KeyEditError::TooLong {
+                sequence: self.name.clone(),
+                first: f,
+                last: f,
+            })?;
+            moved.move_joint_key(skeleton, joint, f, to)?;
         }
         *self = moved;
         Ok(())
@@ -198,6 +226,27 @@ mod tests {
             Err(KeyEditError::Occupied { frame: 12, .. })
         ));
         assert_eq!(seq, before);
+    }
+
+    #[test]
+    fn a_joints_keys_offset_together_and_the_others_stay() {
+        let s = builtin::humanoid();
+        let elbow = s.joint_by_name("left elbow").expect("elbow");
+        let mut seq = sequence(&s);
+        seq.set_parts_key(&s, 10, &Pose::rest(&s), &KeyedParts::new([elbow], false))
+            .expect("keyed");
+        seq.offset_joint_keys(&s, elbow, 2).expect("offset");
+        assert_eq!(seq.joint_key_frames(elbow), [2, 12, 22]);
+        let knee = s.joint_by_name("left knee").expect("knee");
+        assert_eq!(seq.joint_key_frames(knee), [0, 20]);
+        seq.offset_joint_keys(&s, elbow, -2).expect("back");
+        assert_eq!(seq.joint_key_frames(elbow), [0, 10, 20]);
+        assert_eq!(seq.keys.len(), 3);
+        // The keys at 0 and 20 hold every part again: whole-pose keys, as before.
+        assert_eq!(
+            (seq.keys[0].only.as_ref(), seq.keys[2].only.as_ref()),
+            (None, None)
+        );
     }
 
     #[test]

@@ -75,4 +75,7 @@ pub enum EditError {
     /// IK settings that do not fit together.
     #[error("IK settings refused: {0}")]
     Settings(String),
+    /// An edit on the selected joints with none selected.
+    #[error("{0}: no joint is selected (click one, Shift+click for more)")]
+    NoSelection(&'static str),
 }

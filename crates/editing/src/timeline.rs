@@ -8,10 +8,10 @@
 //! lock's frame range counts), for drags as for bakes.
 
 use marionette_document::{
-    Clip, Key, MAX_FRAME, RootInterpolation, RotationInterpolation, Sequence,
+    Clip, Key, KeyedParts, MAX_FRAME, RootInterpolation, RotationInterpolation, Sequence,
 };
 use marionette_motion::{BakeSettings, BakedFrame, Baker};
-use marionette_skeleton::{Fk, Pose};
+use marionette_skeleton::{Fk, JointId, Pose};
 
 use crate::history::Change;
 use crate::{Document, EditError};
@@ -131,6 +131,66 @@ impl Document {
         }
         self.edit_sequence(format!("Set key at frame {frame}"), false, |s| {
             s.set_key(frame, pose).map_err(EditError::from)
+        })
+    }
+
+    /// Sets a key at the current frame on `joints` only (with the root translation when the
+    /// figure's root joint is among them): a new sequence holding it when none is shown.
+    pub fn key_joints(&mut self, joints: &[JointId]) -> Result<(), EditError> {
+        if joints.is_empty() {
+            return Err(EditError::NoSelection("Key selected joints"));
+        }
+        let root = joints
+            .iter()
+            .any(|&j| self.skeleton.joint(j).parent.is_none());
+        let parts = KeyedParts::new(joints.iter().copied(), root);
+        let names: Vec<&str> = parts
+            .joints
+            .iter()
+            .map(|&j| self.skeleton.joint(j).name.as_str())
+            .collect();
+        let label = match names.as_slice() {
+            [one] => format!("Key {one} at frame {}", self.frame),
+            _ => format!("Key {} joints at frame {}", names.len(), self.frame),
+        };
+        if self.sequence.is_none() {
+            self.set_key()?;
+            let i = self.shown()?;
+            let frame = self.frame;
+            if let Some(key) = self.sequences[i].keys.iter_mut().find(|k| k.frame == frame) {
+                key.only = Some(parts);
+            }
+            return Ok(());
+        }
+        let pose = Pose {
+            q: self.pose.clone(),
+        };
+        let frame = self.frame;
+        let skeleton = self.skeleton.clone();
+        self.edit_sequence(label, false, |s| {
+            s.set_parts_key(&skeleton, frame, &pose, &parts)
+                .map_err(EditError::from)
+        })
+    }
+
+    /// Moves joint `joint`'s key of the shown sequence from `from` to `to` (its marker dragged
+    /// on the joint's lane), the key's other parts staying.
+    pub fn move_joint_key(&mut self, joint: JointId, from: i64, to: i64) -> Result<(), EditError> {
+        let name = self.skeleton.joint(joint).name.clone();
+        let skeleton = self.skeleton.clone();
+        self.edit_sequence(format!("Move {name}'s key {from} to {to}"), true, |s| {
+            s.move_joint_key(&skeleton, joint, from, to)
+                .map_err(EditError::from)
+        })
+    }
+
+    /// Moves every key of joint `joint` in the shown sequence by `by` frames.
+    pub fn offset_joint_keys(&mut self, joint: JointId, by: i64) -> Result<(), EditError> {
+        let name = self.skeleton.joint(joint).name.clone();
+        let skeleton = self.skeleton.clone();
+        self.edit_sequence(format!("Move {name}'s keys by {by} frames"), true, |s| {
+            s.offset_joint_keys(&skeleton, joint, by)
+                .map_err(EditError::from)
         })
     }
 

@@ -95,6 +95,8 @@ pub enum Command {
     CancelDrag,
     /// Set a key at the current frame.
     SetKey,
+    /// Set a key at the current frame on the selected joints only.
+    KeySelectedJoints,
     /// Delete the key at the current frame.
     DeleteKey,
     /// Play or pause.
@@ -125,7 +127,7 @@ pub enum Command {
 
 impl Command {
     /// Every command, in the order the key handler tries them.
-    pub const ALL: [Command; 25] = [
+    pub const ALL: [Command; 26] = [
         Command::Undo,
         Command::Redo,
         Command::OpenDocument,
@@ -138,6 +140,7 @@ impl Command {
         Command::LockPose,
         Command::CancelDrag,
         Command::SetKey,
+        Command::KeySelectedJoints,
         Command::DeleteKey,
         Command::PlayPause,
         Command::StepBack,
@@ -168,6 +171,7 @@ impl Command {
             Command::LockPose => "Lock pose",
             Command::CancelDrag => "Cancel drag",
             Command::SetKey => "Set key",
+            Command::KeySelectedJoints => "Key selected joints",
             Command::DeleteKey => "Delete key",
             Command::PlayPause => "Play / pause",
             Command::StepBack => "Previous frame",
@@ -199,6 +203,7 @@ impl Command {
             Command::LockPose => const { &[shift(KeyCode::KeyL)] },
             Command::CancelDrag => const { &[key(KeyCode::Escape)] },
             Command::SetKey => const { &[key(KeyCode::KeyK)] },
+            Command::KeySelectedJoints => const { &[shift(KeyCode::KeyK)] },
             Command::DeleteKey => const { &[alt(KeyCode::KeyK)] },
             Command::PlayPause => const { &[key(KeyCode::Space)] },
             Command::StepBack => const { &[key(KeyCode::ArrowLeft)] },
@@ -329,6 +334,14 @@ impl Requests<'_> {
             }
             Command::CancelDrag => self.edit(Edit::CancelDrag),
             Command::SetKey => self.edit(Edit::SetKey),
+            Command::KeySelectedJoints => {
+                let joints = selection.joints(document);
+                if joints.is_empty() {
+                    notices.info("Select the joints to key (click one, Shift+click for more)");
+                } else {
+                    self.edit(Edit::KeyJoints(joints));
+                }
+            }
             Command::DeleteKey => self.edit(Edit::DeleteKey),
             Command::PlayPause => self.transport(TimelineRequest::TogglePlay),
             Command::StepBack => self.transport(TimelineRequest::Step(-1)),

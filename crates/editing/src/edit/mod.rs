@@ -142,6 +142,26 @@ pub enum Edit {
     SetKey,
     /// Delete the shown sequence's key at the current frame.
     DeleteKey,
+    /// Set a key at the current frame on these joints only (their values now), the root
+    /// translation too when the figure's root joint is one of them.
+    KeyJoints(Vec<JointId>),
+    /// Move one joint's key of the shown sequence from `from` to `to`, the key's other parts
+    /// staying where they are.
+    MoveJointKey {
+        /// The joint.
+        joint: JointId,
+        /// Its key's frame.
+        from: i64,
+        /// The new frame.
+        to: i64,
+    },
+    /// Move every key of one joint of the shown sequence by `by` frames (its timing offset).
+    OffsetJointKeys {
+        /// The joint.
+        joint: JointId,
+        /// Frames (negative: earlier).
+        by: i64,
+    },
     /// Move the shown sequence's key at `from` to `to`.
     MoveKey {
         /// Its frame.
@@ -367,6 +387,9 @@ impl Document {
             Edit::SetKey => self.set_key()?,
             Edit::DeleteKey => self.delete_key()?,
             Edit::MoveKey { from, to } => self.move_key(from, to)?,
+            Edit::KeyJoints(joints) => self.key_joints(&joints)?,
+            Edit::MoveJointKey { joint, from, to } => self.move_joint_key(joint, from, to)?,
+            Edit::OffsetJointKeys { joint, by } => self.offset_joint_keys(joint, by)?,
             Edit::SelectSequence(index) => self.select_sequence(index)?,
             Edit::NewSequence => {
                 self.new_sequence("Sequence 1");

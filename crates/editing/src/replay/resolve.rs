@@ -94,6 +94,20 @@ impl Step {
             ),
             Step::SetKey => edit(Edit::SetKey, SETTLE, "set a key".into()),
             Step::DeleteKey => edit(Edit::DeleteKey, SETTLE, "delete the key".into()),
+            Step::KeySelectedJoints => edit(
+                Edit::KeyJoints(context.selected.to_vec()),
+                SETTLE,
+                "key the selected joints".into(),
+            ),
+            Step::MoveKeys { joint, from, to } => edit(
+                Edit::MoveJointKey {
+                    joint: find.joint(joint)?,
+                    from: *from,
+                    to: *to,
+                },
+                SETTLE,
+                format!("move {joint}'s key from frame {from} to {to}"),
+            ),
             Step::FindFootContacts => edit(
                 Edit::FindFootContacts,
                 SETTLE,

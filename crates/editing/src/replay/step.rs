@@ -85,6 +85,18 @@ pub enum Step {
     SetKey,
     /// Delete the key at the current frame (Alt+K).
     DeleteKey,
+    /// Set a key at the current frame on the selected joints only (Shift+K).
+    KeySelectedJoints,
+    /// Move one joint's key from frame `from` to `to` (its marker dragged on the joint's lane of
+    /// the timeline); the key's other parts stay.
+    MoveKeys {
+        /// The joint.
+        joint: String,
+        /// The key's frame.
+        from: i64,
+        /// The new frame.
+        to: i64,
+    },
     /// Sequence ▸ Find foot contacts on the shown sequence.
     FindFootContacts,
     /// Play the shown sequence for this many editor frames, one sequence frame each, then

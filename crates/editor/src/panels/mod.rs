@@ -13,6 +13,7 @@
 
 pub mod dialogs;
 pub mod ik;
+pub mod joint_lanes;
 pub mod key_menu;
 pub mod locks;
 pub mod menu;

@@ -13,7 +13,7 @@ use crate::derived::BakedStrip;
 use crate::timeline::{FrameRange, key_frames};
 
 /// Width of the lane names left of the ruler.
-const GUTTER: f32 = 96.0;
+pub(super) const GUTTER: f32 = 96.0;
 const RULER_H: f32 = 18.0;
 const KEYS_H: f32 = 16.0;
 const LANE_H: f32 = 13.0;
@@ -43,7 +43,7 @@ pub enum Grab {
 }
 
 /// The frames the ruler shows: from the first key (or 0) to past the last key and the cursor.
-fn visible_frames(document: &Document, range: &FrameRange) -> (i64, i64) {
+pub(super) fn visible_frames(document: &Document, range: &FrameRange) -> (i64, i64) {
     let keys = key_frames(document);
     let frame = document.frame();
     let mut start = keys.first().copied().unwrap_or(0).min(0).min(frame);

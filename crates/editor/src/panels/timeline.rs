@@ -25,6 +25,7 @@ pub struct TimelineUi {
     renaming: Option<(usize, String)>,
     retime: i64,
     insert: i64,
+    joint_lanes: super::joint_lanes::JointLanes,
 }
 
 /// What the timeline panel shows.
@@ -84,6 +85,13 @@ pub fn timeline_panel(
                         state.range,
                         &mut state.ui.grab,
                         &mut state.ui.key_menu,
+                        out,
+                    );
+                    super::joint_lanes::joint_lanes(
+                        ui,
+                        view.document,
+                        state.range,
+                        &mut state.ui.joint_lanes,
                         out,
                     );
                     super::key_menu::key_menu(ui.ctx(), view.document, &mut state.ui.key_menu, out);
@@ -227,6 +235,16 @@ fn transport(ui: &mut egui::Ui, doc: &Document, state: &mut TimelineState, out: 
             .clicked()
         {
             out.commands.push(Command::SetKey);
+        }
+        if ui
+            .button("Key selected")
+            .on_hover_text(format!(
+                "A key on the selected joints only ({})",
+                Command::KeySelectedJoints.shortcut_text()
+            ))
+            .clicked()
+        {
+            out.commands.push(Command::KeySelectedJoints);
         }
         let on_key = key_frames(doc).contains(&doc.frame());
         if ui
