@@ -139,6 +139,51 @@ impl Sequence {
         Ok(())
     }
 
+    /// Sets one value of the key at `frame`: state index `state` of `skeleton` (a DOF, or the
+    /// root translation's x, y or z), clamped to the DOF's limits; the key must hold that
+    /// DOF's joint (or the root). The curve editor's drag of a key's point in value.
+    pub fn set_key_value(
+        &mut self,
+        skeleton: &Skeleton,
+        frame: i64,
+        state: usize,
+        value: f64,
+    ) -> Result<(), KeyEditError> {
+        let no_key = || KeyEditError::NoKey {
+            sequence: self.name.clone(),
+            frame,
+        };
+        let i = self
+            .keys
+            .binary_search_by_key(&frame, |k| k.frame)
+            .map_err(|_| no_key())?;
+        if !value.is_finite() || state >= skeleton.state_len() {
+            return Err(KeyEditError::BadRange {
+                sequence: self.name.clone(),
+                what: format!("value {value} for state index {state} at frame {frame}"),
+            });
+        }
+        let key = &mut self.keys[i];
+        let (held, value) = match skeleton.dof_at_state(state) {
+            Some(d) => (
+                key.holds_joint(skeleton.dof(d).joint),
+                skeleton.dof(d).clamp(value),
+            ),
+            None => (
+                key.holds_root(),
+                value.clamp(
+                    -marionette_skeleton::MAX_COORDINATE,
+                    marionette_skeleton::MAX_COORDINATE,
+                ),
+            ),
+        };
+        if !held {
+            return Err(no_key());
+        }
+        key.pose.q[state] = value;
+        Ok(())
+    }
+
     /// The frames of the keys holding joint `joint`.
     pub fn joint_key_frames(&self, joint: JointId) -> Vec<i64> {
         self.keys

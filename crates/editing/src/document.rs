@@ -71,6 +71,10 @@ pub struct Document {
     pub(crate) stage: crate::stage::StageParts,
     /// How the last Find foot contacts moved the hips ([`crate::foot_contacts`]).
     pub(crate) hips_moved: Option<crate::foot_contacts::HipsMoved>,
+    /// The motion trails shown ([`crate::trail`]); view state, not saved.
+    pub(crate) trails: Vec<crate::trail::ShownTrail>,
+    /// Whether the drag in progress is a trail drag, which keys what it moved when it ends.
+    pub(crate) key_after_drag: bool,
     id: u64,
 }
 
@@ -137,6 +141,8 @@ impl Document {
             character,
             stage: crate::stage::StageParts::one(skeleton_name.as_str()),
             hips_moved: None,
+            trails: Vec::new(),
+            key_after_drag: false,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }

@@ -322,8 +322,17 @@ impl Document {
     /// Ends the drag: the whole drag becomes one undo step (every linked figure's pose in it).
     pub fn end_drag(&mut self) {
         let linked = self.linked.take();
+        let key_after = std::mem::take(&mut self.key_after_drag);
         if let Some(drag) = self.drag.take() {
             let label = format!("Drag {}", self.skeleton.joint(drag.joint).name);
+            // A trail drag keys, at its frame, the joints it moved.
+            let moved: Vec<JointId> = drag
+                .chain
+                .columns()
+                .iter()
+                .filter_map(|&c| self.skeleton.dof_at_state(c))
+                .map(|d| self.skeleton.dof(d).joint)
+                .collect();
             match linked {
                 Some(group) => {
                     self.settle_group(&group, &mut IkRunner::default());
@@ -335,11 +344,17 @@ impl Document {
                     after: self.pose.clone(),
                 }),
             }
+            if key_after && !moved.is_empty() {
+                // The key is its own undo step; it cannot be refused with joints to key and a
+                // shown sequence, and if it were, the drag's pose stays as a pose edit.
+                let _ = self.key_dragged_joints(moved);
+            }
         }
     }
 
     /// Cancels the drag (Escape): the poses go back to where the drag began; nothing recorded.
     pub fn cancel_drag(&mut self) {
+        self.key_after_drag = false;
         let linked = self.linked.take();
         if let Some(drag) = self.drag.take() {
             match linked {

@@ -11,6 +11,7 @@
 //! casts come from Bevy's picking, turned into a [`drag::Ray`].
 
 pub mod chain_mode;
+pub mod curve_edits;
 pub mod document;
 pub mod document_io;
 pub mod drag;
@@ -31,6 +32,7 @@ pub mod stage;
 pub mod swivel;
 pub mod swivel_gizmo;
 pub mod timeline;
+pub mod trail;
 pub mod view;
 
 pub use chain_mode::{ChainMode, chain_for};

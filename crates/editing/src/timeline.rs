@@ -60,6 +60,22 @@ impl Document {
         Some(baker.frame(frame, &mut Fk::new(&self.skeleton)))
     }
 
+    /// The poses the timeline shows on frames `from ..= to` of the shown sequence (each baked
+    /// as [`Document::go_to_frame`] shows it; on a stage with links holding, the stage's bake).
+    pub(crate) fn shown_poses(&self, from: i64, to: i64) -> Vec<(i64, Vec<f64>)> {
+        if let Some(frames) = self.stage_poses(from, to) {
+            return frames;
+        }
+        let Some(seq) = self.sequence.and_then(|i| self.sequences.get(i)) else {
+            return Vec::new();
+        };
+        let baker = Baker::new(&self.skeleton, seq, &self.locks, BakeSettings::default());
+        let mut fk = Fk::new(&self.skeleton);
+        (from..=to)
+            .map(|f| (f, baker.frame(f, &mut fk).q))
+            .collect()
+    }
+
     /// Every frame of the shown sequence from its first key to its last, baked (for the
     /// violation strip and the flipbooks).
     pub fn bake_sequence(&self, index: usize) -> Vec<BakedFrame> {
@@ -386,7 +402,7 @@ impl Document {
             .expect("some number is free")
     }
 
-    fn shown(&self) -> Result<usize, EditError> {
+    pub(crate) fn shown(&self) -> Result<usize, EditError> {
         self.sequence
             .filter(|&i| i < self.sequences.len())
             .ok_or(EditError::NoSuchSequence(self.sequence.unwrap_or(0)))
@@ -403,7 +419,7 @@ impl Document {
     /// Applies `change` to a copy of the shown sequence; if it succeeds, the copy replaces it
     /// and one undo step is recorded; with `reshow`, the pose at the current frame is shown
     /// again (the keys around it changed).
-    fn edit_sequence(
+    pub(crate) fn edit_sequence(
         &mut self,
         label: String,
         reshow: bool,

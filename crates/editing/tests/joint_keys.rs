@@ -101,3 +101,33 @@ fn the_replay_steps_resolve_to_the_edits() {
         edits[2]
     );
 }
+
+#[test]
+fn tween_and_a_key_value_set_are_one_undo_step_each() {
+    let mut doc = keyed();
+    let s = doc.skeleton().clone();
+    let elbow = s.joint_by_name("left elbow").expect("elbow");
+    let e = s.joint_dofs(elbow).next().expect("dof").state_index();
+    let at = |doc: &Document, f: i64| doc.sequences()[0].key_at(f).expect("key").pose.q[e];
+    let (k0, k10) = (at(&doc, 0), at(&doc, 10));
+    doc.go_to_frame(4);
+    doc.tween(&[elbow], 0.25).expect("tweened");
+    let key = doc.sequences()[0].key_at(4).expect("a key at 4");
+    assert_eq!(
+        key.only.as_ref().map(|o| o.joints.clone()),
+        Some(vec![elbow])
+    );
+    assert!((key.pose.q[e] - (k0 + 0.25 * (k10 - k0))).abs() < 1e-12);
+    // Its neighbours' keys are where they were; a key before and after is needed.
+    assert_eq!((at(&doc, 0), at(&doc, 10)), (k0, k10));
+    doc.go_to_frame(30);
+    assert!(doc.tween(&[elbow], 0.5).is_err());
+    // A key's value dragged: clamped to the elbow's limits, one undo step.
+    doc.set_key_value(10, e, 9.0).expect("set");
+    let max = s.dof(s.dof_at_state(e).expect("dof")).max;
+    assert_eq!(at(&doc, 10), max);
+    assert!(doc.undo().is_some_and(|l| l.contains("Key 10")));
+    assert_eq!(at(&doc, 10), k10);
+    assert!(doc.undo().is_some_and(|l| l.contains("Tween")));
+    assert!(doc.sequences()[0].key_at(4).is_none());
+}

@@ -48,6 +48,23 @@ pub struct BakedStrip {
     pub poses: Vec<Vec<f64>>,
 }
 
+/// The motion trails shown, as last made from the document (drawn by the gizmos, gripped by
+/// [`crate::drag`]).
+#[derive(Resource, Debug, Default)]
+pub struct TrailPaths(pub Vec<marionette_editing::trail::Trail>);
+
+/// Makes the motion trails again (the document changed).
+fn make_trails(document: Res<OpenDocument>, mut paths: ResMut<TrailPaths>) {
+    let made = if document.shown_trails().is_empty() {
+        Vec::new()
+    } else {
+        document.trails()
+    };
+    if made != paths.0 {
+        paths.0 = made;
+    }
+}
+
 /// Derives what the document implies.
 pub struct DerivedPlugin;
 
@@ -56,6 +73,7 @@ impl Plugin for DerivedPlugin {
         app.init_resource::<LockStatus>()
             .init_resource::<SelectedLimb>()
             .init_resource::<BakedStrip>()
+            .init_resource::<TrailPaths>()
             .add_systems(
                 Update,
                 (
@@ -64,6 +82,7 @@ impl Plugin for DerivedPlugin {
                         resource_changed::<OpenDocument>.or_eager(resource_changed::<Selection>),
                     ),
                     baked_strip.run_if(resource_changed::<OpenDocument>),
+                    make_trails.run_if(resource_changed::<OpenDocument>),
                 )
                     .in_set(EditorSet::Derive),
             );

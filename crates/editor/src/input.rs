@@ -123,11 +123,15 @@ pub enum Command {
     PastePose,
     /// Paste the pose copied onto the other side, mirrored.
     PasteFlipped,
+    /// Show the motion trail of the selected site (or joint) around the current frame.
+    ShowTrail,
+    /// Hide every motion trail.
+    HideTrails,
 }
 
 impl Command {
     /// Every command, in the order the key handler tries them.
-    pub const ALL: [Command; 26] = [
+    pub const ALL: [Command; 28] = [
         Command::Undo,
         Command::Redo,
         Command::OpenDocument,
@@ -154,6 +158,8 @@ impl Command {
         Command::CopyPose,
         Command::PastePose,
         Command::PasteFlipped,
+        Command::ShowTrail,
+        Command::HideTrails,
     ];
 
     /// The command's name in menus and tooltips.
@@ -185,6 +191,8 @@ impl Command {
             Command::CopyPose => "Copy pose",
             Command::PastePose => "Paste pose",
             Command::PasteFlipped => "Paste flipped",
+            Command::ShowTrail => "Show trail of the selection",
+            Command::HideTrails => "Hide trails",
         }
     }
 
@@ -217,6 +225,8 @@ impl Command {
             Command::CopyPose => const { &[ctrl(KeyCode::KeyC)] },
             Command::PastePose => const { &[ctrl(KeyCode::KeyV)] },
             Command::PasteFlipped => const { &[ctrl_shift(KeyCode::KeyV)] },
+            Command::ShowTrail => const { &[shift(KeyCode::KeyT)] },
+            Command::HideTrails => const { &[alt(KeyCode::KeyT)] },
         }
     }
 
@@ -334,6 +344,30 @@ impl Requests<'_> {
             }
             Command::CancelDrag => self.edit(Edit::CancelDrag),
             Command::SetKey => self.edit(Edit::SetKey),
+            Command::ShowTrail => {
+                let of = match (selection.site(document), selection.joint(document)) {
+                    (Some(site), _) => Some(marionette_editing::Grip::Site(site)),
+                    (None, Some(joint)) => Some(marionette_editing::Grip::Joint(joint)),
+                    _ => None,
+                };
+                let keys = document
+                    .current_sequence()
+                    .and_then(|i| document.sequences().get(i))
+                    .and_then(|s| Some((s.keys.first()?.frame, s.keys.last()?.frame)));
+                match (of, keys) {
+                    (Some(of), Some((first, last))) => {
+                        // Two seconds either side of the current frame, within the keys.
+                        let now = document.frame().clamp(first, last);
+                        let (from, to) = ((now - 48).max(first), (now + 48).min(last));
+                        self.edit(Edit::ShowTrail { of, from, to });
+                    }
+                    (None, _) => {
+                        notices.info("Select a site (a hand, a heel) or a joint to show its trail")
+                    }
+                    (_, None) => notices.info("Show a sequence to see a trail"),
+                }
+            }
+            Command::HideTrails => self.edit(Edit::HideTrails),
             Command::KeySelectedJoints => {
                 let joints = selection.joints(document);
                 if joints.is_empty() {

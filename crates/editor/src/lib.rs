@@ -159,6 +159,7 @@ impl PluginGroup for EditorWindowPlugins {
             .add(views::ViewsPlugin)
             .add(panels::PanelsPlugin)
             .add(panels::motion::MotionPlotPlugin)
+            .add(panels::curves::CurvesPlugin)
             .add(gizmos::GizmosPlugin)
             .add(replay::ReplayPlugin)
     }

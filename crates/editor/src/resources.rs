@@ -117,6 +117,8 @@ pub struct Display {
     pub bones: bool,
     /// The motion plot window (Sequence ▸ Motion plot).
     pub motion_plot: bool,
+    /// Whether the curve editor is shown.
+    pub curves: bool,
     /// The pose library window (Pose ▸ Pose library).
     pub pose_library: bool,
 }
@@ -128,6 +130,7 @@ impl Default for Display {
             onion_skins: true,
             bones: false,
             motion_plot: false,
+            curves: false,
             pose_library: false,
         }
     }

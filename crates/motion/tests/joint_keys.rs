@@ -200,3 +200,74 @@ fn keys_on_some_joints_save_and_load_back() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(back.sequences[0].keys, seq.keys);
 }
+
+/// Every baked frame's values, for comparing bakes bit for bit.
+fn baked(s: &Skeleton, seq: &Sequence, locks: &[Lock]) -> Vec<(i64, Vec<u64>)> {
+    let baker = Baker::new(s, seq, locks, BakeSettings::default());
+    bake_with_threads(&baker, 1, &|| {})
+        .expect("bakes")
+        .into_iter()
+        .map(|f| (f.frame, f.q.iter().map(|v| v.to_bits()).collect()))
+        .collect()
+}
+
+/// The frames whose bake differs between `a` and `b`.
+fn changed(a: &[(i64, Vec<u64>)], b: &[(i64, Vec<u64>)]) -> Vec<i64> {
+    a.iter()
+        .zip(b)
+        .filter(|(x, y)| x != y)
+        .map(|(x, _)| x.0)
+        .collect()
+}
+
+#[test]
+fn a_key_value_changed_changes_the_bake_only_inside_the_spans_around_it() {
+    let s = builtin::humanoid();
+    let mut fk = Fk::new(&s);
+    fk.update(&s, &builtin::standing(&s).q);
+    let heel = s.site_by_name("left heel").expect("heel");
+    let locks = vec![
+        Lock::at_current(
+            &s,
+            &fk,
+            "left heel",
+            LockPart::Site(heel),
+            LockKind::Position,
+        )
+        .expect("lock"),
+    ];
+    // The forearm's key at 12 (its keys are at 2, 12 and 22).
+    let seq = sequence(&s);
+    let elbow = s.joint_by_name("left elbow").expect("elbow");
+    let e = s.joint_dofs(elbow).next().expect("dof").state_index();
+    let mut edited = seq.clone();
+    edited
+        .set_key_value(&s, 12, e, 1.0)
+        .expect("the forearm's key");
+    let moved = changed(&baked(&s, &seq, &locks), &baked(&s, &edited, &locks));
+    assert!(!moved.is_empty());
+    assert!(
+        moved.iter().all(|&f| f > 2 && f < 22),
+        "frames changed: {moved:?}"
+    );
+    // Not the upper arm's key, which the key at 12 does not hold.
+    let shoulder = s.joint_by_name("left shoulder").expect("shoulder");
+    let sh = s.joint_dofs(shoulder).next().expect("dof").state_index();
+    assert!(edited.set_key_value(&s, 12, sh, 0.5).is_err());
+    // Whole-pose keys at 0, 8, 16, 24: the key at 8 changed moves frames 1–15 only.
+    let standing = builtin::standing(&s);
+    let mut whole = Sequence {
+        keys: [0, 8, 16, 24]
+            .iter()
+            .map(|&f| Key::new(f, standing.clone()))
+            .collect(),
+        ..seq.clone()
+    };
+    let before = baked(&s, &whole, &locks);
+    let knee = s.joint_by_name("right knee").expect("knee");
+    let k = s.joint_dofs(knee).next().expect("dof").state_index();
+    whole.set_key_value(&s, 8, k, 0.8).expect("whole key");
+    let moved = changed(&before, &baked(&s, &whole, &locks));
+    assert_eq!(moved.first(), Some(&1));
+    assert_eq!(moved.last(), Some(&15));
+}

@@ -155,6 +155,47 @@ pub enum Edit {
         /// The new frame.
         to: i64,
     },
+    /// Show the motion trail of a site or a joint (a [`Grip::Site`] or [`Grip::Joint`]) over
+    /// frames `from ..= to` of the shown sequence; not recorded.
+    ShowTrail {
+        /// What it follows.
+        of: Grip,
+        /// First frame.
+        from: i64,
+        /// Last frame.
+        to: i64,
+    },
+    /// Hide every motion trail; not recorded.
+    HideTrails,
+    /// Press a trail's point at `frame`: go there and drag `of` from there; when the drag ends,
+    /// the joints it moved are keyed at `frame`.
+    BeginTrailDrag {
+        /// What the trail follows.
+        of: Grip,
+        /// The point's frame.
+        frame: i64,
+    },
+    /// Set one value of the shown sequence's key at `frame` (a key's point dragged in value in
+    /// the curve editor): state index `state` (a DOF, or the root's x, y, z).
+    SetKeyValue {
+        /// The key's frame.
+        frame: i64,
+        /// The state index.
+        state: usize,
+        /// The new value (radians or metres).
+        value: f64,
+    },
+    /// Set several key values at once, one undo step (the curve editor's Smooth and Blend on
+    /// the selected points): (key frame, state index, value).
+    SetKeyValues(Vec<(i64, usize, f64)>),
+    /// A key at the current frame on these joints, each `blend` (0 … 1) of the way from its
+    /// key before to its key after (the curve editor's Tween).
+    Tween {
+        /// The joints.
+        joints: Vec<JointId>,
+        /// How far from the key before (0) to the key after (1).
+        blend: f64,
+    },
     /// Move every key of one joint of the shown sequence by `by` frames (its timing offset).
     OffsetJointKeys {
         /// The joint.
@@ -390,6 +431,18 @@ impl Document {
             Edit::KeyJoints(joints) => self.key_joints(&joints)?,
             Edit::MoveJointKey { joint, from, to } => self.move_joint_key(joint, from, to)?,
             Edit::OffsetJointKeys { joint, by } => self.offset_joint_keys(joint, by)?,
+            Edit::SetKeyValue {
+                frame,
+                state,
+                value,
+            } => self.set_key_value(frame, state, value)?,
+            Edit::SetKeyValues(values) => self.set_key_values(&values)?,
+            Edit::Tween { joints, blend } => self.tween(&joints, blend)?,
+            Edit::ShowTrail { of, from, to } => self.show_trail(of, from, to)?,
+            Edit::HideTrails => self.hide_trails(),
+            Edit::BeginTrailDrag { of, frame } => {
+                self.begin_trail_drag(of, frame, solving.chain_mode)?
+            }
             Edit::SelectSequence(index) => self.select_sequence(index)?,
             Edit::NewSequence => {
                 self.new_sequence("Sequence 1");

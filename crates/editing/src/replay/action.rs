@@ -26,6 +26,31 @@ pub enum DragGrip {
     Site(SiteId),
     /// A joint's origin (pressed there, nearer than anything picking finds).
     Joint(JointId),
+    /// A motion trail's dot at a frame (pressed where it is drawn): the trail of a site
+    /// ([`crate::Grip::Site`]) or a joint ([`crate::Grip::Joint`]).
+    Trail {
+        /// The trail's site, or `None` for a joint's trail.
+        site: Option<SiteId>,
+        /// The joint (the site's joint for a site's trail).
+        joint: JointId,
+        /// The dot's frame.
+        frame: i64,
+    },
+}
+
+impl DragGrip {
+    /// What a trail grip's trail follows.
+    pub fn trail_of(self) -> Option<crate::Grip> {
+        match self {
+            DragGrip::Trail {
+                site: Some(site), ..
+            } => Some(crate::Grip::Site(site)),
+            DragGrip::Trail {
+                site: None, joint, ..
+            } => Some(crate::Grip::Joint(joint)),
+            _ => None,
+        }
+    }
 }
 
 /// A window of the editor a step shows.
@@ -35,6 +60,8 @@ pub enum Window {
     PoseLibrary,
     /// The motion plot, on this site.
     MotionPlot(String),
+    /// The curve editor (Sequence ▸ Curves), on the selected joints.
+    Curves,
 }
 
 /// A panel a step shows or hides.

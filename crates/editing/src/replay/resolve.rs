@@ -94,6 +94,57 @@ impl Step {
             ),
             Step::SetKey => edit(Edit::SetKey, SETTLE, "set a key".into()),
             Step::DeleteKey => edit(Edit::DeleteKey, SETTLE, "delete the key".into()),
+            Step::ShowTrail { site, from, to } => edit(
+                Edit::ShowTrail {
+                    of: find.site_or_joint(site)?,
+                    from: *from,
+                    to: *to,
+                },
+                SETTLE,
+                format!("show the trail of {site}"),
+            ),
+            Step::DragTrail {
+                site,
+                frame,
+                to,
+                frames,
+            } => {
+                let of = find.site_or_joint(site)?;
+                if !document.shown_trails().iter().any(|t| t.of == of) {
+                    return Err(format!(
+                        "DragTrail: no trail of \"{site}\" is shown (ShowTrail first)"
+                    ));
+                }
+                let (site_id, joint) = match of {
+                    crate::Grip::Site(s) => (Some(s), document.skeleton().site(s).joint),
+                    crate::Grip::Joint(j) => (None, j),
+                    crate::Grip::Body { joint, .. } => (None, joint),
+                };
+                let drag = Action::Drag {
+                    grip: DragGrip::Trail {
+                        site: site_id,
+                        joint,
+                        frame: *frame,
+                    },
+                    to: on_stage(document, *to),
+                    frames: (*frames).max(1),
+                };
+                // The dot at the current frame is the figure's own (a press there drags the
+                // figure): first step off it.
+                if document.frame() == *frame {
+                    Action::Then(vec![
+                        edit(
+                            Edit::GoToFrame(frame + 1),
+                            SETTLE,
+                            "step off the frame".into(),
+                        ),
+                        drag,
+                    ])
+                } else {
+                    drag
+                }
+            }
+            Step::ShowCurves => Action::Show(Window::Curves),
             Step::KeySelectedJoints => edit(
                 Edit::KeyJoints(context.selected.to_vec()),
                 SETTLE,
@@ -367,6 +418,23 @@ impl Names<'_> {
                 self.0.skeleton().name()
             )
         })
+    }
+
+    /// A site by name, else a joint.
+    fn site_or_joint(&self, name: &str) -> Result<crate::Grip, String> {
+        let skeleton = self.0.skeleton();
+        if let Some(site) = skeleton.site_by_name(name) {
+            return Ok(crate::Grip::Site(site));
+        }
+        skeleton
+            .joint_by_name(name)
+            .map(crate::Grip::Joint)
+            .ok_or_else(|| {
+                format!(
+                    "skeleton \"{}\" has no site or joint \"{name}\"",
+                    skeleton.name()
+                )
+            })
     }
 
     fn site(&self, name: &str) -> Result<SiteId, String> {

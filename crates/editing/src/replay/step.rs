@@ -87,6 +87,32 @@ pub enum Step {
     DeleteKey,
     /// Set a key at the current frame on the selected joints only (Shift+K).
     KeySelectedJoints,
+    /// Open the curve editor (Sequence ▸ Curves) on the selected joints.
+    ShowCurves,
+    /// Show the motion trail of a site (or a joint) over frames `from ..= to` of the shown
+    /// sequence.
+    ShowTrail {
+        /// The site's (or joint's) name.
+        site: String,
+        /// First frame.
+        from: i64,
+        /// Last frame.
+        to: i64,
+    },
+    /// Drag the shown trail's dot at `frame` to where the world point `to` shows in the large
+    /// view: the timeline goes to that frame, the point is posed there by IK (locks held), and
+    /// a key at that frame holds the joints the drag moved.
+    DragTrail {
+        /// The trail's site (or joint).
+        site: String,
+        /// The dot's frame.
+        frame: i64,
+        /// Where it is dropped (world, metres).
+        to: (f64, f64, f64),
+        /// Frames of the move (default 20).
+        #[serde(default = "twenty")]
+        frames: u32,
+    },
     /// Move one joint's key from frame `from` to `to` (its marker dragged on the joint's lane of
     /// the timeline); the key's other parts stay.
     MoveKeys {
@@ -354,4 +380,9 @@ impl ReplayLockKind {
             ReplayLockKind::Plane => LockKind::Plane,
         }
     }
+}
+
+/// Frames of a trail drag's move when the step does not say.
+fn twenty() -> u32 {
+    20
 }

@@ -138,6 +138,26 @@ impl Document {
         self.shown_stage_frame()
     }
 
+    /// The edited figure's poses on frames `from ..= to` as the stage's bake makes them, when
+    /// links hold now (else `None`: the figure's own bake shows its frames).
+    pub(crate) fn stage_poses(&self, from: i64, to: i64) -> Option<Vec<(i64, Vec<f64>)>> {
+        if self.sequence.is_none() || self.links_now().is_empty() {
+            return None;
+        }
+        let name = self.shown_name()?;
+        let stage = self.to_stage();
+        let baker = StageBaker::new(&stage, name, BakeSettings::default()).ok()?;
+        let mut scratch = baker.scratch();
+        Some(
+            (from..=to)
+                .filter_map(|f| {
+                    let frame = baker.frame(f, &mut scratch);
+                    Some((f, frame.figures.into_iter().nth(self.stage.active)?.q))
+                })
+                .collect(),
+        )
+    }
+
     /// The stage's bake of the shown sequence at the current frame (every figure, links held);
     /// `None` without a shown sequence or when the stage cannot be baked.
     pub(crate) fn shown_stage_frame(&self) -> Option<StageFrame> {

@@ -14,6 +14,7 @@ pub mod floor_grip;
 pub mod ghosts;
 pub mod handle_grip;
 pub mod lock_grip;
+pub mod trail_grip;
 
 use bevy::prelude::*;
 use marionette_editing::{Edit, Grip};
@@ -41,6 +42,7 @@ impl Plugin for DragPlugin {
                     lock_grip::grip_marker,
                     handle_grip::grip_handle,
                     floor_grip::grip_floor,
+                    trail_grip::grip_trail,
                     lock_grip::move_marker,
                     handle_grip::move_handle,
                     floor_grip::move_floor,
@@ -50,7 +52,8 @@ impl Plugin for DragPlugin {
                     .chain()
                     .in_set(EditorSet::Input),
             )
-            .add_systems(Update, solve_drag.in_set(EditorSet::Solve));
+            .add_systems(Update, solve_drag.in_set(EditorSet::Solve))
+            .init_resource::<crate::derived::TrailPaths>();
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod locks;
 pub mod stage_plan;
+pub mod trails;
 
 use bevy::prelude::*;
 use marionette_editing::rotate_handles::{HandleKind, across};
@@ -53,6 +54,7 @@ impl Plugin for GizmosPlugin {
                 draw_onion_skins,
                 draw_bones,
                 locks::draw_lock_markers,
+                trails::draw_trails,
             )
                 .in_set(crate::EditorSet::Gizmos),
         );

@@ -95,7 +95,27 @@ pub fn menu_bar(
                 out.edits.push(marionette_editing::Edit::FindFootContacts);
                 ui.close();
             }
+            if command_item(
+                ui,
+                Command::KeySelectedJoints,
+                Command::KeySelectedJoints.label(),
+                true,
+            ) {
+                out.commands.push(Command::KeySelectedJoints);
+                ui.close();
+            }
             ui.checkbox(&mut display.motion_plot, "Motion plot");
+            ui.checkbox(&mut display.curves, "Curves");
+            ui.separator();
+            if command_item(ui, Command::ShowTrail, Command::ShowTrail.label(), shown) {
+                out.commands.push(Command::ShowTrail);
+                ui.close();
+            }
+            let trails = !document.shown_trails().is_empty();
+            if command_item(ui, Command::HideTrails, Command::HideTrails.label(), trails) {
+                out.commands.push(Command::HideTrails);
+                ui.close();
+            }
         });
         ui.menu_button("View", |ui| {
             ui.checkbox(&mut layout.four, "Four views");

@@ -11,6 +11,7 @@
 //! selection, the ruler's range) is edited on copies and written back only when it changed, so
 //! change detection sees real changes only.
 
+pub mod curves;
 pub mod dialogs;
 pub mod ik;
 pub mod joint_lanes;
@@ -20,6 +21,7 @@ pub mod menu;
 pub mod motion;
 pub mod outliner;
 pub mod panel_memory;
+mod params;
 pub mod pose_library;
 pub mod retarget_map;
 pub mod ruler;
@@ -31,7 +33,6 @@ pub mod theme;
 pub mod timeline;
 
 use bevy::camera::visibility::RenderLayers;
-use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use bevy_egui::{
@@ -53,6 +54,7 @@ use crate::selection::Selection;
 use crate::timeline::{FrameClipboard, FrameRange, Playback};
 use crate::views::target::{ViewResolution, ViewsImage, paint_views};
 use crate::views::{Layout, ViewArea};
+use params::{PanelInputs, PanelState};
 
 /// The panels.
 pub struct PanelsPlugin;
@@ -198,43 +200,6 @@ fn see_through_panels(
         let [r, g, b, _] = theme::see_through_panels(context.get_mut()).to_array();
         camera.clear_color = ClearColorConfig::Custom(Color::srgb_u8(r, g, b));
     }
-}
-
-/// What the panels show and never change.
-#[derive(SystemParam)]
-pub struct PanelInputs<'w> {
-    document: Res<'w, OpenDocument>,
-    character: Res<'w, CharacterReport>,
-    solving: Res<'w, SolvingState>,
-    lock_status: Res<'w, LockStatus>,
-    limb: Res<'w, SelectedLimb>,
-    solve: Res<'w, SolveStatus>,
-    ghosts: Res<'w, Ghosts>,
-    strip: Res<'w, BakedStrip>,
-    clipboard: Res<'w, FrameClipboard>,
-    export: Option<Res<'w, RunningExport>>,
-    motion: Res<'w, motion::MotionTracks>,
-    active: Res<'w, crate::resources::ActiveDrag>,
-    views_image: Res<'w, ViewsImage>,
-}
-
-/// The view state the panels set (written back only when it changed).
-#[derive(SystemParam)]
-pub struct PanelState<'w> {
-    layout: ResMut<'w, Layout>,
-    area: ResMut<'w, ViewArea>,
-    display: ResMut<'w, Display>,
-    prompts: ResMut<'w, Prompts>,
-    selection: ResMut<'w, Selection>,
-    lock_hover: ResMut<'w, LockHover>,
-    playback: ResMut<'w, Playback>,
-    range: ResMut<'w, FrameRange>,
-    timeline: ResMut<'w, timeline::TimelineUi>,
-    notices: ResMut<'w, Notices>,
-    motion_site: ResMut<'w, motion::MotionSite>,
-    library: ResMut<'w, pose_library::PoseLibraryUi>,
-    panels: ResMut<'w, panel_memory::PanelLayout>,
-    resolution: ResMut<'w, ViewResolution>,
 }
 
 /// The panels, drawn in one egui pass; what they ask for sent after it.
@@ -387,6 +352,19 @@ fn editor_ui(
                 &mut out,
             );
             state.motion_site.set_if_neq(site);
+        }
+        if display.curves {
+            let mut ui_state = state.curves_ui.clone();
+            let tracks = (&*inputs.curves, selection.joints(document));
+            curves::curves_window(
+                ui.ctx(),
+                document,
+                tracks,
+                &mut ui_state,
+                &mut display.curves,
+                &mut out,
+            );
+            state.curves_ui.set_if_neq(ui_state);
         }
         if display.pose_library {
             let mut settings = state.library.clone();

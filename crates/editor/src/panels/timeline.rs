@@ -236,16 +236,6 @@ fn transport(ui: &mut egui::Ui, doc: &Document, state: &mut TimelineState, out: 
         {
             out.commands.push(Command::SetKey);
         }
-        if ui
-            .button("Key selected")
-            .on_hover_text(format!(
-                "A key on the selected joints only ({})",
-                Command::KeySelectedJoints.shortcut_text()
-            ))
-            .clicked()
-        {
-            out.commands.push(Command::KeySelectedJoints);
-        }
         let on_key = key_frames(doc).contains(&doc.frame());
         if ui
             .add_enabled(on_key, egui::Button::new("Delete key"))

@@ -189,6 +189,10 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
             world.resource_mut::<Display>().pose_library = true;
             false
         }
+        Action::Show(Window::Curves) => {
+            world.resource_mut::<Display>().curves = true;
+            true
+        }
         Action::Show(Window::MotionPlot(site)) => {
             world.resource_mut::<Display>().motion_plot = true;
             world.resource_mut::<crate::panels::motion::MotionSite>().0 = Some(site);

@@ -47,14 +47,25 @@ fn project_in_large_view(world: &mut World, p: Vec3) -> Option<Vec2> {
     Some(area.to_window(in_image))
 }
 
-/// Where a grip is now.
-fn grip_position(world: &World, grip: Grip) -> Vec3 {
+/// Where a grip is now (`None`: a trail's dot that is not drawn).
+fn grip_position(world: &World, grip: Grip) -> Option<Vec3> {
     let fk = world.resource::<OpenDocument>().fk();
     let at = match grip {
         Grip::Point(DragGrip::Site(site)) => fk.site_position(site),
         Grip::Point(DragGrip::Joint(joint)) | Grip::Ring(joint, _) => fk.joint_position(joint),
+        Grip::Point(trail @ DragGrip::Trail { frame, .. }) => {
+            let of = trail.trail_of()?;
+            let paths = world.get_resource::<crate::derived::TrailPaths>()?;
+            paths
+                .0
+                .iter()
+                .filter(|t| t.shown.of == of)
+                .flat_map(|t| t.points.iter())
+                .find(|(f, _)| *f == frame)?
+                .1
+        }
     };
-    crate::convert::vec3(&at)
+    Some(crate::convert::vec3(&at))
 }
 
 /// A grip as a message names it.
@@ -63,6 +74,10 @@ fn label(world: &World, grip: Grip) -> String {
     match grip {
         Grip::Point(DragGrip::Site(s)) => format!("site \"{}\"", skeleton.site(s).name),
         Grip::Point(DragGrip::Joint(j)) => format!("joint \"{}\"", skeleton.joint(j).name),
+        Grip::Point(DragGrip::Trail { site, joint, frame }) => {
+            let name = site.map_or(&skeleton.joint(joint).name, |s| &skeleton.site(s).name);
+            format!("the trail of \"{name}\" at frame {frame}")
+        }
         Grip::Ring(j, d) => format!(
             "the ring of joint \"{}\" DOF {}",
             skeleton.joint(j).name,
@@ -91,8 +106,11 @@ pub(super) fn start_drag(
     frames: u32,
 ) -> bool {
     let grip = Grip::Point(grip);
-    let at = grip_position(world, grip);
     let label = label(world, grip);
+    let Some(at) = grip_position(world, grip) else {
+        fail(world, format!("{label} is not drawn"));
+        return true;
+    };
     let (Some(from), Some(to_px)) = (
         project_in_large_view(world, at),
         project_in_large_view(world, crate::convert::vec3(&to)),
@@ -224,7 +242,9 @@ fn rotate_path(
 /// The press of a joint drag lands on the joint's origin: a pick of that point through the
 /// large view, nearer than anything picking finds there.
 fn grip_joint(world: &mut World, joint: JointId) {
-    let at = grip_position(world, Grip::Point(DragGrip::Joint(joint)));
+    let Some(at) = grip_position(world, Grip::Point(DragGrip::Joint(joint))) else {
+        return;
+    };
     if let Some((camera, _, _)) = large_view_camera(world) {
         world.write_message(PickRequest {
             target: PickTarget::Joint(joint),

@@ -1,0 +1,478 @@
+//! The curve editor (Sequence ▸ Curves, issue 34): the selected joints' DOF values over the
+//! shown sequence (degrees for hinges, millimetres for slides; the root translation's x, y, z
+//! when the root joint is selected), each as interpolated (dashed) and as baked with the locks
+//! (solid), so the locks' effect shows as the gap between the two; each key holding the joint as
+//! a point. Drag a point up or down to change the key's value, sideways to move that joint's key
+//! to another frame (a key holding other joints too: only this joint's part moves); scroll to
+//! zoom, drag the background to pan, F (over the plot) or *Frame all* to see every curve again.
+//! *Tween* keys the selected joints at the current frame, the blend's share of the way from
+//! each one's key before to its key after. A click on a point selects it (Shift+click: more);
+//! *Smooth* moves each selected point to a quarter of the way to its neighbours' mean on each
+//! side, *Blend ←* / *Blend →* the blend's share of the way to the key before or after (one undo
+//! step each). Each key's span (Step, Linear, Smooth, ease: the
+//! curve's tangents) is set from its marker's menu on the ruler. The curves are made again only
+//! when the document, the bake or the selection changes ([`CurveTracks`]).
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use egui_plot::{Line, LineStyle, Plot, PlotPoint, PlotPoints, Points, VLine};
+use marionette_editing::{Document, Edit};
+use marionette_skeleton::{DofKind, JointId, ROOT_STATE_LEN};
+
+use super::PanelOutput;
+use crate::EditorSet;
+use crate::derived::BakedStrip;
+use crate::resources::{Display, OpenDocument};
+use crate::selection::Selection;
+
+/// One curve: a state value of the shown sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    /// Its name ("right elbow 1", "root y").
+    pub name: String,
+    /// The joint it belongs to (the root joint for the root's coordinates).
+    pub joint: JointId,
+    /// The state index.
+    pub state: usize,
+    /// Degrees per radian for a hinge, millimetres per metre otherwise.
+    pub scale: f64,
+    /// (frame, value shown) as interpolated, then as baked.
+    pub lines: [Vec<[f64; 2]>; 2],
+    /// (frame, value shown) of each key holding it.
+    pub keys: Vec<[f64; 2]>,
+}
+
+/// The curves of the selected joints over the shown sequence.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct CurveTracks {
+    /// What they were made from: the document, its motion revision, the sequence, the joints.
+    source: Option<(u64, u64, usize, Vec<JointId>)>,
+    /// The curves.
+    pub curves: Vec<Curve>,
+}
+
+/// The curve editor's own state: the point dragged and the tween's blend.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct CurvesUi {
+    /// The point dragged: (curve, key frame), and where it is now (plot units).
+    grab: Option<(usize, i64, [f64; 2])>,
+    /// Whether a point was under the pointer on the last frame (the plot does not pan then).
+    over_point: bool,
+    /// The points selected: (state index, key frame).
+    selected: Vec<(usize, i64)>,
+    /// The tween's blend (0 … 1).
+    pub blend: f64,
+}
+
+impl Default for CurvesUi {
+    fn default() -> Self {
+        CurvesUi {
+            grab: None,
+            over_point: false,
+            selected: Vec::new(),
+            blend: 0.5,
+        }
+    }
+}
+
+/// Makes the curves while the curve editor is shown.
+pub struct CurvesPlugin;
+
+impl Plugin for CurvesPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<CurveTracks>()
+            .init_resource::<CurvesUi>()
+            .add_systems(
+                Update,
+                curve_tracks
+                    .run_if(|display: Res<Display>| display.curves)
+                    .in_set(EditorSet::Chart),
+            );
+    }
+}
+
+/// The curves of `joints` (the root's coordinates first when the root joint is one of them).
+fn curves_of(
+    document: &Document,
+    index: usize,
+    joints: &[JointId],
+    baked: &[Vec<f64>],
+) -> Vec<Curve> {
+    let s = document.skeleton();
+    let seq = &document.sequences()[index];
+    let interpolated = document.interpolate_sequence(index);
+    let first = seq.keys.first().map_or(0, |k| k.frame);
+    let mut states: Vec<(String, JointId, usize, f64)> = Vec::new();
+    for &j in joints {
+        if s.joint(j).parent.is_none() {
+            for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+                states.push((format!("root {axis}"), j, i, 1e3));
+            }
+        }
+        for d in s.joint_dofs(j) {
+            let dof = s.dof(d);
+            let scale = if dof.kind == DofKind::Hinge {
+                180.0 / std::f64::consts::PI
+            } else {
+                1e3
+            };
+            let name = format!("{} {}", s.joint(j).name, dof.index_in_joint + 1);
+            states.push((name, j, d.state_index(), scale));
+        }
+    }
+    states
+        .into_iter()
+        .map(|(name, joint, state, scale)| {
+            let line = |poses: &[Vec<f64>]| -> Vec<[f64; 2]> {
+                poses
+                    .iter()
+                    .enumerate()
+                    .map(|(f, q)| [(first + f as i64) as f64, q[state] * scale])
+                    .collect()
+            };
+            let holds = |k: &marionette_document::Key| {
+                if state < ROOT_STATE_LEN {
+                    k.holds_root()
+                } else {
+                    k.holds_joint(joint)
+                }
+            };
+            Curve {
+                name,
+                joint,
+                state,
+                scale,
+                lines: [line(&interpolated), line(baked)],
+                keys: seq
+                    .keys
+                    .iter()
+                    .filter(|k| holds(k))
+                    .map(|k| [k.frame as f64, k.pose.q[state] * scale])
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Makes the curves again when the document's motion, the bake or the selection changed.
+fn curve_tracks(
+    document: Res<OpenDocument>,
+    strip: Res<BakedStrip>,
+    selection: Res<Selection>,
+    mut tracks: ResMut<CurveTracks>,
+) {
+    let joints = selection.joints(&document);
+    let Some(index) = document.current_sequence().filter(|_| !joints.is_empty()) else {
+        if tracks.source.is_some() {
+            *tracks = CurveTracks::default();
+        }
+        return;
+    };
+    let source = (
+        document.id(),
+        document.history().motion_revision(),
+        index,
+        joints.clone(),
+    );
+    if tracks.source.as_ref() == Some(&source) || strip.poses.is_empty() {
+        return;
+    }
+    *tracks = CurveTracks {
+        curves: curves_of(&document, index, &joints, &strip.poses),
+        source: Some(source),
+    };
+}
+
+/// A curve's colour.
+fn colour(i: usize) -> egui::Color32 {
+    const COLOURS: [egui::Color32; 6] = [
+        egui::Color32::from_rgb(230, 90, 80),
+        egui::Color32::from_rgb(90, 190, 90),
+        egui::Color32::from_rgb(80, 140, 230),
+        egui::Color32::from_rgb(230, 180, 60),
+        egui::Color32::from_rgb(190, 110, 220),
+        egui::Color32::from_rgb(70, 200, 200),
+    ];
+    COLOURS[i % COLOURS.len()]
+}
+
+/// The key point nearest `pointer` (window pixels) within 8 px: (curve, key frame).
+fn point_near(
+    curves: &[Curve],
+    pointer: egui::Pos2,
+    to_screen: impl Fn(PlotPoint) -> egui::Pos2,
+) -> Option<(usize, i64)> {
+    curves
+        .iter()
+        .enumerate()
+        .flat_map(|(c, curve)| curve.keys.iter().map(move |k| (c, *k)))
+        .map(|(c, k)| {
+            (
+                c,
+                k[0] as i64,
+                to_screen(PlotPoint::new(k[0], k[1])).distance(pointer),
+            )
+        })
+        .filter(|&(_, _, d)| d <= 8.0)
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+        .map(|(c, f, _)| (c, f))
+}
+
+/// The edits a point dragged from key `frame` of `curve` to `to` (plot units) makes: the
+/// joint's key moved (when the frame changed), then its value set.
+fn dropped(curve: &Curve, frame: i64, to: [f64; 2]) -> Vec<Edit> {
+    let at = to[0].round() as i64;
+    let mut edits = Vec::new();
+    if at != frame && curve.state >= ROOT_STATE_LEN {
+        edits.push(Edit::MoveJointKey {
+            joint: curve.joint,
+            from: frame,
+            to: at,
+        });
+    }
+    let at = if curve.state >= ROOT_STATE_LEN {
+        at
+    } else {
+        frame
+    };
+    edits.push(Edit::SetKeyValue {
+        frame: at,
+        state: curve.state,
+        value: to[1] / curve.scale,
+    });
+    edits
+}
+
+/// How a selected point's value changes: toward its neighbours' mean, or toward one neighbour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Reshape {
+    /// (previous + 2 × value + next) / 4, a missing neighbour counted as the value.
+    Smooth,
+    /// `blend` of the way to the key before (`false`) or after (`true`).
+    Blend(bool, f64),
+}
+
+/// The edit reshaping the `selected` points (state index, key frame) of `curves`.
+fn reshaped(curves: &[Curve], selected: &[(usize, i64)], how: Reshape) -> Option<Edit> {
+    let mut values = Vec::new();
+    for curve in curves {
+        for (i, k) in curve.keys.iter().enumerate() {
+            if !selected.contains(&(curve.state, k[0] as i64)) {
+                continue;
+            }
+            let before = i.checked_sub(1).map_or(k[1], |j| curve.keys[j][1]);
+            let after = curve.keys.get(i + 1).map_or(k[1], |n| n[1]);
+            let value = match how {
+                Reshape::Smooth => (before + 2.0 * k[1] + after) / 4.0,
+                Reshape::Blend(next, blend) => {
+                    let to = if next { after } else { before };
+                    k[1] + blend * (to - k[1])
+                }
+            };
+            values.push((k[0] as i64, curve.state, value / curve.scale));
+        }
+    }
+    (!values.is_empty()).then_some(Edit::SetKeyValues(values))
+}
+
+/// The curve editor window.
+pub fn curves_window(
+    ctx: &egui::Context,
+    document: &Document,
+    (tracks, joints): (&CurveTracks, Vec<JointId>),
+    state: &mut CurvesUi,
+    open: &mut bool,
+    out: &mut PanelOutput,
+) {
+    let screen = ctx.content_rect();
+    egui::Window::new("Curves")
+        .open(open)
+        .default_pos(egui::pos2(screen.left() + 320.0, screen.top() + 40.0))
+        .default_size([520.0, 320.0])
+        .resizable(true)
+        .show(ctx, |ui| {
+            if document.current_sequence().is_none() || joints.is_empty() {
+                ui.label("Show a sequence and select joints to see their curves.");
+                return;
+            }
+            let mut frame_all = false;
+            ui.horizontal(|ui| {
+                frame_all = ui.button("Frame all").on_hover_text("F over the plot").clicked();
+                ui.separator();
+                ui.add(egui::Slider::new(&mut state.blend, 0.0..=1.0).text("blend"));
+                if ui
+                    .button("Tween")
+                    .on_hover_text("A key at the current frame on the selected joints, the blend's share of the way from each one's key before to its key after")
+                    .clicked()
+                {
+                    out.edits.push(Edit::Tween { joints: joints.clone(), blend: state.blend });
+                }
+                ui.separator();
+                let any = !state.selected.is_empty();
+                for (label, how, tip) in [
+                    ("Smooth", Reshape::Smooth, "Each selected point a quarter of the way to its neighbours' mean"),
+                    ("Blend ←", Reshape::Blend(false, state.blend), "Each selected point the blend's share of the way to the key before"),
+                    ("Blend →", Reshape::Blend(true, state.blend), "Each selected point the blend's share of the way to the key after"),
+                ] {
+                    if ui.add_enabled(any, egui::Button::new(label)).on_hover_text(tip).clicked()
+                        && let Some(edit) = reshaped(&tracks.curves, &state.selected, how)
+                    {
+                        out.edits.push(edit);
+                    }
+                }
+            });
+            ui.label("dashed: as interpolated · solid: as baked with the locks · points: keys (drag: value, or sideways: frame)");
+            let frame = document.frame() as f64;
+            let hovered = ui.ui_contains_pointer();
+            frame_all |= hovered && ui.input(|i| i.key_pressed(egui::Key::F));
+            let grab = state.grab;
+            let mut plot = Plot::new("curves")
+                .allow_drag(grab.is_none() && !state.over_point)
+                .allow_double_click_reset(true)
+                .legend(egui_plot::Legend::default());
+            if frame_all {
+                plot = plot.reset();
+            }
+            let response = plot.show(ui, |plot| {
+                for (i, curve) in tracks.curves.iter().enumerate() {
+                    let c = colour(i);
+                    plot.line(
+                        Line::new(curve.name.clone(), PlotPoints::from(curve.lines[0].clone()))
+                            .color(c.gamma_multiply(0.6))
+                            .style(LineStyle::dashed_loose()),
+                    );
+                    plot.line(Line::new(curve.name.clone(), PlotPoints::from(curve.lines[1].clone())).color(c));
+                    let keys: Vec<[f64; 2]> = curve
+                        .keys
+                        .iter()
+                        .map(|k| match grab {
+                            Some((g, f, at)) if g == i && f as f64 == k[0] => at,
+                            _ => *k,
+                        })
+                        .collect();
+                    let chosen: Vec<[f64; 2]> = keys
+                        .iter()
+                        .filter(|k| state.selected.contains(&(curve.state, k[0] as i64)))
+                        .copied()
+                        .collect();
+                    plot.points(Points::new(curve.name.clone(), PlotPoints::from(keys)).color(c).radius(4.0));
+                    if !chosen.is_empty() {
+                        plot.points(
+                            Points::new(curve.name.clone(), PlotPoints::from(chosen))
+                                .color(egui::Color32::WHITE)
+                                .radius(6.0)
+                                .filled(false),
+                        );
+                    }
+                }
+                plot.vline(VLine::new("frame", frame).color(egui::Color32::from_rgb(220, 80, 40)));
+                let pointer = plot.response().hover_pos();
+                let near = pointer.and_then(|p| point_near(&tracks.curves, p, |q| plot.screen_from_plot(q)));
+                (near, plot.pointer_coordinate())
+            });
+            let (near, at) = response.inner;
+            state.over_point = near.is_some();
+            let r = &response.response;
+            if r.drag_started()
+                && let Some((c, f)) = near
+                && let Some(k) = tracks.curves[c].keys.iter().find(|k| k[0] as i64 == f)
+            {
+                state.grab = Some((c, f, *k));
+            }
+            if let (Some((c, f, _)), Some(at)) = (state.grab, at)
+                && r.dragged()
+            {
+                state.grab = Some((c, f, [at.x.round(), at.y]));
+            }
+            if r.drag_stopped()
+                && let Some((c, f, to)) = state.grab.take()
+                && let Some(curve) = tracks.curves.get(c)
+            {
+                out.edits.extend(dropped(curve, f, to));
+            }
+            if r.clicked() {
+                match near {
+                    Some((c, f)) => {
+                        let point = (tracks.curves[c].state, f);
+                        if !ui.input(|i| i.modifiers.shift) {
+                            state.selected.clear();
+                        }
+                        if let Some(i) = state.selected.iter().position(|p| *p == point) {
+                            state.selected.remove(i);
+                        } else {
+                            state.selected.push(point);
+                        }
+                    }
+                    None => {
+                        if let Some(at) = at {
+                            out.edits.push(Edit::GoToFrame(at.x.round() as i64));
+                        }
+                    }
+                }
+            }
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_point_dropped_sideways_moves_the_joints_key_then_sets_its_value() {
+        let curve = Curve {
+            name: "left elbow 1".into(),
+            joint: marionette_skeleton::builtin::humanoid()
+                .joint_by_name("left elbow")
+                .expect("elbow"),
+            state: 20,
+            scale: 180.0 / std::f64::consts::PI,
+            lines: [Vec::new(), Vec::new()],
+            keys: vec![[10.0, 30.0]],
+        };
+        let edits = dropped(&curve, 10, [12.4, 45.0]);
+        assert!(
+            matches!(edits[0], Edit::MoveJointKey { joint, from: 10, to: 12 } if joint == curve.joint),
+            "{edits:?}"
+        );
+        let Edit::SetKeyValue {
+            frame,
+            state,
+            value,
+        } = edits[1]
+        else {
+            panic!("{edits:?}");
+        };
+        assert_eq!((frame, state), (12, 20));
+        assert!((value - 45f64.to_radians()).abs() < 1e-12);
+        // Up and down only: the value alone.
+        assert_eq!(dropped(&curve, 10, [10.2, 45.0]).len(), 1);
+    }
+
+    #[test]
+    fn smooth_and_blend_move_the_selected_points_toward_their_neighbours() {
+        let curve = Curve {
+            name: "left elbow 1".into(),
+            joint: marionette_skeleton::builtin::humanoid()
+                .joint_by_name("left elbow")
+                .expect("elbow"),
+            state: 20,
+            scale: 1.0,
+            lines: [Vec::new(), Vec::new()],
+            keys: vec![[0.0, 0.0], [10.0, 1.0], [20.0, 0.5]],
+        };
+        let curves = [curve];
+        let values = |how| match reshaped(&curves, &[(20, 10)], how) {
+            Some(Edit::SetKeyValues(v)) => v,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(values(Reshape::Smooth), [(10, 20, 0.625)]);
+        assert_eq!(values(Reshape::Blend(false, 0.5)), [(10, 20, 0.5)]);
+        assert_eq!(values(Reshape::Blend(true, 0.5)), [(10, 20, 0.75)]);
+        // The first key's missing neighbour counts as itself.
+        match reshaped(&curves, &[(20, 0)], Reshape::Smooth) {
+            Some(Edit::SetKeyValues(v)) => assert_eq!(v, [(0, 20, 0.25)]),
+            other => panic!("{other:?}"),
+        }
+        assert!(reshaped(&curves, &[], Reshape::Smooth).is_none());
+    }
+}
