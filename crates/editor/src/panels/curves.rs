@@ -7,15 +7,17 @@
 //! zoom, drag the background to pan, F (over the plot) or *Frame all* to see every curve again.
 //! *Tween* keys the selected joints at the current frame, the blend's share of the way from
 //! each one's key before to its key after. A click on a point selects it (Shift+click: more);
-//! *Smooth* moves each selected point to a quarter of the way to its neighbours' mean on each
-//! side, *Blend ←* / *Blend →* the blend's share of the way to the key before or after (one undo
-//! step each). Each key's span (Step, Linear, Smooth, ease: the
-//! curve's tangents) is set from its marker's menu on the ruler. The curves are made again only
-//! when the document, the bake or the selection changes ([`CurveTracks`]).
+//! *Smooth* moves each selected point a quarter of the way to its neighbours' mean, *Blend ←* /
+//! *Blend →* the blend's share of the way to the key before or after (one undo step). A
+//! right-click on a point opens its key's tangents: Auto, Linear, Step, Flat (the span out of
+//! the key, for every joint the key holds, as its marker's menu on the ruler sets it). The
+//! curves are made again only when the document, the bake or the selection changes
+//! ([`CurveTracks`]).
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 use egui_plot::{Line, LineStyle, Plot, PlotPoint, PlotPoints, Points, VLine};
+use marionette_document::KeyInterpolation;
 use marionette_editing::{Document, Edit};
 use marionette_skeleton::{DofKind, JointId, ROOT_STATE_LEN};
 
@@ -60,6 +62,8 @@ pub struct CurvesUi {
     over_point: bool,
     /// The points selected: (state index, key frame).
     selected: Vec<(usize, i64)>,
+    /// The tangent menu of the key at this frame, open where the right-click was.
+    tangents: Option<(i64, egui::Pos2)>,
     /// The tween's blend (0 … 1).
     pub blend: f64,
 }
@@ -70,6 +74,7 @@ impl Default for CurvesUi {
             grab: None,
             over_point: false,
             selected: Vec::new(),
+            tangents: None,
             blend: 0.5,
         }
     }
@@ -275,6 +280,46 @@ fn reshaped(curves: &[Curve], selected: &[(usize, i64)], how: Reshape) -> Option
     (!values.is_empty()).then_some(Edit::SetKeyValues(values))
 }
 
+/// A key's tangents as the curve editor names them: the span out of the key (every joint the
+/// key holds) as `Edit::SetKeyInterpolation` sets it. Auto: squad (C¹ through the keys);
+/// Linear: along the shorter arc; Step: held until the next key; Flat: linear eased fully in and
+/// out (the curve flat at both keys); Sequence: as the sequence says.
+const TANGENTS: [(&str, Option<KeyInterpolation>, f64); 5] = [
+    ("Auto (smooth)", Some(KeyInterpolation::Smooth), 0.0),
+    ("Linear", Some(KeyInterpolation::Linear), 0.0),
+    ("Step", Some(KeyInterpolation::Step), 0.0),
+    ("Flat (eased)", Some(KeyInterpolation::Linear), 1.0),
+    ("As the sequence", None, 0.0),
+];
+
+/// The tangent menu of the key at `frame`, open at `at`; false once a choice is made or it is
+/// closed.
+fn tangent_menu(ctx: &egui::Context, frame: i64, at: egui::Pos2, out: &mut PanelOutput) -> bool {
+    let mut open = true;
+    egui::Area::new(egui::Id::new("curve tangents"))
+        .fixed_pos(at)
+        .order(egui::Order::Foreground)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(format!("Key {frame}: the span after it"));
+                for (label, interpolation, ease) in TANGENTS {
+                    if ui.button(label).clicked() {
+                        out.edits.push(Edit::SetKeyInterpolation {
+                            frame,
+                            interpolation,
+                            ease,
+                        });
+                        open = false;
+                    }
+                }
+                if ui.button("Close").clicked() {
+                    open = false;
+                }
+            });
+        });
+    open
+}
+
 /// The curve editor window.
 pub fn curves_window(
     ctx: &egui::Context,
@@ -390,6 +435,11 @@ pub fn curves_window(
             {
                 out.edits.extend(dropped(curve, f, to));
             }
+            if r.secondary_clicked()
+                && let (Some((_, f)), Some(p)) = (near, r.interact_pointer_pos())
+            {
+                state.tangents = Some((f, p + egui::vec2(4.0, 4.0)));
+            }
             if r.clicked() {
                 match near {
                     Some((c, f)) => {
@@ -411,6 +461,11 @@ pub fn curves_window(
                 }
             }
         });
+    if let Some((frame, at)) = state.tangents
+        && !tangent_menu(ctx, frame, at, out)
+    {
+        state.tangents = None;
+    }
 }
 
 #[cfg(test)]
