@@ -1,0 +1,104 @@
+//! End to end, the timing tools in the real editor window under Xvfb (issue 34): keys on some
+//! joints (`KeySelectedJoints`), a joint's key moved on its lane (`MoveKeys`), a hand's motion
+//! trail shown (`ShowTrail`) and dragged at another frame (`DragTrail`), the curve editor opened
+//! (`ShowCurves`), the document saved before and after the trail drag. Checked on the saved
+//! files: each joint's keys, every key but the dragged frame's unchanged as text, and the baked
+//! hand (`marionette export --format json`) where it was dropped. Needs `xvfb-run` and
+//! `mesa-vulkan-drivers` (`scripts/ensure-system-packages.sh`).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+mod window_common;
+use window_common::{marionette_cli, run_editor_on};
+
+fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("marionette-editor-timing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// The keys of a saved document's first sequence, one per line as the file has them.
+fn keys_text(text: &str) -> Vec<String> {
+    text.split("Key(")
+        .skip(1)
+        .map(|k| k.split("), Key").next().unwrap_or(k).to_owned())
+        .collect()
+}
+
+#[test]
+fn keys_on_some_joints_trails_and_curves_in_the_window() {
+    let dir = scratch_dir();
+    let script = "Replay([\n    Wait(20), SetView(\"front\"), Wait(10),\n    \
+        LockSite(site: \"left heel\", kind: Position),\n    \
+        LockSite(site: \"right heel\", kind: Position),\n    SetKey, SetFrame(20), SetKey,\n    \
+        SetFrame(10), RotateJoint(joint: \"right shoulder\", dof: 1, degrees: 70),\n    \
+        KeySelectedJoints,\n    \
+        SetFrame(12), SetView(\"side\"), RotateJoint(joint: \"right elbow\", dof: 0, degrees: 60),\n    \
+        SetView(\"front\"), KeySelectedJoints,\n    \
+        MoveKeys(joint: \"right elbow\", from: 12, to: 13),\n    \
+        ShowTrail(site: \"right fingertips\", from: 0, to: 20),\n    \
+        SetFrame(3), Wait(3), SaveDocument(\"before.ron\"),\n    \
+        DragTrail(site: \"right fingertips\", frame: 15, to: (-0.45, 1.20, 0.30)),\n    \
+        Wait(5), CheckLocks(0.1), SelectJoint(\"right elbow\"), ShowCurves, Wait(5),\n    \
+        Screenshot(\"curves.png\"), SaveDocument(\"after.ron\"), Exit,\n])";
+    let output = run_editor_on(&dir, &[], script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    assert!(dir.join("curves.png").exists());
+    let before = marionette_document::DocumentFile::load(dir.join("before.ron")).expect("before");
+    let after = marionette_document::DocumentFile::load(dir.join("after.ron")).expect("after");
+    let s = &after.skeleton;
+    let joint = |n: &str| s.joint_by_name(n).expect(n);
+    let seq = &before.sequences[0];
+    assert_eq!(seq.joint_key_frames(joint("right shoulder")), [0, 10, 20]);
+    assert_eq!(seq.joint_key_frames(joint("right elbow")), [0, 13, 20]);
+    assert_eq!(seq.joint_key_frames(joint("left knee")), [0, 20]);
+    // The trail drag keyed frame 15 on the arm it moved, and nothing else changed.
+    let dragged = after.sequences[0].key_at(15).expect("a key at 15");
+    let only = dragged.only.as_ref().expect("on some joints");
+    assert!(only.holds(joint("right elbow")) && !only.holds(joint("left knee")));
+    let text = |name: &str| std::fs::read_to_string(dir.join(name)).expect("saved");
+    let kept: Vec<String> = keys_text(&text("after.ron"))
+        .into_iter()
+        .filter(|k| !k.trim_start().starts_with("frame: 15,"))
+        .collect();
+    assert_eq!(kept, keys_text(&text("before.ron")));
+    // The bake puts the hand at frame 15 where it was dropped: at the world point asked for
+    // across the front view, at the depth its trail had there (a drag moves the point in the
+    // view's plane through it). Within 3 mm: the cursor goes to a pixel of the view.
+    let hand_at_15 = |name: &str| -> Vec<f64> {
+        let json = dir.join(format!("{name}.json"));
+        let export = Command::new(marionette_cli())
+            .arg("export")
+            .arg(dir.join(format!("{name}.ron")))
+            .args(["--sequence", "Sequence 1", "--format", "json", "--out"])
+            .arg(&json)
+            .output()
+            .expect("export");
+        assert!(
+            export.status.success(),
+            "{}",
+            String::from_utf8_lossy(&export.stderr)
+        );
+        let frames: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("JSON");
+        let hand = &frames["frames"][15]["sites"]["right fingertips"];
+        (0..3)
+            .map(|i| hand[i].as_f64().expect("coordinate"))
+            .collect()
+    };
+    let depth = hand_at_15("before")[2];
+    let at = hand_at_15("after");
+    let off = ((at[0] + 0.45).powi(2) + (at[1] - 1.20).powi(2) + (at[2] - depth).powi(2)).sqrt();
+    println!(
+        "the dragged hand is {:.2} mm from where it was dropped",
+        off * 1e3
+    );
+    assert!(
+        off < 3e-3,
+        "the hand at frame 15 is at {at:?}, {:.1} mm off",
+        off * 1e3
+    );
+}
