@@ -16,27 +16,28 @@ impl Document {
     /// Sets state index `state` of the shown sequence's key at `frame` to `value` (clamped to
     /// the DOF's limits).
     pub fn set_key_value(&mut self, frame: i64, state: usize, value: f64) -> Result<(), EditError> {
-        let skeleton = self.skeleton.clone();
-        let what = match skeleton.dof_at_state(state) {
-            Some(d) => format!(
-                "{} {}",
-                skeleton.joint(skeleton.dof(d).joint).name,
-                skeleton.dof(d).index_in_joint + 1
-            ),
-            None if state < ROOT_STATE_LEN => format!("root {}", ["x", "y", "z"][state]),
-            None => format!("state {state}"),
-        };
-        self.edit_sequence(format!("Key {frame}: {what}"), true, |s| {
-            s.set_key_value(&skeleton, frame, state, value)
-                .map_err(EditError::from)
-        })
+        self.set_key_values(&[(frame, state, value)])
     }
 
     /// Sets several key values, (key frame, state index, value) each, as one undo step; all or
     /// none.
     pub fn set_key_values(&mut self, values: &[(i64, usize, f64)]) -> Result<(), EditError> {
         let skeleton = self.skeleton.clone();
-        let label = format!("Set {} key values", values.len());
+        let label = match values {
+            [(frame, state, _)] => {
+                let what = match skeleton.dof_at_state(*state) {
+                    Some(d) => format!(
+                        "{} {}",
+                        skeleton.joint(skeleton.dof(d).joint).name,
+                        skeleton.dof(d).index_in_joint + 1
+                    ),
+                    None if *state < ROOT_STATE_LEN => format!("root {}", ["x", "y", "z"][*state]),
+                    None => format!("state {state}"),
+                };
+                format!("Key {frame}: {what}")
+            }
+            _ => format!("Set {} key values", values.len()),
+        };
         self.edit_sequence(label, true, |s| {
             for &(frame, state, value) in values {
                 s.set_key_value(&skeleton, frame, state, value)?;

@@ -347,7 +347,7 @@ impl Document {
             if key_after && !moved.is_empty() {
                 // The key is its own undo step; it cannot be refused with joints to key and a
                 // shown sequence, and if it were, the drag's pose stays as a pose edit.
-                let _ = self.key_dragged_joints(moved);
+                let _ = self.key_joints(&moved);
             }
         }
     }

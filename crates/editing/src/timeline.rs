@@ -16,6 +16,31 @@ use marionette_skeleton::{Fk, JointId, Pose};
 use crate::history::Change;
 use crate::{Document, EditError};
 
+/// A shown sequence's settings, as the timeline edits them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequenceSettings {
+    /// Frames per second.
+    pub fps: f64,
+    /// Rotation interpolation.
+    pub rotation: RotationInterpolation,
+    /// Root interpolation.
+    pub root: RootInterpolation,
+    /// Whether frames hold their locks.
+    pub hold_locks: bool,
+}
+
+impl SequenceSettings {
+    /// The settings `sequence` has.
+    pub fn of(sequence: &Sequence) -> SequenceSettings {
+        SequenceSettings {
+            fps: sequence.fps,
+            rotation: sequence.rotation,
+            root: sequence.root,
+            hold_locks: sequence.hold_locks,
+        }
+    }
+}
+
 impl Document {
     /// The sequence the timeline shows.
     pub fn current_sequence(&self) -> Option<usize> {

@@ -147,9 +147,4 @@ impl Document {
         self.key_after_drag = self.drag.is_some();
         Ok(())
     }
-
-    /// After a trail drag: a key at the current frame on the joints the drag moved.
-    pub(crate) fn key_dragged_joints(&mut self, joints: Vec<JointId>) -> Result<(), EditError> {
-        self.key_joints(&joints)
-    }
 }

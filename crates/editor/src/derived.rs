@@ -51,18 +51,35 @@ pub struct BakedStrip {
 /// The motion trails shown, as last made from the document (drawn by the gizmos, gripped by
 /// [`crate::drag`]).
 #[derive(Resource, Debug, Default)]
-pub struct TrailPaths(pub Vec<marionette_editing::trail::Trail>);
+pub struct TrailPaths {
+    /// What they were made from: the document, the revision of its locks and sequences, the
+    /// sequence shown, the trails asked for (a drag moving the pose changes none of these).
+    source: Option<TrailSource>,
+    /// The trails.
+    pub trails: Vec<marionette_editing::trail::Trail>,
+}
 
-/// Makes the motion trails again (the document changed).
+/// What the trails are made from.
+type TrailSource = (
+    u64,
+    u64,
+    Option<usize>,
+    Vec<marionette_editing::trail::ShownTrail>,
+);
+
+/// Makes the motion trails again when what they are made from changed.
 fn make_trails(document: Res<OpenDocument>, mut paths: ResMut<TrailPaths>) {
-    let made = if document.shown_trails().is_empty() {
-        Vec::new()
-    } else {
-        document.trails()
-    };
-    if made != paths.0 {
-        paths.0 = made;
+    let source = (
+        document.id(),
+        document.history().motion_revision(),
+        document.current_sequence(),
+        document.shown_trails().to_vec(),
+    );
+    if paths.source.as_ref() == Some(&source) {
+        return;
     }
+    paths.trails = document.trails();
+    paths.source = Some(source);
 }
 
 /// Derives what the document implies.

@@ -11,9 +11,7 @@
 //! settings are not work either, but they change what the next edit does, so they are edits of
 //! the [`Solving`] an edit is applied with (not recorded).
 
-use marionette_document::{
-    Clip, KeyInterpolation, LockKind, LockPart, RootInterpolation, RotationInterpolation, Sequence,
-};
+use marionette_document::{Clip, KeyInterpolation, LockKind, LockPart};
 use marionette_ik::analytic::limb::Limb;
 use marionette_skeleton::{DofId, JointId, SiteId};
 use nalgebra::Vector3;
@@ -21,35 +19,11 @@ use nalgebra::Vector3;
 use crate::drag::Grip;
 use crate::history::UndoStep;
 use crate::solve::{Comparison, IkSettings, SolveOutcome, Solving};
+pub use crate::timeline::SequenceSettings;
 use crate::{ChainMode, Document, EditError};
 
 /// Updates "solve until satisfied" may take in the editor.
 pub const SATISFY_BUDGET: usize = 2000;
-
-/// A shown sequence's settings, as the timeline edits them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SequenceSettings {
-    /// Frames per second.
-    pub fps: f64,
-    /// Rotation interpolation.
-    pub rotation: RotationInterpolation,
-    /// Root interpolation.
-    pub root: RootInterpolation,
-    /// Whether frames hold their locks.
-    pub hold_locks: bool,
-}
-
-impl SequenceSettings {
-    /// The settings `sequence` has.
-    pub fn of(sequence: &Sequence) -> SequenceSettings {
-        SequenceSettings {
-            fps: sequence.fps,
-            rotation: sequence.rotation,
-            root: sequence.root,
-            hold_locks: sequence.hold_locks,
-        }
-    }
-}
 
 /// One change to the work (or to how it is solved).
 #[derive(Debug, Clone, PartialEq)]
@@ -142,11 +116,9 @@ pub enum Edit {
     SetKey,
     /// Delete the shown sequence's key at the current frame.
     DeleteKey,
-    /// Set a key at the current frame on these joints only (their values now), the root
-    /// translation too when the figure's root joint is one of them.
+    /// Key these joints only at the current frame (the root translation too with the root).
     KeyJoints(Vec<JointId>),
-    /// Move one joint's key of the shown sequence from `from` to `to`, the key's other parts
-    /// staying where they are.
+    /// Move one joint's key from `from` to `to`; the key's other parts stay.
     MoveJointKey {
         /// The joint.
         joint: JointId,
@@ -155,8 +127,7 @@ pub enum Edit {
         /// The new frame.
         to: i64,
     },
-    /// Show the motion trail of a site or a joint (a [`Grip::Site`] or [`Grip::Joint`]) over
-    /// frames `from ..= to` of the shown sequence; not recorded.
+    /// Show a site's or joint's motion trail over `from ..= to`; not recorded.
     ShowTrail {
         /// What it follows.
         of: Grip,
@@ -167,36 +138,24 @@ pub enum Edit {
     },
     /// Hide every motion trail; not recorded.
     HideTrails,
-    /// Press a trail's point at `frame`: go there and drag `of` from there; when the drag ends,
-    /// the joints it moved are keyed at `frame`.
+    /// A trail's dot pressed: go to `frame` and drag `of`; the drag's joints keyed there at its end.
     BeginTrailDrag {
         /// What the trail follows.
         of: Grip,
         /// The point's frame.
         frame: i64,
     },
-    /// Set one value of the shown sequence's key at `frame` (a key's point dragged in value in
-    /// the curve editor): state index `state` (a DOF, or the root's x, y, z).
-    SetKeyValue {
-        /// The key's frame.
-        frame: i64,
-        /// The state index.
-        state: usize,
-        /// The new value (radians or metres).
-        value: f64,
-    },
-    /// Set several key values at once, one undo step (the curve editor's Smooth and Blend on
-    /// the selected points): (key frame, state index, value).
+    /// Set key values, (frame, state index, value) each, as one undo step (curve points dragged,
+    /// smoothed, blended).
     SetKeyValues(Vec<(i64, usize, f64)>),
-    /// A key at the current frame on these joints, each `blend` (0 … 1) of the way from its
-    /// key before to its key after (the curve editor's Tween).
+    /// Tween: a key here on these joints, `blend` of the way from each one's key before to after.
     Tween {
         /// The joints.
         joints: Vec<JointId>,
         /// How far from the key before (0) to the key after (1).
         blend: f64,
     },
-    /// Move every key of one joint of the shown sequence by `by` frames (its timing offset).
+    /// Move every key of one joint by `by` frames.
     OffsetJointKeys {
         /// The joint.
         joint: JointId,
@@ -431,11 +390,6 @@ impl Document {
             Edit::KeyJoints(joints) => self.key_joints(&joints)?,
             Edit::MoveJointKey { joint, from, to } => self.move_joint_key(joint, from, to)?,
             Edit::OffsetJointKeys { joint, by } => self.offset_joint_keys(joint, by)?,
-            Edit::SetKeyValue {
-                frame,
-                state,
-                value,
-            } => self.set_key_value(frame, state, value)?,
             Edit::SetKeyValues(values) => self.set_key_values(&values)?,
             Edit::Tween { joints, blend } => self.tween(&joints, blend)?,
             Edit::ShowTrail { of, from, to } => self.show_trail(of, from, to)?,

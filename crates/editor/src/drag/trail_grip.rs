@@ -27,7 +27,7 @@ pub fn grip_trail(
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut edits: MessageWriter<EditRequest>,
 ) {
-    if paths.0.is_empty() {
+    if paths.trails.is_empty() {
         return;
     }
     let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
@@ -37,7 +37,7 @@ pub fn grip_trail(
     let reach = DOT_REACH * document.handle_size();
     let now = document.frame();
     let nearest = paths
-        .0
+        .trails
         .iter()
         .flat_map(|t| t.points.iter().map(move |(f, p)| (t.shown.of, *f, p)))
         .filter(|&(_, f, _)| f != now)

@@ -11,7 +11,7 @@ use crate::derived::TrailPaths;
 /// Draws each trail: its path, a dot per frame, a bigger one per key.
 pub fn draw_trails(mut gizmos: Gizmos<super::OnTop>, paths: Res<TrailPaths>) {
     let colour = Color::srgb(0.95, 0.55, 0.95);
-    for trail in &paths.0 {
+    for trail in &paths.trails {
         gizmos.linestrip(trail.points.iter().map(|(_, p)| vec3(p)), colour);
         for (f, p) in &trail.points {
             let keyed = trail.keys.contains(f);

@@ -11,6 +11,7 @@
 //! selection, the ruler's range) is edited on copies and written back only when it changed, so
 //! change detection sees real changes only.
 
+pub mod curve_points;
 pub mod curves;
 pub mod dialogs;
 pub mod ik;

@@ -57,7 +57,7 @@ fn grip_position(world: &World, grip: Grip) -> Option<Vec3> {
             let of = trail.trail_of()?;
             let paths = world.get_resource::<crate::derived::TrailPaths>()?;
             paths
-                .0
+                .trails
                 .iter()
                 .filter(|t| t.shown.of == of)
                 .flat_map(|t| t.points.iter())
