@@ -11,10 +11,9 @@ use marionette_skeleton::{FileError, Pose, PoseDefect, PoseFile, Skeleton, Skele
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::key_file::{HandleDef, OnlyDef, dof_name, handle_def, key_handles, keyed_parts};
 use crate::lock::Lock;
-use crate::sequence::{
-    Key, KeyInterpolation, KeyedParts, RootInterpolation, RotationInterpolation, Sequence,
-};
+use crate::sequence::{Key, KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence};
 
 /// The version of a one-figure document, which this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -60,20 +59,8 @@ pub(crate) struct KeyDef {
     interpolation: Option<KeyInterpolation>,
     #[serde(default, skip_serializing_if = "is_zero_f64")]
     ease: f64,
-}
-
-/// The parts a key holds when it holds only some (docs/file-formats.md, *Keys on some joints*).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "Only", deny_unknown_fields)]
-pub(crate) struct OnlyDef {
-    #[serde(default)]
-    joints: Vec<String>,
-    #[serde(default, skip_serializing_if = "is_false")]
-    root: bool,
-}
-
-fn is_false(v: &bool) -> bool {
-    !*v
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    handles: Vec<HandleDef>,
 }
 
 fn is_zero_f64(v: &f64) -> bool {
@@ -418,10 +405,12 @@ impl DocumentFile {
                             pose: k.pose.to_file(s),
                             only: k.only.as_ref().map(|o| OnlyDef {
                                 joints: o.joints.iter().map(|&j| s.joint(j).name.clone()).collect(),
+                                dofs: o.dofs.iter().map(|&d| dof_name(s, d)).collect(),
                                 root: o.root,
                             }),
                             interpolation: k.interpolation,
                             ease: k.ease,
+                            handles: k.handles.iter().map(|h| handle_def(s, h)).collect(),
                         })
                         .collect(),
                 })
@@ -557,23 +546,18 @@ pub(crate) fn resolve(
         let mut keys = Vec::with_capacity(s.keys.len());
         let mut bad = Vec::new();
         for k in &s.keys {
-            let only = match &k.only {
+            let parts = match &k.only {
                 None => Ok(None),
-                Some(o) => o
-                    .joints
-                    .iter()
-                    .map(|n| {
-                        skeleton.joint_by_name(n).ok_or_else(|| {
-                            format!("key at frame {}: `only` names no joint \"{n}\"", k.frame)
-                        })
-                    })
-                    .collect::<Result<Vec<_>, String>>()
-                    .map(|joints| Some(KeyedParts::new(joints, o.root))),
+                Some(o) => keyed_parts(&skeleton, o).map(Some),
             };
-            let only = match only {
-                Ok(only) => only,
+            let handles = parts.and_then(|only| {
+                let handles = key_handles(&skeleton, &k.handles, only.as_ref())?;
+                Ok((only, handles))
+            });
+            let (only, handles) = match handles {
+                Ok(h) => h,
                 Err(e) => {
-                    bad.push(e);
+                    bad.push(format!("key at frame {}: {e}", k.frame));
                     continue;
                 }
             };
@@ -582,6 +566,7 @@ pub(crate) fn resolve(
                     only,
                     interpolation: k.interpolation,
                     ease: k.ease,
+                    handles,
                     ..Key::new(k.frame, pose)
                 }),
                 Err(ds) => bad.extend(

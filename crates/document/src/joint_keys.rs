@@ -5,7 +5,7 @@
 //! other parts leaves them there. Like the other key edits, each either succeeds or leaves the
 //! sequence as it was.
 
-use marionette_skeleton::{JointId, Pose, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{DofId, JointId, Pose, ROOT_STATE_LEN, Skeleton};
 
 use crate::key_edits::KeyEditError;
 use crate::sequence::{Key, KeyedParts, Sequence};
@@ -34,9 +34,12 @@ impl Sequence {
                     let union = KeyedParts::new(
                         only.joints.iter().chain(&parts.joints).copied(),
                         only.root || parts.root,
-                    );
+                    )
+                    .with_dofs(skeleton, only.dofs.iter().chain(&parts.dofs).copied());
                     // Every part held again: a whole-pose key.
-                    let whole = union.root && union.joints.len() == skeleton.joints().len();
+                    let whole = union.root
+                        && union.dofs.is_empty()
+                        && union.joints.len() == skeleton.joints().len();
                     key.only = (!whole).then_some(union);
                 }
             }
@@ -51,10 +54,12 @@ impl Sequence {
         Ok(())
     }
 
-    /// Moves joint `joint`'s key at `from` to `to`: its values go to `to` (a new key holding
-    /// only it, or added to the key there), and the key at `from` keeps its other parts (it is
-    /// deleted when `joint` was all it held). Refused when no key at `from` holds `joint`, when
-    /// a key at `to` already holds it, or when it would leave the sequence without keys.
+    /// Moves joint `joint`'s key at `from` to `to`: what the key at `from` holds of the joint
+    /// (all of it, or some of its DOFs) goes to `to` with its free handles (a new key holding
+    /// only that, or added to the key there), and the key at `from` keeps its other parts (it
+    /// is deleted when that was all it held). Refused when no key at `from` holds a part of
+    /// `joint`, when a key at `to` already holds one of the parts moved, or when it would leave
+    /// the sequence without keys.
     pub fn move_joint_key(
         &mut self,
         skeleton: &Skeleton,
@@ -69,41 +74,61 @@ impl Sequence {
         let Ok(i) = self.keys.binary_search_by_key(&from, |k| k.frame) else {
             return Err(no_key());
         };
-        if !self.keys[i].holds_joint(joint) || joint.index() >= skeleton.joints().len() {
+        if joint.index() >= skeleton.joints().len() || !self.keys[i].holds_part_of(skeleton, joint)
+        {
             return Err(no_key());
         }
         if from == to {
             return Ok(());
         }
-        if self.key_at(to).is_some_and(|k| k.holds_joint(joint)) {
+        let key: Key = self.keys[i].clone();
+        let own: Vec<DofId> = skeleton.joint_dofs(joint).collect();
+        let moving: Vec<DofId> = own
+            .iter()
+            .copied()
+            .filter(|&d| key.holds_dof(joint, d))
+            .collect();
+        let whole = key.holds_joint(joint);
+        if self
+            .key_at(to)
+            .is_some_and(|k| k.holds_joint(joint) || moving.iter().any(|&d| k.holds_dof(joint, d)))
+        {
             return Err(KeyEditError::Occupied {
                 sequence: self.name.clone(),
                 frame: to,
             });
         }
         let mut moved = self.clone();
-        let key: Key = moved.keys[i].clone();
-        let rest = match &key.only {
-            None => KeyedParts::new(skeleton.joint_ids().filter(|&j| j != joint), true),
-            Some(only) => KeyedParts::new(
-                only.joints.iter().copied().filter(|&j| j != joint),
-                only.root,
-            ),
-        };
+        let all = KeyedParts::new(skeleton.joint_ids(), true);
+        let held = key.only.as_ref().unwrap_or(&all);
+        let rest = KeyedParts::new(
+            held.joints.iter().copied().filter(|&j| j != joint),
+            held.root,
+        )
+        .with_dofs(
+            skeleton,
+            held.dofs.iter().copied().filter(|d| !moving.contains(d)),
+        );
         if rest.is_empty() {
             moved.keys.remove(i);
         } else {
             moved.keys[i].only = Some(rest);
+            moved.keys[i].handles.retain(|h| !moving.contains(&h.dof));
         }
-        let parts = KeyedParts::new([joint], false);
-        match moved.keys.binary_search_by_key(&to, |k| k.frame) {
-            Ok(_) => moved.set_parts_key(skeleton, to, &key.pose, &parts)?,
-            Err(_) => {
-                moved.set_parts_key(skeleton, to, &key.pose, &parts)?;
-                let j = moved.index_of_key(to);
-                moved.keys[j].interpolation = key.interpolation;
-                moved.keys[j].ease = key.ease;
-            }
+        let parts = if whole {
+            KeyedParts::new([joint], false)
+        } else {
+            KeyedParts::default().with_dofs(skeleton, moving.iter().copied())
+        };
+        let new = moved.key_at(to).is_none();
+        moved.set_parts_key(skeleton, to, &key.pose, &parts)?;
+        let j = moved.index_of_key(to);
+        if new {
+            moved.keys[j].interpolation = key.interpolation;
+            moved.keys[j].ease = key.ease;
+        }
+        for h in key.handles.iter().filter(|h| moving.contains(&h.dof)) {
+            moved.keys[j].set_handles(*h);
         }
         if moved.keys.is_empty() {
             return Err(KeyEditError::LastKey {
@@ -122,7 +147,7 @@ impl Sequence {
         joint: JointId,
         by: i64,
     ) -> Result<(), KeyEditError> {
-        let mut frames = self.joint_key_frames(joint);
+        let mut frames = self.joint_key_frames(skeleton, joint);
         if by > 0 {
             frames.reverse();
         }
@@ -141,7 +166,7 @@ impl Sequence {
 
     /// Sets one value of the key at `frame`: state index `state` of `skeleton` (a DOF, or the
     /// root translation's x, y or z), clamped to the DOF's limits; the key must hold that
-    /// DOF's joint (or the root). The curve editor's drag of a key's point in value.
+    /// DOF (or the root). The curve editor's drag of a key's point in value.
     pub fn set_key_value(
         &mut self,
         skeleton: &Skeleton,
@@ -166,7 +191,7 @@ impl Sequence {
         let key = &mut self.keys[i];
         let (held, value) = match skeleton.dof_at_state(state) {
             Some(d) => (
-                key.holds_joint(skeleton.dof(d).joint),
+                key.holds_dof(skeleton.dof(d).joint, d),
                 skeleton.dof(d).clamp(value),
             ),
             None => (
@@ -184,11 +209,11 @@ impl Sequence {
         Ok(())
     }
 
-    /// The frames of the keys holding joint `joint`.
-    pub fn joint_key_frames(&self, joint: JointId) -> Vec<i64> {
+    /// The frames of the keys holding joint `joint` of `skeleton`, or some of its DOFs.
+    pub fn joint_key_frames(&self, skeleton: &Skeleton, joint: JointId) -> Vec<i64> {
         self.keys
             .iter()
-            .filter(|k| k.holds_joint(joint))
+            .filter(|k| k.holds_part_of(skeleton, joint))
             .map(|k| k.frame)
             .collect()
     }
@@ -207,15 +232,15 @@ fn copy_parts(skeleton: &Skeleton, parts: &KeyedParts, from: &[f64], to: &mut [f
     if parts.root {
         to[..ROOT_STATE_LEN].copy_from_slice(&from[..ROOT_STATE_LEN]);
     }
-    for &j in &parts.joints {
-        if j.index() >= skeleton.joints().len() {
-            continue;
-        }
-        for d in skeleton.joint_dofs(j) {
-            let s = d.state_index();
-            if let (Some(v), Some(slot)) = (from.get(s), to.get_mut(s)) {
-                *slot = *v;
-            }
+    let joints = parts
+        .joints
+        .iter()
+        .filter(|j| j.index() < skeleton.joints().len())
+        .flat_map(|&j| skeleton.joint_dofs(j));
+    for d in joints.chain(parts.dofs.iter().copied()) {
+        let s = d.state_index();
+        if let (Some(v), Some(slot)) = (from.get(s), to.get_mut(s)) {
+            *slot = *v;
         }
     }
 }
@@ -251,15 +276,15 @@ mod tests {
             .expect("keyed");
         assert_eq!(seq.keys[1].only, Some(KeyedParts::new([elbow], false)));
         seq.move_joint_key(&s, elbow, 10, 12).expect("moved");
-        assert_eq!(seq.joint_key_frames(elbow), [0, 12, 20]);
+        assert_eq!(seq.joint_key_frames(&s, elbow), [0, 12, 20]);
         assert_eq!(seq.keys[1].pose.q[d], 1.0);
         // Off the whole key at 20: the key there holds every other part, the elbow's is at 22.
         seq.move_joint_key(&s, elbow, 20, 22).expect("moved");
-        assert_eq!(seq.joint_key_frames(elbow), [0, 12, 22]);
+        assert_eq!(seq.joint_key_frames(&s, elbow), [0, 12, 22]);
         let at_20 = seq.key_at(20).expect("key at 20");
         assert!(!at_20.holds_joint(elbow) && at_20.holds_root());
         let knee = s.joint_by_name("left knee").expect("knee");
-        assert_eq!(seq.joint_key_frames(knee), [0, 20]);
+        assert_eq!(seq.joint_key_frames(&s, knee), [0, 20]);
         // Refused, nothing changed: no elbow key at 20 now, one already at 12.
         let before = seq.clone();
         assert!(matches!(
@@ -281,11 +306,11 @@ mod tests {
         seq.set_parts_key(&s, 10, &Pose::rest(&s), &KeyedParts::new([elbow], false))
             .expect("keyed");
         seq.offset_joint_keys(&s, elbow, 2).expect("offset");
-        assert_eq!(seq.joint_key_frames(elbow), [2, 12, 22]);
+        assert_eq!(seq.joint_key_frames(&s, elbow), [2, 12, 22]);
         let knee = s.joint_by_name("left knee").expect("knee");
-        assert_eq!(seq.joint_key_frames(knee), [0, 20]);
+        assert_eq!(seq.joint_key_frames(&s, knee), [0, 20]);
         seq.offset_joint_keys(&s, elbow, -2).expect("back");
-        assert_eq!(seq.joint_key_frames(elbow), [0, 10, 20]);
+        assert_eq!(seq.joint_key_frames(&s, elbow), [0, 10, 20]);
         assert_eq!(seq.keys.len(), 3);
         // The keys at 0 and 20 hold every part again: whole-pose keys, as before.
         assert_eq!(
@@ -310,5 +335,49 @@ mod tests {
             seq.set_parts_key(&s, 5, &bent, &KeyedParts::default())
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_dof_keyed_alone_then_moved_with_its_handles() {
+        let s = builtin::humanoid();
+        let shoulder = s.joint_by_name("left shoulder").expect("shoulder");
+        let d = s.joint_dofs(shoulder).nth(1).expect("second DOF");
+        let mut seq = sequence(&s);
+        seq.set_dof_key(&s, 10, d, 0.5).expect("keyed");
+        let key = seq.key_at(10).expect("key");
+        assert!(key.holds_dof(shoulder, d) && !key.holds_joint(shoulder));
+        assert_eq!(key.pose.q[d.state_index()], 0.5);
+        let other = s.joint_dofs(shoulder).next().expect("first DOF");
+        assert!(!key.holds_dof(shoulder, other));
+        seq.set_key_handles(&s, 10, d, Some(([-3.0, -0.1], [2.0, 0.2])))
+            .expect("handles");
+        // Refused on a DOF the key does not hold, or with a handle pointing the wrong way.
+        let before = seq.clone();
+        assert!(
+            seq.set_key_handles(&s, 10, other, Some(([-1.0, 0.0], [1.0, 0.0])))
+                .is_err()
+        );
+        assert!(
+            seq.set_key_handles(&s, 10, d, Some(([1.0, 0.0], [1.0, 0.0])))
+                .is_err()
+        );
+        assert_eq!(seq, before);
+        seq.move_joint_key(&s, shoulder, 10, 12).expect("moved");
+        assert_eq!(seq.joint_key_frames(&s, shoulder), [0, 12, 20]);
+        let key = seq.key_at(12).expect("moved key");
+        assert_eq!(key.only, Some(KeyedParts::default().with_dofs(&s, [d])));
+        assert_eq!(
+            key.handles_of(d).map(|h| (h.before, h.after)),
+            Some(([-3.0, -0.1], [2.0, 0.2]))
+        );
+        // Every DOF of the shoulder keyed at 12: the key holds the joint.
+        for o in s.joint_dofs(shoulder) {
+            seq.set_dof_key(&s, 12, o, 0.1).expect("keyed");
+        }
+        let key = seq.key_at(12).expect("key");
+        assert!(key.holds_joint(shoulder));
+        assert!(key.only.as_ref().is_some_and(|o| o.dofs.is_empty()));
+        seq.set_key_handles(&s, 12, d, None).expect("auto again");
+        assert!(seq.key_at(12).expect("key").handles.is_empty());
     }
 }

@@ -219,7 +219,12 @@ impl Sequence {
         let mut pasted = self.clone();
         pasted.insert_frames(at, clip.length)?;
         for k in &clip.keys {
-            pasted.set_key(at.saturating_add(k.frame), k.pose.clone())?;
+            let frame = at.saturating_add(k.frame);
+            pasted.set_key(frame, k.pose.clone())?;
+            // The whole key: the parts it holds, its span's interpolation, ease and handles.
+            if let Ok(j) = pasted.keys.binary_search_by_key(&frame, |p| p.frame) {
+                pasted.keys[j] = Key { frame, ..k.clone() };
+            }
         }
         *self = pasted;
         Ok(())
@@ -239,6 +244,16 @@ impl Sequence {
         let mut moved = self.clone();
         for k in &mut moved.keys {
             if (first..=last).contains(&k.frame) {
+                // Handles stretch with their keys.
+                let scale = if old == 1 {
+                    1.0
+                } else {
+                    (length - 1) as f64 / (old - 1) as f64
+                };
+                for h in &mut k.handles {
+                    h.before[0] = (h.before[0] * scale).max(-(MAX_SPAN as f64));
+                    h.after[0] = (h.after[0] * scale).min(MAX_SPAN as f64);
+                }
                 k.frame = if old == 1 {
                     first
                 } else {
@@ -415,6 +430,31 @@ mod tests {
         s.paste(4, &clip).expect("paste");
         assert_eq!(frames(&s), [0, 4, 8, 12]);
         assert_eq!(s.key_at(4).expect("key").pose.q[0], 4.0);
+        // A pasted key keeps what it holds, its span's interpolation and ease and its handles.
+        s.keys[1].only = Some(crate::KeyedParts::new([], true));
+        s.keys[1].ease = 0.5;
+        s.keys[1].handles = vec![crate::FreeHandles {
+            dof: marionette_skeleton::builtin::humanoid()
+                .dof_at_state(3)
+                .expect("a DOF"),
+            before: [-2.0, 0.0],
+            after: [2.0, 0.0],
+        }];
+        let clip = s.cut_range(4, 7).expect("cut");
+        s.paste(4, &clip).expect("paste");
+        let pasted = s.key_at(4).expect("key");
+        assert_eq!(
+            (
+                pasted.only.as_ref().map(|o| o.root),
+                pasted.ease,
+                pasted.handles.len()
+            ),
+            (Some(true), 0.5, 1)
+        );
+        // Handles stretch with their keys.
+        s.retime_range(4, 7, 7).expect("stretch");
+        assert_eq!(s.key_at(4).expect("key").handles[0].after[0], 4.0);
+        s.retime_range(4, 10, 4).expect("back");
         s.insert_frames(8, 2).expect("insert");
         assert_eq!(frames(&s), [0, 4, 10, 14]);
         s.retime_range(0, 10, 6).expect("shrink");

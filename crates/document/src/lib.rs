@@ -6,10 +6,12 @@
 //! through [`GoalSet`], so a drag, a swivel change, "solve until satisfied" and a bake ask for the
 //! same thing.
 
+mod dof_keys;
 pub mod file;
 pub mod goal_set;
 mod joint_keys;
 mod key_edits;
+mod key_file;
 pub mod lock;
 pub mod sequence;
 pub mod stage;
@@ -25,8 +27,8 @@ pub use goal_set::{GoalSet, Owner};
 pub use key_edits::{Clip, KeyEditError};
 pub use lock::{Lock, LockError, LockKind, LockPart, Violation};
 pub use sequence::{
-    Key, KeyInterpolation, KeyedParts, MAX_FPS, MAX_FRAME, MAX_SPAN, MIN_FPS, RootInterpolation,
-    RotationInterpolation, Sequence, frame_in_range,
+    FreeHandles, Key, KeyInterpolation, KeyedParts, MAX_FPS, MAX_FRAME, MAX_HANDLE_VALUE, MAX_SPAN,
+    MIN_FPS, RootInterpolation, RotationInterpolation, Sequence, frame_in_range,
 };
 pub use stage::{
     Cue, Hold, Link, LinkTarget, Placement, Prop, PropContact, PropKey, PropPlace, PropShape,

@@ -3,7 +3,7 @@
 //! whether every frame is re-solved against its locks. Interpolation and baking are the motion
 //! crate's; this module keeps the data valid and round-trips it exactly.
 
-use marionette_skeleton::{JointId, Pose, coordinate_in_range};
+use marionette_skeleton::{DofId, JointId, Pose, Skeleton, coordinate_in_range};
 use serde::{Deserialize, Serialize};
 
 /// How each joint's rotation goes from key to key.
@@ -48,12 +48,15 @@ pub enum KeyInterpolation {
 }
 
 /// The parts of the figure a key holds when it holds only some: joints (their rotations or
-/// slides) and, or not, the root translation. Every other joint goes between its own keys
-/// through this frame as if the key were not there.
+/// slides), single DOFs of other joints (one hinge of a shoulder) and, or not, the root
+/// translation. Every other part goes between its own keys through this frame as if the key
+/// were not there.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KeyedParts {
     /// The joints held, in increasing order, each once.
     pub joints: Vec<JointId>,
+    /// Single DOFs held, of joints not in `joints`, in increasing order, each once.
+    pub dofs: Vec<DofId>,
     /// Whether the root translation is held.
     pub root: bool,
 }
@@ -64,7 +67,38 @@ impl KeyedParts {
         let mut joints: Vec<JointId> = joints.into_iter().collect();
         joints.sort_unstable();
         joints.dedup();
-        KeyedParts { joints, root }
+        KeyedParts {
+            joints,
+            dofs: Vec::new(),
+            root,
+        }
+    }
+
+    /// These parts with the single DOFs `dofs` of `skeleton` added, tidied: a joint all of
+    /// whose DOFs are listed becomes a held joint, a DOF of a held joint is dropped.
+    pub fn with_dofs(mut self, skeleton: &Skeleton, dofs: impl IntoIterator<Item = DofId>) -> Self {
+        self.dofs.extend(
+            dofs.into_iter()
+                .filter(|d| d.index() < skeleton.dofs().len()),
+        );
+        self.dofs.sort_unstable();
+        self.dofs.dedup();
+        let mut whole = Vec::new();
+        for j in skeleton.joint_ids() {
+            let mut own = skeleton.joint_dofs(j);
+            if own.len() > 0 && own.all(|d| self.dofs.binary_search(&d).is_ok()) {
+                whole.push(j);
+            }
+        }
+        if !whole.is_empty() {
+            self.joints.extend(whole);
+            self.joints.sort_unstable();
+            self.joints.dedup();
+        }
+        let joints = &self.joints;
+        self.dofs
+            .retain(|&d| joints.binary_search(&skeleton.dof(d).joint).is_err());
+        self
     }
 
     /// Whether joint `joint` is held.
@@ -72,10 +106,42 @@ impl KeyedParts {
         self.joints.binary_search(&joint).is_ok()
     }
 
+    /// Whether DOF `dof` (of joint `joint`) is held: on its own or with its joint.
+    pub fn holds_dof(&self, joint: JointId, dof: DofId) -> bool {
+        self.holds(joint) || self.dofs.binary_search(&dof).is_ok()
+    }
+
     /// Whether nothing is held.
     pub fn is_empty(&self) -> bool {
-        self.joints.is_empty() && !self.root
+        self.joints.is_empty() && self.dofs.is_empty() && !self.root
     }
+}
+
+/// A key's free Bézier handles on one DOF: the curve of that DOF leaves the key toward
+/// `after` and arrives at it from `before`, each an offset (frames, value in radians or
+/// metres) from the key's point. `before`'s frames are ≤ 0, `after`'s ≥ 0; each is used
+/// clamped to its span, so the curve never goes back in time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FreeHandles {
+    /// The DOF.
+    pub dof: DofId,
+    /// The handle into the key, (frames ≤ 0, value).
+    pub before: [f64; 2],
+    /// The handle out of the key, (frames ≥ 0, value).
+    pub after: [f64; 2],
+}
+
+/// The largest value offset of a handle, in radians or metres.
+pub const MAX_HANDLE_VALUE: f64 = 1_000.0;
+
+/// Whether handles `before` and `after` (frames, value in radians or metres) can be a key's:
+/// finite, `before` at or before the key and `after` at or after it, within [`MAX_SPAN`]
+/// frames and [`MAX_HANDLE_VALUE`].
+pub fn handles_fit(before: [f64; 2], after: [f64; 2]) -> bool {
+    let fits = |[t, v]: [f64; 2]| {
+        t.is_finite() && v.is_finite() && t.abs() <= MAX_SPAN as f64 && v.abs() <= MAX_HANDLE_VALUE
+    };
+    fits(before) && fits(after) && before[0] <= 0.0 && after[0] >= 0.0
 }
 
 /// One key at an integer frame: a pose (root translation included) that every joint goes
@@ -95,6 +161,9 @@ pub struct Key {
     /// Ease in and out over the span to the next key, 0 (none) … 1 (the span's time follows
     /// 3u² − 2u³ instead of u).
     pub ease: f64,
+    /// Free handles on some of the DOFs it holds, in increasing DOF order, one per DOF (the
+    /// others' tangents as the span says).
+    pub handles: Vec<FreeHandles>,
 }
 
 impl Key {
@@ -106,12 +175,40 @@ impl Key {
             only: None,
             interpolation: None,
             ease: 0.0,
+            handles: Vec::new(),
         }
     }
 
     /// Whether the key holds joint `joint`.
     pub fn holds_joint(&self, joint: JointId) -> bool {
         self.only.as_ref().is_none_or(|o| o.holds(joint))
+    }
+
+    /// Whether the key holds DOF `dof` of joint `joint` (the whole joint or that DOF).
+    pub fn holds_dof(&self, joint: JointId, dof: DofId) -> bool {
+        self.only.as_ref().is_none_or(|o| o.holds_dof(joint, dof))
+    }
+
+    /// Whether the key holds any part of joint `joint` of `skeleton` (the joint or one of its
+    /// DOFs).
+    pub fn holds_part_of(&self, skeleton: &Skeleton, joint: JointId) -> bool {
+        self.holds_joint(joint) || skeleton.joint_dofs(joint).any(|d| self.holds_dof(joint, d))
+    }
+
+    /// The free handles of DOF `dof`, if it has some.
+    pub fn handles_of(&self, dof: DofId) -> Option<&FreeHandles> {
+        self.handles
+            .binary_search_by_key(&dof, |h| h.dof)
+            .ok()
+            .map(|i| &self.handles[i])
+    }
+
+    /// Sets the free handles of DOF `handles.dof` (replacing any it had).
+    pub fn set_handles(&mut self, handles: FreeHandles) {
+        match self.handles.binary_search_by_key(&handles.dof, |h| h.dof) {
+            Ok(i) => self.handles[i] = handles,
+            Err(i) => self.handles.insert(i, handles),
+        }
     }
 
     /// Whether the key holds the root translation.
@@ -204,6 +301,19 @@ impl Sequence {
                 "key at frame {} holds no joint and not the root (`only` names nothing)",
                 k.frame
             ));
+        }
+        for k in &self.keys {
+            let bad = k.handles.iter().find(|h| !handles_fit(h.before, h.after));
+            if let Some(h) = bad {
+                out.push(format!(
+                    "key at frame {}: the handles of DOF {} are not finite, or `before` is after the key or `after` before it, or they reach beyond {MAX_SPAN} frames or ±{MAX_HANDLE_VALUE} in value",
+                    k.frame,
+                    h.dof.index()
+                ));
+            }
+            if k.handles.windows(2).any(|w| w[0].dof >= w[1].dof) {
+                out.push(format!("key at frame {}: a DOF has handles twice", k.frame));
+            }
         }
         if let Some(k) = self.keys.iter().find(|k| !frame_in_range(k.frame)) {
             out.push(format!(

@@ -245,6 +245,102 @@ fn broken_documents_name_the_file_and_the_culprit() {
     assert!(m.contains("syntax.ron:"), "{m}");
 }
 
+/// Keys on one DOF and free handles round-trip byte for byte (degrees in the file, radians
+/// inside), and what names no DOF, a DOF the key does not hold, or a handle pointing the wrong
+/// way is refused, naming the key.
+#[test]
+fn dof_keys_and_free_handles_round_trip_and_bad_ones_are_named() {
+    let dir = tempfile::tempdir().expect("dir");
+    let good = example(&skeletons().join("humanoid.ron"));
+    let key = |rest: &str| {
+        good.replace(
+            "Key(frame: 24, pose: Pose(root: (0.0, -0.12, 0.0), joints: {\"left knee\": [50.0]}))",
+            &format!(
+                "Key(frame: 12, pose: Pose(root: (0.0, -0.12, 0.0), joints: {{\"left shoulder\": [10.0, 20.0, 30.0]}}){rest}),\n                Key(frame: 24, pose: Pose(root: (0.0, -0.12, 0.0), joints: {{\"left knee\": [50.0]}}))"
+            ),
+        )
+    };
+    let text = key(
+        ", only: Some(Only(joints: [], dofs: [(\"left shoulder\", 2)])), handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-3.0, -12.5), after: (4.0, 7.25))]",
+    );
+    let path = write(dir.path(), "dof.ron", &text);
+    let doc = DocumentFile::load(&path).expect("a DOF key with handles loads");
+    let s = &doc.skeleton;
+    let shoulder = s.joint_by_name("left shoulder").expect("shoulder");
+    let d = s.joint_dofs(shoulder).nth(1).expect("DOF 2");
+    let k = doc.sequences[0].key_at(12).expect("key at 12");
+    assert!(k.holds_dof(shoulder, d) && !k.holds_joint(shoulder) && !k.holds_root());
+    let h = k.handles_of(d).expect("handles");
+    assert_eq!(h.before[0], -3.0);
+    assert!((h.before[1] - (-12.5f64).to_radians()).abs() < 1e-15);
+    assert!((h.after[1] - 7.25f64.to_radians()).abs() < 1e-15);
+    let saved = dir.path().join("saved.ron");
+    doc.save(&saved).expect("saved");
+    let again = DocumentFile::load(&saved).expect("read back");
+    assert_eq!(again.sequences, doc.sequences);
+    let twice = dir.path().join("twice.ron");
+    again.save(&twice).expect("saved again");
+    assert_eq!(
+        std::fs::read_to_string(&saved).expect("saved"),
+        std::fs::read_to_string(&twice).expect("twice")
+    );
+    assert!(
+        std::fs::read_to_string(&saved)
+            .expect("saved")
+            .contains("dofs: [(\"left shoulder\", 2)]")
+    );
+    // Every DOF of the shoulder listed: the key holds the joint.
+    let all = key(
+        ", only: Some(Only(dofs: [(\"left shoulder\", 1), (\"left shoulder\", 2), (\"left shoulder\", 3)]))",
+    );
+    let doc = DocumentFile::load(write(dir.path(), "all.ron", &all)).expect("loads");
+    let k = doc.sequences[0].key_at(12).expect("key at 12");
+    assert!(k.holds_joint(shoulder));
+    for (name, rest, says) in [
+        (
+            "dof_zero.ron",
+            ", only: Some(Only(dofs: [(\"left shoulder\", 0)]))",
+            "\"left shoulder\" has no DOF 0 (it has 3, counted from 1)",
+        ),
+        (
+            "dof_four.ron",
+            ", only: Some(Only(dofs: [(\"left shoulder\", 4)]))",
+            "has no DOF 4",
+        ),
+        (
+            "dof_joint.ron",
+            ", only: Some(Only(dofs: [(\"left shoulderblade\", 1)]))",
+            "no joint \"left shoulderblade\"",
+        ),
+        (
+            "not_held.ron",
+            ", only: Some(Only(dofs: [(\"left shoulder\", 1)])), handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 0.0), after: (1.0, 0.0))]",
+            "a handle on \"left shoulder\" DOF 2 which the key does not hold",
+        ),
+        (
+            "backwards.ron",
+            ", handles: [Handle(joint: \"left shoulder\", dof: 2, before: (1.0, 0.0), after: (1.0, 0.0))]",
+            "`before` at or before the key",
+        ),
+        (
+            "huge.ron",
+            ", handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 1e300), after: (1.0, 0.0))]",
+            "the handles on \"left shoulder\" DOF 2 must be finite",
+        ),
+        (
+            "twice.ron",
+            ", handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 0.0), after: (1.0, 0.0)), Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 0.0), after: (1.0, 0.0))]",
+            "two handles on one DOF",
+        ),
+    ] {
+        let m = refused(dir.path(), name, &key(rest));
+        assert!(
+            m.contains("key at frame 12") && m.contains(says),
+            "{name}: {m}"
+        );
+    }
+}
+
 /// What no file format can carry is refused on load, naming the document and the field: a key at
 /// frame −2⁶³ (whose absolute value overflows: it once passed the ±10⁹ check and crashed a bake),
 /// frame rates beyond 0.001–100 000, a root 10³⁰⁰ m away, lock ranges and blends beyond the frame

@@ -214,17 +214,6 @@ impl Document {
         })
     }
 
-    /// Moves joint `joint`'s key of the shown sequence from `from` to `to` (its marker dragged
-    /// on the joint's lane), the key's other parts staying.
-    pub fn move_joint_key(&mut self, joint: JointId, from: i64, to: i64) -> Result<(), EditError> {
-        let name = self.skeleton.joint(joint).name.clone();
-        let skeleton = self.skeleton.clone();
-        self.edit_sequence(format!("Move {name}'s key {from} to {to}"), true, |s| {
-            s.move_joint_key(&skeleton, joint, from, to)
-                .map_err(EditError::from)
-        })
-    }
-
     /// Moves every key of joint `joint` in the shown sequence by `by` frames.
     pub fn offset_joint_keys(&mut self, joint: JointId, by: i64) -> Result<(), EditError> {
         let name = self.skeleton.joint(joint).name.clone();
@@ -321,6 +310,16 @@ impl Document {
             true,
             |s| s.slide_range(first, last, delta).map_err(EditError::from),
         )
+    }
+
+    /// Sets the shown sequence's settings to `s`, as one undo step.
+    pub fn apply_sequence_settings(&mut self, s: SequenceSettings) -> Result<(), EditError> {
+        self.set_sequence_settings("Sequence settings".into(), move |seq| {
+            seq.fps = s.fps;
+            seq.rotation = s.rotation;
+            seq.root = s.root;
+            seq.hold_locks = s.hold_locks;
+        })
     }
 
     /// Changes the shown sequence's settings (fps, interpolation, holding locks) with `change`,

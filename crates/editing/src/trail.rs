@@ -110,7 +110,9 @@ impl Document {
                 let keys = seq
                     .keys
                     .iter()
-                    .filter(|k| k.holds_root() || above.iter().any(|&j| k.holds_joint(j)))
+                    .filter(|k| {
+                        k.holds_root() || above.iter().any(|&j| k.holds_part_of(&self.skeleton, j))
+                    })
                     .map(|k| k.frame)
                     .filter(|f| (shown.from..=shown.to).contains(f))
                     .collect();

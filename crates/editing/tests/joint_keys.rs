@@ -29,8 +29,8 @@ fn keying_selected_joints_leaves_the_others_between_their_own_keys() {
     let elbow = s.joint_by_name("left elbow").expect("elbow");
     let knee = s.joint_by_name("left knee").expect("knee");
     let seq = &doc.sequences()[0];
-    assert_eq!(seq.joint_key_frames(elbow), [0, 10, 20]);
-    assert_eq!(seq.joint_key_frames(knee), [0, 20]);
+    assert_eq!(seq.joint_key_frames(&s, elbow), [0, 10, 20]);
+    assert_eq!(seq.joint_key_frames(&s, knee), [0, 20]);
     let e = s.joint_dofs(elbow).next().expect("dof").state_index();
     doc.go_to_frame(5);
     let halfway = doc.pose()[e];
@@ -40,16 +40,16 @@ fn keying_selected_joints_leaves_the_others_between_their_own_keys() {
         "{halfway} {rest}"
     );
     // The elbow's key moved alone, then all its keys by 3: one undo step each.
-    doc.move_joint_key(elbow, 10, 12).expect("moved");
-    assert_eq!(doc.sequences()[0].joint_key_frames(elbow), [0, 12, 20]);
-    assert_eq!(doc.sequences()[0].joint_key_frames(knee), [0, 20]);
+    doc.move_joint_keys(&[(elbow, 10, 12)]).expect("moved");
+    assert_eq!(doc.sequences()[0].joint_key_frames(&s, elbow), [0, 12, 20]);
+    assert_eq!(doc.sequences()[0].joint_key_frames(&s, knee), [0, 20]);
     doc.offset_joint_keys(elbow, 3).expect("offset");
-    assert_eq!(doc.sequences()[0].joint_key_frames(elbow), [3, 15, 23]);
-    assert_eq!(doc.sequences()[0].joint_key_frames(knee), [0, 20]);
+    assert_eq!(doc.sequences()[0].joint_key_frames(&s, elbow), [3, 15, 23]);
+    assert_eq!(doc.sequences()[0].joint_key_frames(&s, knee), [0, 20]);
     assert!(doc.undo().is_some_and(|l| l.contains("by 3 frames")));
-    assert_eq!(doc.sequences()[0].joint_key_frames(elbow), [0, 12, 20]);
+    assert_eq!(doc.sequences()[0].joint_key_frames(&s, elbow), [0, 12, 20]);
     assert!(doc.undo().is_some_and(|l| l.contains("12")));
-    assert_eq!(doc.sequences()[0].joint_key_frames(elbow), [0, 10, 20]);
+    assert_eq!(doc.sequences()[0].joint_key_frames(&s, elbow), [0, 10, 20]);
     // Nothing selected: refused, nothing changed.
     let before = doc.sequences().to_vec();
     assert!(matches!(
@@ -84,14 +84,7 @@ fn the_replay_steps_resolve_to_the_edits() {
         edits[0]
     );
     assert!(
-        edits[1].contains(&format!(
-            "{:?}",
-            Edit::MoveJointKey {
-                joint: elbow,
-                from: 10,
-                to: 12
-            }
-        )),
+        edits[1].contains(&format!("{:?}", Edit::MoveJointKeys(vec![(elbow, 10, 12)]))),
         "{}",
         edits[1]
     );

@@ -42,7 +42,11 @@ fn keys_on_some_joints_trails_and_curves_in_the_window() {
         SetFrame(3), Wait(3), SaveDocument(\"before.ron\"),\n    \
         DragTrail(site: \"right fingertips\", frame: 15, to: (-0.45, 1.20, 0.30)),\n    \
         Wait(5), CheckLocks(0.1), SelectJoint(\"right elbow\"), ShowCurves, Wait(5),\n    \
-        Screenshot(\"curves.png\"), SaveDocument(\"after.ron\"), Exit,\n])";
+        Screenshot(\"curves.png\"), SaveDocument(\"after.ron\"),\n    \
+        KeyDof(curve: \"right shoulder 2\", frame: 5, value: 20.0),\n    \
+        SetHandles(curve: \"right elbow 1\", frame: 13, before: (-2.0, -25.0), after: (3.0, 30.0)),\n    \
+        DragCurvePoints(points: [(\"right elbow 1\", 13), (\"right shoulder 1\", 10)], by: (1, 5.0)),\n    \
+        Wait(3), Screenshot(\"handles.png\"), SaveDocument(\"curves.ron\"), Exit,\n])";
     let output = run_editor_on(&dir, &[], script);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "the editor failed:\n{stderr}");
@@ -52,9 +56,12 @@ fn keys_on_some_joints_trails_and_curves_in_the_window() {
     let s = &after.skeleton;
     let joint = |n: &str| s.joint_by_name(n).expect(n);
     let seq = &before.sequences[0];
-    assert_eq!(seq.joint_key_frames(joint("right shoulder")), [0, 10, 20]);
-    assert_eq!(seq.joint_key_frames(joint("right elbow")), [0, 13, 20]);
-    assert_eq!(seq.joint_key_frames(joint("left knee")), [0, 20]);
+    assert_eq!(
+        seq.joint_key_frames(s, joint("right shoulder")),
+        [0, 10, 20]
+    );
+    assert_eq!(seq.joint_key_frames(s, joint("right elbow")), [0, 13, 20]);
+    assert_eq!(seq.joint_key_frames(s, joint("left knee")), [0, 20]);
     // The trail drag keyed frame 15 on the arm it moved, and nothing else changed.
     let dragged = after.sequences[0].key_at(15).expect("a key at 15");
     let only = dragged.only.as_ref().expect("on some joints");
@@ -101,4 +108,31 @@ fn keys_on_some_joints_trails_and_curves_in_the_window() {
         "the hand at frame 15 is at {at:?}, {:.1} mm off",
         off * 1e3
     );
+    // The curve editor's steps: the shoulder's second hinge keyed alone at 5, the forearm's
+    // key at 13 given free handles, then it and the shoulder's key at 10 dragged a frame on
+    // and 5° up together (the forearm's handles going with its key).
+    assert!(dir.join("handles.png").exists());
+    let curves = marionette_document::DocumentFile::load(dir.join("curves.ron")).expect("curves");
+    let (was, seq) = (&after.sequences[0], &curves.sequences[0]);
+    let (shoulder, elbow) = (joint("right shoulder"), joint("right elbow"));
+    let lift = s.joint_dofs(shoulder).nth(1).expect("DOF 2");
+    let key5 = seq.key_at(5).expect("a key at 5");
+    assert!(key5.holds_dof(shoulder, lift) && !key5.holds_joint(shoulder));
+    assert!((key5.pose.q[lift.state_index()] - s.dof(lift).clamp(20f64.to_radians())).abs() < 1e-9);
+    assert_eq!(seq.joint_key_frames(s, elbow), [0, 14, 15, 20]);
+    assert_eq!(seq.joint_key_frames(s, shoulder), [0, 5, 11, 15, 20]);
+    let e = s.joint_dofs(elbow).next().expect("elbow DOF");
+    let h = seq
+        .key_at(14)
+        .and_then(|k| k.handles_of(e))
+        .expect("the forearm's handles");
+    assert_eq!(h.before[0], -2.0);
+    assert!((h.after[1] - 30f64.to_radians()).abs() < 1e-9);
+    let value = |seq: &marionette_document::Sequence, f: i64, d: marionette_skeleton::DofId| {
+        seq.key_at(f).expect("key").pose.q[d.state_index()]
+    };
+    let up = 5f64.to_radians();
+    assert!((value(seq, 14, e) - s.dof(e).clamp(value(was, 13, e) + up)).abs() < 1e-9);
+    let swing = s.joint_dofs(shoulder).next().expect("DOF 1");
+    assert!((value(seq, 11, swing) - s.dof(swing).clamp(value(was, 10, swing) + up)).abs() < 1e-9);
 }

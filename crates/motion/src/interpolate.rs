@@ -17,6 +17,12 @@
 //! start says; a part no key holds stays as the first key holds it. With whole-pose keys only,
 //! every part has the same keys and the arithmetic is the same as for whole poses.
 //!
+//! A key may hold a single DOF of a joint, and may give a DOF free Bézier handles. Each DOF then
+//! goes through the keys holding it; a joint of several hinges goes as one rotation over a span
+//! only where all its DOFs are between the same two keys and no free handle touches the span,
+//! else each of its DOFs goes on its own as a [`Channel`] (Blender's Euler curves), so a DOF
+//! key or a handle changes only the spans it falls in or touches.
+//!
 //! A key may set the span after it apart: `Step` holds its pose until the next key, `Linear`
 //! is slerp with a straight root, `Smooth` squad with a Catmull-Rom root, whatever the
 //! sequence says; and its `ease` bends the span's time u towards 3u² − 2u³ (slow out of the
@@ -24,29 +30,22 @@
 
 use marionette_document::{KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence};
 use marionette_skeleton::joint_rotation::{HingeLayout, JointRotations};
-use marionette_skeleton::{DofKind, JointId, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{DofId, DofKind, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
+use crate::channel::Channel;
 use crate::root_curve::RootCurve;
 
-/// A joint with two or more hinges: its rotation at each of its keys, and the inner points for
-/// squad.
+/// A joint with two or more hinges: its rotation at each of the keys holding it whole, the
+/// inner points for squad, and, when its DOFs are keyed apart or some have free handles, a
+/// curve per DOF for the spans that cannot go as one rotation.
 #[derive(Debug, Clone)]
 struct JointTrack {
     joint: JointId,
     timing: usize,
     keys: Vec<UnitQuaternion<f64>>,
     inner: Vec<UnitQuaternion<f64>>,
-}
-
-/// A single hinge: its state index, its timing, its values at its keys (unwrapped the shorter
-/// way for an unlimited hinge) and, for squad, the inner values.
-#[derive(Debug, Clone)]
-struct SingleTrack {
-    state: usize,
-    timing: usize,
-    values: Vec<f64>,
-    inner: Vec<f64>,
+    channels: Vec<Channel>,
 }
 
 /// The keys one part of the figure goes through (a joint, the root translation): indices into
@@ -58,7 +57,7 @@ struct Timing {
 }
 
 /// Where a frame falls among a timing's keys.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Span {
     /// On a key, before the first, after the last, or in a `Step` span: that key's values.
     Hold(usize),
@@ -115,7 +114,7 @@ pub struct Interpolator {
     root: RootCurve,
     rotations: JointRotations,
     tracks: Vec<JointTrack>,
-    singles: Vec<SingleTrack>,
+    singles: Vec<Channel>,
     /// State indices of unlimited hinges (their reference goes the shorter way round).
     unlimited: Vec<bool>,
     /// Per key, how the span after it goes (its own interpolation, else the sequence's) and
@@ -194,14 +193,11 @@ impl Interpolator {
             match rotations.layout(j) {
                 HingeLayout::None => {}
                 HingeLayout::Single(s) => {
-                    let values = single_values(skeleton, *s, &own);
-                    let inner = inner_values(&values);
-                    singles.push(SingleTrack {
-                        state: *s,
-                        timing,
-                        values,
-                        inner,
-                    });
+                    let dof = skeleton
+                        .dof_at_state(*s)
+                        .expect("a hinge's state is a DOF's");
+                    let keys = timings[timing].keys.clone();
+                    singles.push(Channel::new(skeleton, sequence, dof, timing, &keys));
                 }
                 HingeLayout::Triple { .. } | HingeLayout::General(_) => {
                     let mut keys: Vec<UnitQuaternion<f64>> = Vec::with_capacity(own.len());
@@ -215,11 +211,13 @@ impl Interpolator {
                         keys.push(r);
                     }
                     let inner = inner_rotations(&keys);
+                    let channels = joint_channels(skeleton, sequence, j, &mut timings);
                     tracks.push(JointTrack {
                         joint: j,
                         timing,
                         keys,
                         inner,
+                        channels,
                     });
                 }
             }
@@ -302,25 +300,28 @@ impl Interpolator {
         };
         q[..ROOT_STATE_LEN].copy_from_slice(root.as_slice());
         for single in &self.singles {
-            let Span::Between { at: i, u, kind, .. } = spans[single.timing] else {
+            let Span::Between { at, u, kind, .. } = spans[single.timing] else {
                 continue;
             };
-            let (values, inner) = (&single.values, &single.inner);
-            let line = values[i] + u * (values[i + 1] - values[i]);
-            let value = if self.squad(kind) {
-                let inner_line = inner[i] + u * (inner[i + 1] - inner[i]);
-                line + (inner_line - line) * (2.0 * u * (1.0 - u))
-            } else {
-                line
-            };
-            let dof = &skeleton.dofs()[single.state - ROOT_STATE_LEN];
-            q[single.state] = if dof.unlimited {
-                marionette_skeleton::angles::wrap_angle(value)
-            } else {
-                dof.clamp(value)
-            };
+            let frames = &self.timings[single.timing].frames;
+            let value = single.value(at, u, self.squad(kind), frame, (frames[at], frames[at + 1]));
+            q[single.state] = self.fitted(skeleton, single.state, value);
         }
         for track in &self.tracks {
+            if !track.channels.is_empty() && !self.as_rotation(track, &spans) {
+                for c in &track.channels {
+                    let value = match spans[c.timing] {
+                        Span::Hold(a) => self.poses[a][c.state],
+                        Span::Between { at, u, kind, .. } => {
+                            let frames = &self.timings[c.timing].frames;
+                            let span = (frames[at], frames[at + 1]);
+                            c.value(at, u, self.squad(kind), frame, span)
+                        }
+                    };
+                    q[c.state] = self.fitted(skeleton, c.state, value);
+                }
+                continue;
+            }
             let Span::Between { at: i, u, kind, .. } = spans[track.timing] else {
                 continue;
             };
@@ -335,31 +336,54 @@ impl Interpolator {
             self.rotations.read_back(skeleton, track.joint, &target, q);
         }
     }
-}
 
-/// A single hinge's value at each key; for an unlimited hinge each step is taken the shorter
-/// way round from the previous key, so the values may leave (−π, π].
-fn single_values(skeleton: &Skeleton, s: usize, poses: &[&Vec<f64>]) -> Vec<f64> {
-    let unlimited = skeleton.dofs()[s - ROOT_STATE_LEN].unlimited;
-    let mut out: Vec<f64> = Vec::with_capacity(poses.len());
-    for q in poses {
-        let v = match out.last() {
-            Some(&prev) if unlimited => prev + marionette_skeleton::angles::wrap_angle(q[s] - prev),
-            _ => q[s],
-        };
-        out.push(v);
+    /// Whether joint track `track` goes as one rotation at the frame of `spans`: each of its
+    /// DOFs is in the joint's own span and has no free handle on it.
+    fn as_rotation(&self, track: &JointTrack, spans: &[Span]) -> bool {
+        let own = spans[track.timing];
+        track.channels.iter().all(|c| match (spans[c.timing], own) {
+            (Span::Hold(a), Span::Hold(b)) => a == b,
+            (Span::Between { at, a, b, .. }, Span::Between { a: a2, b: b2, .. }) => {
+                a == a2 && b == b2 && !c.free(at)
+            }
+            _ => false,
+        })
     }
-    out
+
+    /// A DOF's interpolated value made a value it can take: wrapped for an unlimited hinge,
+    /// else clamped to its limits.
+    fn fitted(&self, skeleton: &Skeleton, state: usize, value: f64) -> f64 {
+        let dof = &skeleton.dofs()[state - ROOT_STATE_LEN];
+        if dof.unlimited {
+            marionette_skeleton::angles::wrap_angle(value)
+        } else {
+            dof.clamp(value)
+        }
+    }
 }
 
-/// Squad's inner points for angles about one axis: cᵢ = aᵢ − ((aᵢ₊₁ − aᵢ) + (aᵢ₋₁ − aᵢ))/4,
-/// the end values repeated.
-fn inner_values(values: &[f64]) -> Vec<f64> {
-    let n = values.len();
-    (0..n)
-        .map(|i| {
-            let (before, after) = (values[i.saturating_sub(1)], values[(i + 1).min(n - 1)]);
-            values[i] - ((after - values[i]) + (before - values[i])) / 4.0
+/// The curves of joint `joint`'s DOFs, each through the keys holding it (`timings` gains
+/// their timings), when they are needed: when a key holds some of its DOFs but not all, or a
+/// key has free handles on one. Else none (the joint always goes as one rotation).
+fn joint_channels(
+    skeleton: &Skeleton,
+    sequence: &Sequence,
+    joint: JointId,
+    timings: &mut Vec<Timing>,
+) -> Vec<Channel> {
+    let dofs: Vec<DofId> = skeleton.joint_dofs(joint).collect();
+    let split = sequence.keys.iter().any(|k| {
+        !k.holds_joint(joint) && dofs.iter().any(|&d| k.holds_dof(joint, d))
+            || dofs.iter().any(|&d| k.handles_of(d).is_some())
+    });
+    if !split {
+        return Vec::new();
+    }
+    dofs.iter()
+        .map(|&d| {
+            let t = timing_of(timings, sequence, |k| k.holds_dof(joint, d));
+            let keys = timings[t].keys.clone();
+            Channel::new(skeleton, sequence, d, t, &keys)
         })
         .collect()
 }

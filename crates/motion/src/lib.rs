@@ -32,6 +32,7 @@
 //! ```
 
 pub mod bake;
+pub mod channel;
 pub mod cleanup;
 pub mod contacts;
 pub mod frames_file;
@@ -40,6 +41,7 @@ pub mod root_curve;
 pub mod stage;
 
 pub use bake::{BakeSettings, BakedFrame, Baker, bake_with_threads, lock_summary};
+pub use channel::{CurveHandles, curve_handles};
 pub use cleanup::{Cleaned, ContactPoint, clean_feet};
 pub use interpolate::Interpolator;
 pub use root_curve::RootCurve;

@@ -90,7 +90,7 @@ fn a_follow_through_wave_bakes_to_each_joints_own_slerp() {
     let seq = sequence(&s);
     for (joint, keys) in wave(&s) {
         assert_eq!(
-            seq.joint_key_frames(joint).len(),
+            seq.joint_key_frames(&s, joint).len(),
             3,
             "{}",
             s.joint(joint).name

@@ -118,15 +118,24 @@ pub enum Edit {
     DeleteKey,
     /// Key these joints only at the current frame (the root translation too with the root).
     KeyJoints(Vec<JointId>),
-    /// Move one joint's key from `from` to `to`; the key's other parts stay.
-    MoveJointKey {
-        /// The joint.
-        joint: JointId,
-        /// Its key's frame.
-        from: i64,
-        /// The new frame.
-        to: i64,
+    /// Move joints' keys, (joint, from, to) each, as one undo step (a key on a lane, curve
+    /// points dragged sideways); each key's other parts stay.
+    MoveJointKeys(Vec<(JointId, i64, i64)>),
+    /// Curve points, (state index, key frame) each, dragged by `frames` and by `by` (degrees
+    /// for hinges, millimetres otherwise), as one undo step.
+    DragCurvePoints {
+        /// The points.
+        points: Vec<(usize, i64)>,
+        /// Frames (the joints' keys moved in time).
+        frames: i64,
+        /// Value, in the curve editor's units.
+        by: f64,
     },
+    /// Key single DOFs, (frame, state index, value) each, as one undo step (a point added on a
+    /// curve).
+    KeyDofs(Vec<(i64, usize, f64)>),
+    /// Set keys' free handles, or give them back to the span's tangents, as one undo step.
+    SetHandles(Vec<crate::curve_edits::Handles>),
     /// Show a site's or joint's motion trail over `from ..= to`; not recorded.
     ShowTrail {
         /// What it follows.
@@ -388,7 +397,12 @@ impl Document {
             Edit::DeleteKey => self.delete_key()?,
             Edit::MoveKey { from, to } => self.move_key(from, to)?,
             Edit::KeyJoints(joints) => self.key_joints(&joints)?,
-            Edit::MoveJointKey { joint, from, to } => self.move_joint_key(joint, from, to)?,
+            Edit::MoveJointKeys(moves) => self.move_joint_keys(&moves)?,
+            Edit::KeyDofs(values) => self.key_dofs(&values)?,
+            Edit::DragCurvePoints { points, frames, by } => {
+                self.drag_curve_points(&points, frames, by)?
+            }
+            Edit::SetHandles(handles) => self.set_handles(&handles)?,
             Edit::OffsetJointKeys { joint, by } => self.offset_joint_keys(joint, by)?,
             Edit::SetKeyValues(values) => self.set_key_values(&values)?,
             Edit::Tween { joints, blend } => self.tween(&joints, blend)?,
@@ -418,14 +432,7 @@ impl Document {
                 length,
             } => self.retime_frames(first, last, length)?,
             Edit::SlideFrames { first, last, delta } => self.slide_frames(first, last, delta)?,
-            Edit::SequenceSettings(s) => {
-                self.set_sequence_settings("Sequence settings".into(), move |seq| {
-                    seq.fps = s.fps;
-                    seq.rotation = s.rotation;
-                    seq.root = s.root;
-                    seq.hold_locks = s.hold_locks;
-                })?;
-            }
+            Edit::SequenceSettings(s) => self.apply_sequence_settings(s)?,
             Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
             Edit::TurnDof { dof, value, undo } => self.turn_dof(dof, value, runner, undo)?,
             Edit::MoveRoot { delta, undo } => self.move_root(&delta, runner, undo)?,

@@ -43,6 +43,7 @@ use marionette_skeleton::{FileError, Skeleton};
 mod action;
 mod check;
 mod keys;
+mod names;
 mod resolve;
 mod step;
 

@@ -3,14 +3,16 @@
 //! here, and the rest becomes the [`Action`] the editor's player carries out.
 
 use marionette_document::{LockPart, Violation};
-use marionette_skeleton::{DofKind, JointId, Shape, SiteId};
+use marionette_skeleton::{DofKind, JointId, Shape};
 use nalgebra::Vector3;
 
 use super::action::{Action, DragGrip, Panel, ReplayContext, Window};
 use super::check::{export_format, solver};
 use super::keys::KeyChord;
+use super::names::Names;
 use super::step::Step;
 use crate::Edit;
+use crate::curve_edits::shown_scale;
 use crate::document::Document;
 use crate::stage::StageEdit;
 use marionette_document::{Placement, Prop, PropPlace};
@@ -151,14 +153,59 @@ impl Step {
                 "key the selected joints".into(),
             ),
             Step::MoveKeys { joint, from, to } => edit(
-                Edit::MoveJointKey {
-                    joint: find.joint(joint)?,
-                    from: *from,
-                    to: *to,
-                },
+                Edit::MoveJointKeys(vec![(find.joint(joint)?, *from, *to)]),
                 SETTLE,
                 format!("move {joint}'s key from frame {from} to {to}"),
             ),
+            Step::KeyDof {
+                curve,
+                frame,
+                value,
+            } => {
+                let state = find.curve(curve)?;
+                let value = value / shown_scale(document.skeleton(), state);
+                edit(
+                    Edit::KeyDofs(vec![(*frame, state, value)]),
+                    SETTLE,
+                    format!("key {curve} at frame {frame}"),
+                )
+            }
+            Step::SetHandles {
+                curve,
+                frame,
+                before,
+                after,
+            } => {
+                let state = find.curve(curve)?;
+                let scale = shown_scale(document.skeleton(), state);
+                let handles = ([before.0, before.1 / scale], [after.0, after.1 / scale]);
+                edit(
+                    Edit::SetHandles(vec![(*frame, state, Some(handles))]),
+                    SETTLE,
+                    format!("set {curve}'s handles at key {frame}"),
+                )
+            }
+            Step::AutoHandles { curve, frame } => edit(
+                Edit::SetHandles(vec![(*frame, find.curve(curve)?, None)]),
+                SETTLE,
+                format!("give {curve}'s key {frame} its auto handles"),
+            ),
+            Step::DragCurvePoints { points, by } => {
+                let points = points
+                    .iter()
+                    .map(|(c, f)| find.curve(c).map(|s| (s, *f)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                let what = format!("drag {} curve points by {by:?}", points.len());
+                edit(
+                    Edit::DragCurvePoints {
+                        points,
+                        frames: by.0,
+                        by: by.1,
+                    },
+                    SETTLE,
+                    what,
+                )
+            }
             Step::FindFootContacts => edit(
                 Edit::FindFootContacts,
                 SETTLE,
@@ -403,46 +450,6 @@ impl Step {
                 format!("release {prop} at frame {frame}"),
             ),
             Step::Exit => Action::Exit,
-        })
-    }
-}
-
-/// Looks names up in the document's skeleton, naming what is missing.
-struct Names<'a>(&'a Document);
-
-impl Names<'_> {
-    fn joint(&self, name: &str) -> Result<JointId, String> {
-        self.0.skeleton().joint_by_name(name).ok_or_else(|| {
-            format!(
-                "skeleton \"{}\" has no joint \"{name}\"",
-                self.0.skeleton().name()
-            )
-        })
-    }
-
-    /// A site by name, else a joint.
-    fn site_or_joint(&self, name: &str) -> Result<crate::Grip, String> {
-        let skeleton = self.0.skeleton();
-        if let Some(site) = skeleton.site_by_name(name) {
-            return Ok(crate::Grip::Site(site));
-        }
-        skeleton
-            .joint_by_name(name)
-            .map(crate::Grip::Joint)
-            .ok_or_else(|| {
-                format!(
-                    "skeleton \"{}\" has no site or joint \"{name}\"",
-                    skeleton.name()
-                )
-            })
-    }
-
-    fn site(&self, name: &str) -> Result<SiteId, String> {
-        self.0.skeleton().site_by_name(name).ok_or_else(|| {
-            format!(
-                "skeleton \"{}\" has no site \"{name}\"",
-                self.0.skeleton().name()
-            )
         })
     }
 }

@@ -123,6 +123,44 @@ pub enum Step {
         /// The new frame.
         to: i64,
     },
+    /// Key one DOF of the shown sequence at `frame`: a curve of the curve editor ("left
+    /// shoulder 2", its second DOF; "root y") at `value` in its units (degrees for hinges,
+    /// millimetres for slides and the root), the key holding that DOF alone.
+    KeyDof {
+        /// The curve's name.
+        curve: String,
+        /// The frame.
+        frame: i64,
+        /// The value (degrees or millimetres).
+        value: f64,
+    },
+    /// Give a curve's key at `frame` free handles, each (frames, value) from the key's point
+    /// in the curve editor's units: `before` into the key (frames ≤ 0), `after` out of it.
+    SetHandles {
+        /// The curve's name.
+        curve: String,
+        /// The key's frame.
+        frame: i64,
+        /// The handle into the key.
+        before: (f64, f64),
+        /// The handle out of the key.
+        after: (f64, f64),
+    },
+    /// Give a curve's key at `frame` back to its span's own tangents.
+    AutoHandles {
+        /// The curve's name.
+        curve: String,
+        /// The key's frame.
+        frame: i64,
+    },
+    /// Drag curve points, (curve, key frame) each, by (frames, value in the curve editor's
+    /// units) together, as the curve editor drags its selected points.
+    DragCurvePoints {
+        /// The points.
+        points: Vec<(String, i64)>,
+        /// By how much: (frames, degrees or millimetres).
+        by: (i64, f64),
+    },
     /// Sequence ▸ Find foot contacts on the shown sequence.
     FindFootContacts,
     /// Play the shown sequence for this many editor frames, one sequence frame each, then

@@ -1,8 +1,10 @@
-//! The curve editor's curves and points ([`super::curves`]): a curve, which key point the pointer is on, the edits a
-//! point dragged makes, Smooth and Blend on the selected points, and a key's tangent menu.
+//! The curve editor's curves and points ([`super::curves`]): a curve, which key point or
+//! handle the pointer is on, what is dragged and how it is drawn, the handles a handle
+//! dragged sets, Smooth and Blend on the
+//! selected points, and a key's tangent menu.
 
 use bevy_egui::egui;
-use egui_plot::PlotPoint;
+use egui_plot::{Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, Points};
 use marionette_document::KeyInterpolation;
 use marionette_editing::Edit;
 use marionette_skeleton::{JointId, ROOT_STATE_LEN};
@@ -24,6 +26,91 @@ pub struct Curve {
     pub lines: [Vec<[f64; 2]>; 2],
     /// (frame, value shown) of each key holding it.
     pub keys: Vec<[f64; 2]>,
+    /// Each key's handles, in the same order (none on the root's coordinates).
+    pub handles: Vec<PointHandles>,
+}
+
+/// A key point's handles on its curve, offsets from the point in the plot's units (frames,
+/// degrees or millimetres).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointHandles {
+    /// Into the key.
+    pub before: [f64; 2],
+    /// Out of the key.
+    pub after: [f64; 2],
+    /// Whether they are free (else the spans' own tangents).
+    pub free: bool,
+}
+
+/// The handle end nearest `pointer` within 8 px among those shown (the `selected` points'
+/// (state index, key frame), and every free one): (curve, key frame, whether it is the handle out of the key).
+pub(super) fn handle_near(
+    curves: &[Curve],
+    selected: &[(usize, i64)],
+    pointer: egui::Pos2,
+    to_screen: impl Fn(PlotPoint) -> egui::Pos2,
+) -> Option<(usize, i64, bool)> {
+    let mut best: Option<(usize, i64, bool, f32)> = None;
+    for (c, curve) in curves.iter().enumerate() {
+        for (k, h) in curve.keys.iter().zip(&curve.handles) {
+            if !h.free && !selected.contains(&(curve.state, k[0] as i64)) {
+                continue;
+            }
+            for (after, off) in [(false, h.before), (true, h.after)] {
+                if off == [0.0, 0.0] {
+                    continue;
+                }
+                let at = to_screen(PlotPoint::new(k[0] + off[0], k[1] + off[1]));
+                let d = at.distance(pointer);
+                if d <= 8.0 && best.is_none_or(|b| d < b.3) {
+                    best = Some((c, k[0] as i64, after, d));
+                }
+            }
+        }
+    }
+    best.map(|(c, f, after, _)| (c, f, after))
+}
+
+/// The edit a handle of `curve`'s key at `frame` dropped at `to` (plot units) makes: that side
+/// where it was dropped (kept on its side of the key), the other side turned to stay in line
+/// with it (its length kept), or left as it is when `broken` (Alt held).
+pub(super) fn handle_dropped(
+    curve: &Curve,
+    frame: i64,
+    after: bool,
+    to: [f64; 2],
+    broken: bool,
+) -> Option<Edit> {
+    let i = curve.keys.iter().position(|k| k[0] as i64 == frame)?;
+    let (point, h) = (curve.keys[i], curve.handles.get(i)?);
+    let mut moved = [to[0] - point[0], to[1] - point[1]];
+    moved[0] = if after {
+        moved[0].max(0.0)
+    } else {
+        moved[0].min(0.0)
+    };
+    let other = if after { h.before } else { h.after };
+    let other = if broken {
+        other
+    } else {
+        let (len, dir) = (other[0].hypot(other[1]), moved[0].hypot(moved[1]));
+        if dir > 0.0 {
+            [-moved[0] / dir * len, -moved[1] / dir * len]
+        } else {
+            other
+        }
+    };
+    let (before, after) = if after {
+        (other, moved)
+    } else {
+        (moved, other)
+    };
+    let state_units = |[f, v]: [f64; 2]| [f, v / curve.scale];
+    Some(Edit::SetHandles(vec![(
+        frame,
+        curve.state,
+        Some((state_units(before), state_units(after))),
+    )]))
 }
 
 /// The key point nearest `pointer` (window pixels) within 8 px: (curve, key frame).
@@ -46,31 +133,6 @@ pub(super) fn point_near(
         .filter(|&(_, _, d)| d <= 8.0)
         .min_by(|a, b| a.2.total_cmp(&b.2))
         .map(|(c, f, _)| (c, f))
-}
-
-/// The edits a point dragged from key `frame` of `curve` to `to` (plot units) makes: the
-/// joint's key moved (when the frame changed), then its value set.
-pub(super) fn dropped(curve: &Curve, frame: i64, to: [f64; 2]) -> Vec<Edit> {
-    let at = to[0].round() as i64;
-    let mut edits = Vec::new();
-    if at != frame && curve.state >= ROOT_STATE_LEN {
-        edits.push(Edit::MoveJointKey {
-            joint: curve.joint,
-            from: frame,
-            to: at,
-        });
-    }
-    let at = if curve.state >= ROOT_STATE_LEN {
-        at
-    } else {
-        frame
-    };
-    edits.push(Edit::SetKeyValues(vec![(
-        at,
-        curve.state,
-        to[1] / curve.scale,
-    )]));
-    edits
 }
 
 /// How a selected point's value changes: toward its neighbours' mean, or toward one neighbour.
@@ -117,12 +179,17 @@ const TANGENTS: [(&str, Option<KeyInterpolation>, f64); 5] = [
     ("As the sequence", None, 0.0),
 ];
 
-/// The tangent menu of the key at `frame`, open at `at`; false once a choice is made or it is
-/// closed.
+/// The curve a tangent menu was opened on: its name, its state index, and whether its key
+/// there has free handles.
+pub(super) type MenuCurve = (String, usize, bool);
+
+/// The tangent menu of the key at `frame`, open at `at` on the point of curve `on`; false once
+/// a choice is made or it is closed.
 pub(super) fn tangent_menu(
     ctx: &egui::Context,
     frame: i64,
     at: egui::Pos2,
+    on: Option<&MenuCurve>,
     out: &mut PanelOutput,
 ) -> bool {
     let mut open = true;
@@ -142,6 +209,17 @@ pub(super) fn tangent_menu(
                         open = false;
                     }
                 }
+                if let Some((name, state, true)) = on {
+                    ui.separator();
+                    if ui
+                        .button(format!("Auto handles ({name})"))
+                        .on_hover_text("Drop this key's free handles on this curve: its spans' own tangents again")
+                        .clicked()
+                    {
+                        out.edits.push(Edit::SetHandles(vec![(frame, *state, None)]));
+                        open = false;
+                    }
+                }
                 if ui.button("Close").clicked() {
                     open = false;
                 }
@@ -150,37 +228,175 @@ pub(super) fn tangent_menu(
     open
 }
 
+/// What is being dragged in the curve editor.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Grab {
+    /// Points, (state index, key frame) each, dragged together from `from` (the pressed
+    /// point, plot units) to `to`.
+    Points {
+        points: Vec<(usize, i64)>,
+        from: [f64; 2],
+        to: [f64; 2],
+    },
+    /// The end of a handle of curve `curve`'s key at `frame` (the one out of it when
+    /// `after`), now at `to`.
+    Handle {
+        curve: usize,
+        frame: i64,
+        after: bool,
+        to: [f64; 2],
+    },
+}
+
+impl Grab {
+    /// Where the point `(state, frame)` at `k` shows while this drag goes on.
+    pub(super) fn shown(&self, state: usize, k: [f64; 2]) -> [f64; 2] {
+        match self {
+            Grab::Points { points, from, to } if points.contains(&(state, k[0] as i64)) => {
+                let frames = if state >= ROOT_STATE_LEN {
+                    (to[0] - from[0]).round()
+                } else {
+                    0.0
+                };
+                [k[0] + frames, k[1] + to[1] - from[1]]
+            }
+            _ => k,
+        }
+    }
+}
+
+/// Draws `curve` in colour `c`: as interpolated (dashed) and baked (solid), its key points
+/// (where `grab` shows them while dragged), the `selected` ones ringed; their handles and every
+/// free one.
+pub(super) fn draw_curve(
+    plot: &mut egui_plot::PlotUi<'_>,
+    curve: &Curve,
+    c: egui::Color32,
+    grab: Option<&Grab>,
+    selected: &[(usize, i64)],
+) {
+    plot.line(
+        Line::new(curve.name.clone(), PlotPoints::from(curve.lines[0].clone()))
+            .color(c.gamma_multiply(0.6))
+            .style(LineStyle::dashed_loose()),
+    );
+    plot.line(Line::new(curve.name.clone(), PlotPoints::from(curve.lines[1].clone())).color(c));
+    let shown = |k: &[f64; 2]| grab.map_or(*k, |g| g.shown(curve.state, *k));
+    let keys: Vec<[f64; 2]> = curve.keys.iter().map(shown).collect();
+    plot.points(
+        Points::new(curve.name.clone(), PlotPoints::from(keys))
+            .color(c)
+            .radius(4.0),
+    );
+    for (i, k) in curve.keys.iter().enumerate() {
+        let chosen = selected.contains(&(curve.state, k[0] as i64));
+        let p = shown(k);
+        if chosen {
+            plot.points(
+                Points::new(curve.name.clone(), PlotPoints::from(vec![p]))
+                    .color(egui::Color32::WHITE)
+                    .radius(6.0)
+                    .filled(false),
+            );
+        }
+        let Some(h) = curve.handles.get(i).filter(|h| chosen || h.free) else {
+            continue;
+        };
+        let (mut before, mut after) = (h.before, h.after);
+        if let Some(Grab::Handle {
+            curve: _,
+            frame,
+            after: side,
+            to,
+        }) = grab
+            && *frame as f64 == k[0]
+            && curve.handles.len() == curve.keys.len()
+        {
+            let moved = [to[0] - p[0], to[1] - p[1]];
+            if *side { after = moved } else { before = moved }
+        }
+        let ends = [
+            [p[0] + before[0], p[1] + before[1]],
+            [p[0] + after[0], p[1] + after[1]],
+        ];
+        plot.line(
+            Line::new(
+                curve.name.clone(),
+                PlotPoints::from(vec![ends[0], p, ends[1]]),
+            )
+            .color(c.gamma_multiply(0.8)),
+        );
+        plot.points(
+            Points::new(curve.name.clone(), PlotPoints::from(ends.to_vec()))
+                .color(c)
+                .shape(MarkerShape::Square)
+                .radius(3.5)
+                .filled(h.free),
+        );
+    }
+}
+
+/// The curve whose interpolated line passes within 8 px of `pointer`: (curve, frame, its value
+/// there in plot units).
+pub(super) fn curve_near(
+    curves: &[Curve],
+    pointer: egui::Pos2,
+    to_screen: impl Fn(egui_plot::PlotPoint) -> egui::Pos2,
+) -> Option<(usize, i64, f64)> {
+    curves
+        .iter()
+        .enumerate()
+        .flat_map(|(c, curve)| curve.lines[0].iter().map(move |p| (c, *p)))
+        .map(|(c, p)| {
+            (
+                c,
+                p,
+                to_screen(egui_plot::PlotPoint::new(p[0], p[1])).distance(pointer),
+            )
+        })
+        .filter(|&(_, _, d)| d <= 8.0)
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+        .map(|(c, p, _)| (c, p[0] as i64, p[1]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_point_dropped_sideways_moves_the_joints_key_then_sets_its_value() {
+    fn a_handle_dropped_turns_the_other_in_line_unless_broken() {
         let curve = Curve {
             name: "left elbow 1".into(),
             joint: marionette_skeleton::builtin::humanoid()
                 .joint_by_name("left elbow")
                 .expect("elbow"),
             state: 20,
-            scale: 180.0 / std::f64::consts::PI,
+            scale: 2.0,
             lines: [Vec::new(), Vec::new()],
             keys: vec![[10.0, 30.0]],
+            handles: vec![PointHandles {
+                before: [-3.0, 0.0],
+                after: [3.0, 0.0],
+                free: false,
+            }],
         };
-        let edits = dropped(&curve, 10, [12.4, 45.0]);
-        assert!(
-            matches!(edits[0], Edit::MoveJointKey { joint, from: 10, to: 12 } if joint == curve.joint),
-            "{edits:?}"
-        );
-        let Edit::SetKeyValues(ref values) = edits[1] else {
-            panic!("{edits:?}");
+        let handles = |edit: Option<Edit>| match edit {
+            Some(Edit::SetHandles(v)) => v,
+            other => panic!("{other:?}"),
         };
-        let [(frame, state, value)] = values[..] else {
-            panic!("{values:?}");
+        // The handle out of the key dropped 4 frames on, 4 up: the one into it turns to stay
+        // in line, its length (3) kept; values in state units (plot / scale).
+        let v = handles(handle_dropped(&curve, 10, true, [14.0, 34.0], false));
+        let [(10, 20, Some((before, after)))] = v[..] else {
+            panic!("{v:?}");
         };
-        assert_eq!((frame, state), (12, 20));
-        assert!((value - 45f64.to_radians()).abs() < 1e-12);
-        // Up and down only: the value alone.
-        assert_eq!(dropped(&curve, 10, [10.2, 45.0]).len(), 1);
+        assert_eq!(after, [4.0, 2.0]);
+        let r = 3.0 / 2f64.sqrt();
+        assert!((before[0] + r).abs() < 1e-12 && (before[1] + r / 2.0).abs() < 1e-12);
+        // Broken (Alt): the other stays; dragged past the key, a handle stops at it.
+        let v = handles(handle_dropped(&curve, 10, false, [12.0, 26.0], true));
+        assert_eq!(v, [(10, 20, Some(([0.0, -2.0], [3.0, 0.0])))]);
+        assert!(handle_dropped(&curve, 11, true, [14.0, 34.0], false).is_none());
     }
 
     #[test]
@@ -194,6 +410,7 @@ mod tests {
             scale: 1.0,
             lines: [Vec::new(), Vec::new()],
             keys: vec![[0.0, 0.0], [10.0, 1.0], [20.0, 0.5]],
+            handles: Vec::new(),
         };
         let curves = [curve];
         let values = |how| match reshaped(&curves, &[(20, 10)], how) {

@@ -3,26 +3,35 @@
 //! when the root joint is selected), each as interpolated (dashed) and as baked with the locks
 //! (solid), so the locks' effect shows as the gap between the two; each key holding the joint as
 //! a point. Drag a point up or down to change the key's value, sideways to move that joint's key
-//! to another frame (a key holding other joints too: only this joint's part moves); scroll to
-//! zoom, drag the background to pan, F (over the plot) or *Frame all* to see every curve again.
+//! to another frame (a key holding other joints too: only this joint's part moves); dragging a
+//! selected point drags every selected point with it. A selected point shows its handles
+//! (hollow: the spans' own tangents; filled: free); drag a handle's end to make them free
+//! (the other side turns to stay in line; Alt: it stays as it is). Ctrl+click on a curve keys
+//! that DOF alone there, on the curve. Scroll to zoom, drag the background to pan, F (over the
+//! plot) or *Frame all* to see every curve again.
 //! *Tween* keys the selected joints at the current frame, the blend's share of the way from
 //! each one's key before to its key after. A click on a point selects it (Shift+click: more);
-//! *Smooth* moves each selected point a quarter of the way to its neighbours' mean, *Blend ←* /
-//! *Blend →* the blend's share of the way to the key before or after (one undo step). A
+//! *Smooth* moves each selected point a quarter of the way to its neighbours' mean, *Blend to before* /
+//! *Blend to after* the blend's share of the way to the key before or after (one undo step). A
 //! right-click on a point opens its key's tangents: Auto, Linear, Step, Flat (the span out of
-//! the key, for every joint the key holds, as its marker's menu on the ruler sets it). The
+//! the key, for every joint the key holds, as its marker's menu on the ruler sets it), and
+//! *Auto handles* for that curve's free handles. The
 //! curves are made again only when the document, the bake or the selection changes
 //! ([`CurveTracks`]).
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use egui_plot::{Line, LineStyle, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Plot, VLine};
+use marionette_editing::curve_edits::shown_scale;
 use marionette_editing::{Document, Edit};
-use marionette_skeleton::{DofKind, JointId, ROOT_STATE_LEN};
+use marionette_skeleton::{JointId, ROOT_STATE_LEN};
 
 use super::PanelOutput;
-pub use super::curve_points::Curve;
-use super::curve_points::{Reshape, dropped, point_near, reshaped, tangent_menu};
+pub use super::curve_points::{Curve, PointHandles};
+use super::curve_points::{
+    Grab, MenuCurve, Reshape, curve_near, draw_curve, handle_dropped, handle_near, point_near,
+    reshaped, tangent_menu,
+};
 use crate::EditorSet;
 use crate::derived::BakedStrip;
 use crate::resources::{Display, OpenDocument};
@@ -37,17 +46,18 @@ pub struct CurveTracks {
     pub curves: Vec<Curve>,
 }
 
-/// The curve editor's own state: the point dragged and the tween's blend.
+/// The curve editor's own state: what is dragged and the tween's blend.
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct CurvesUi {
-    /// The point dragged: (curve, key frame), and where it is now (plot units).
-    grab: Option<(usize, i64, [f64; 2])>,
+    /// What is dragged.
+    grab: Option<Grab>,
     /// Whether a point was under the pointer on the last frame (the plot does not pan then).
     over_point: bool,
     /// The points selected: (state index, key frame).
     selected: Vec<(usize, i64)>,
-    /// The tangent menu of the key at this frame, open where the right-click was.
-    tangents: Option<(i64, egui::Pos2)>,
+    /// The tangent menu of the key at this frame, open where the right-click was, on the
+    /// point of this curve (its name, state index, whether its handles are free).
+    tangents: Option<(i64, egui::Pos2, Option<MenuCurve>)>,
     /// The tween's blend (0 … 1).
     pub blend: f64,
 }
@@ -91,27 +101,22 @@ fn curves_of(
     let seq = &document.sequences()[index];
     let interpolated = document.interpolate_sequence(index);
     let first = seq.keys.first().map_or(0, |k| k.frame);
-    let mut states: Vec<(String, JointId, usize, f64)> = Vec::new();
+    let mut states: Vec<(String, JointId, usize)> = Vec::new();
     for &j in joints {
         if s.joint(j).parent.is_none() {
             for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-                states.push((format!("root {axis}"), j, i, 1e3));
+                states.push((format!("root {axis}"), j, i));
             }
         }
         for d in s.joint_dofs(j) {
-            let dof = s.dof(d);
-            let scale = if dof.kind == DofKind::Hinge {
-                180.0 / std::f64::consts::PI
-            } else {
-                1e3
-            };
-            let name = format!("{} {}", s.joint(j).name, dof.index_in_joint + 1);
-            states.push((name, j, d.state_index(), scale));
+            let name = format!("{} {}", s.joint(j).name, s.dof(d).index_in_joint + 1);
+            states.push((name, j, d.state_index()));
         }
     }
     states
         .into_iter()
-        .map(|(name, joint, state, scale)| {
+        .map(|(name, joint, state)| {
+            let scale = shown_scale(s, state);
             let line = |poses: &[Vec<f64>]| -> Vec<[f64; 2]> {
                 poses
                     .iter()
@@ -119,13 +124,21 @@ fn curves_of(
                     .map(|(f, q)| [(first + f as i64) as f64, q[state] * scale])
                     .collect()
             };
-            let holds = |k: &marionette_document::Key| {
-                if state < ROOT_STATE_LEN {
-                    k.holds_root()
-                } else {
-                    k.holds_joint(joint)
-                }
+            let dof = s.dof_at_state(state);
+            let holds = |k: &marionette_document::Key| match dof {
+                Some(d) => k.holds_dof(joint, d),
+                None => k.holds_root(),
             };
+            let handles = dof.map_or_else(Vec::new, |d| {
+                marionette_motion::curve_handles(s, seq, d)
+                    .iter()
+                    .map(|h| PointHandles {
+                        before: [h.before[0], h.before[1] * scale],
+                        after: [h.after[0], h.after[1] * scale],
+                        free: h.free,
+                    })
+                    .collect()
+            });
             Curve {
                 name,
                 joint,
@@ -138,6 +151,7 @@ fn curves_of(
                     .filter(|k| holds(k))
                     .map(|k| [k.frame as f64, k.pose.q[state] * scale])
                     .collect(),
+                handles,
             }
         })
         .collect()
@@ -171,6 +185,9 @@ fn curve_tracks(
         source: Some(source),
     };
 }
+
+/// The plot's id (its memory holds where it shows what).
+const PLOT_ID: &str = "curve editor plot";
 
 /// A curve's colour.
 fn colour(i: usize) -> egui::Color32 {
@@ -221,8 +238,8 @@ pub fn curves_window(
                 let any = !state.selected.is_empty();
                 for (label, how, tip) in [
                     ("Smooth", Reshape::Smooth, "Each selected point a quarter of the way to its neighbours' mean"),
-                    ("Blend ←", Reshape::Blend(false, state.blend), "Each selected point the blend's share of the way to the key before"),
-                    ("Blend →", Reshape::Blend(true, state.blend), "Each selected point the blend's share of the way to the key after"),
+                    ("Blend to before", Reshape::Blend(false, state.blend), "Each selected point the blend's share of the way to the key before"),
+                    ("Blend to after", Reshape::Blend(true, state.blend), "Each selected point the blend's share of the way to the key after"),
                 ] {
                     if ui.add_enabled(any, egui::Button::new(label)).on_hover_text(tip).clicked()
                         && let Some(edit) = reshaped(&tracks.curves, &state.selected, how)
@@ -231,12 +248,13 @@ pub fn curves_window(
                     }
                 }
             });
-            ui.label("dashed: as interpolated · solid: as baked with the locks · points: keys (drag: value, or sideways: frame)");
+            ui.label("dashed: as interpolated · solid: as baked with the locks · points: keys (drag: value, or sideways: frame; the selected ones together) · handles on the selected points · Ctrl+click a curve: key that DOF");
             let frame = document.frame() as f64;
             let hovered = ui.ui_contains_pointer();
             frame_all |= hovered && ui.input(|i| i.key_pressed(egui::Key::F));
-            let grab = state.grab;
+            let grab = state.grab.clone();
             let mut plot = Plot::new("curves")
+                .id(egui::Id::new(PLOT_ID))
                 .allow_drag(grab.is_none() && !state.over_point)
                 .allow_double_click_reset(true)
                 .legend(egui_plot::Legend::default());
@@ -245,71 +263,92 @@ pub fn curves_window(
             }
             let response = plot.show(ui, |plot| {
                 for (i, curve) in tracks.curves.iter().enumerate() {
-                    let c = colour(i);
-                    plot.line(
-                        Line::new(curve.name.clone(), PlotPoints::from(curve.lines[0].clone()))
-                            .color(c.gamma_multiply(0.6))
-                            .style(LineStyle::dashed_loose()),
-                    );
-                    plot.line(Line::new(curve.name.clone(), PlotPoints::from(curve.lines[1].clone())).color(c));
-                    let keys: Vec<[f64; 2]> = curve
-                        .keys
-                        .iter()
-                        .map(|k| match grab {
-                            Some((g, f, at)) if g == i && f as f64 == k[0] => at,
-                            _ => *k,
-                        })
-                        .collect();
-                    let chosen: Vec<[f64; 2]> = keys
-                        .iter()
-                        .filter(|k| state.selected.contains(&(curve.state, k[0] as i64)))
-                        .copied()
-                        .collect();
-                    plot.points(Points::new(curve.name.clone(), PlotPoints::from(keys)).color(c).radius(4.0));
-                    if !chosen.is_empty() {
-                        plot.points(
-                            Points::new(curve.name.clone(), PlotPoints::from(chosen))
-                                .color(egui::Color32::WHITE)
-                                .radius(6.0)
-                                .filled(false),
-                        );
-                    }
+                    draw_curve(plot, curve, colour(i), grab.as_ref(), &state.selected);
                 }
                 plot.vline(VLine::new("frame", frame).color(egui::Color32::from_rgb(220, 80, 40)));
                 let pointer = plot.response().hover_pos();
-                let near = pointer.and_then(|p| point_near(&tracks.curves, p, |q| plot.screen_from_plot(q)));
-                (near, plot.pointer_coordinate())
+                let to_screen = |q| plot.screen_from_plot(q);
+                let near = pointer.and_then(|p| point_near(&tracks.curves, p, to_screen));
+                let handle = pointer.and_then(|p| handle_near(&tracks.curves, &state.selected, p, to_screen));
+                let on_curve = pointer.and_then(|p| curve_near(&tracks.curves, p, to_screen));
+                // What the button went down on (a drag starts only once the pointer has moved).
+                let origin = plot.response().ctx.input(|i| i.pointer.press_origin());
+                let pressed = origin.map(|p| {
+                    (
+                        point_near(&tracks.curves, p, to_screen),
+                        handle_near(&tracks.curves, &state.selected, p, to_screen),
+                    )
+                });
+                (near, handle, on_curve, pressed, plot.pointer_coordinate())
             });
-            let (near, at) = response.inner;
-            state.over_point = near.is_some();
+            let (near, handle, on_curve, pressed, at) = response.inner;
+            state.over_point = near.is_some() || handle.is_some();
             let r = &response.response;
+            let modifiers = ui.input(|i| i.modifiers);
             if r.drag_started()
-                && let Some((c, f)) = near
-                && let Some(k) = tracks.curves[c].keys.iter().find(|k| k[0] as i64 == f)
+                && let Some((near, handle)) = pressed
             {
-                state.grab = Some((c, f, *k));
+                if let Some((curve, frame, after)) = handle {
+                    state.grab = at.map(|p| Grab::Handle { curve, frame, after, to: [p.x, p.y] });
+                } else if let Some((c, f)) = near
+                    && let Some(k) = tracks.curves[c].keys.iter().find(|k| k[0] as i64 == f)
+                {
+                    let point = (tracks.curves[c].state, f);
+                    if !state.selected.contains(&point) {
+                        state.selected = vec![point];
+                    }
+                    state.grab = Some(Grab::Points { points: state.selected.clone(), from: *k, to: *k });
+                }
             }
-            if let (Some((c, f, _)), Some(at)) = (state.grab, at)
+            if let (Some(grab), Some(p)) = (state.grab.as_mut(), at)
                 && r.dragged()
             {
-                state.grab = Some((c, f, [at.x.round(), at.y]));
+                match grab {
+                    Grab::Points { to, .. } | Grab::Handle { to, .. } => *to = [p.x, p.y],
+                }
             }
-            if r.drag_stopped()
-                && let Some((c, f, to)) = state.grab.take()
-                && let Some(curve) = tracks.curves.get(c)
-            {
-                out.edits.extend(dropped(curve, f, to));
+            if r.drag_stopped() {
+                match state.grab.take() {
+                    Some(Grab::Points { points, from, to }) => {
+                        let frames = (to[0] - from[0]).round() as i64;
+                        if frames != 0 || to[1] != from[1] {
+                            out.edits.push(Edit::DragCurvePoints { points: points.clone(), frames, by: to[1] - from[1] });
+                            // The points stay selected where they went.
+                            state.selected = points
+                                .iter()
+                                .map(|&(s, f)| (s, if s >= ROOT_STATE_LEN { f + frames } else { f }))
+                                .collect();
+                        }
+                    }
+                    Some(Grab::Handle { curve, frame, after, to }) => {
+                        if let Some(c) = tracks.curves.get(curve) {
+                            out.edits.extend(handle_dropped(c, frame, after, to, modifiers.alt));
+                        }
+                    }
+                    None => {}
+                }
             }
             if r.secondary_clicked()
-                && let (Some((_, f)), Some(p)) = (near, r.interact_pointer_pos())
+                && let (Some((c, f)), Some(p)) = (near, r.interact_pointer_pos())
             {
-                state.tangents = Some((f, p + egui::vec2(4.0, 4.0)));
+                let curve = &tracks.curves[c];
+                let free = curve
+                    .keys
+                    .iter()
+                    .zip(&curve.handles)
+                    .any(|(k, h)| k[0] as i64 == f && h.free);
+                let on = (curve.state >= ROOT_STATE_LEN).then(|| (curve.name.clone(), curve.state, free));
+                state.tangents = Some((f, p + egui::vec2(4.0, 4.0), on));
             }
             if r.clicked() {
-                match near {
-                    Some((c, f)) => {
+                match (near, on_curve) {
+                    (None, Some((c, f, value))) if modifiers.command => {
+                        let curve = &tracks.curves[c];
+                        out.edits.push(Edit::KeyDofs(vec![(f, curve.state, value / curve.scale)]));
+                    }
+                    (Some((c, f)), _) => {
                         let point = (tracks.curves[c].state, f);
-                        if !ui.input(|i| i.modifiers.shift) {
+                        if !modifiers.shift {
                             state.selected.clear();
                         }
                         if let Some(i) = state.selected.iter().position(|p| *p == point) {
@@ -318,7 +357,7 @@ pub fn curves_window(
                             state.selected.push(point);
                         }
                     }
-                    None => {
+                    (None, _) => {
                         if let Some(at) = at {
                             out.edits.push(Edit::GoToFrame(at.x.round() as i64));
                         }
@@ -326,9 +365,13 @@ pub fn curves_window(
                 }
             }
         });
-    if let Some((frame, at)) = state.tangents
-        && !tangent_menu(ctx, frame, at, out)
+    if let Some((frame, at, on)) = &state.tangents
+        && !tangent_menu(ctx, *frame, *at, on.as_ref(), out)
     {
         state.tangents = None;
     }
 }
+
+#[cfg(test)]
+#[path = "curves_tests.rs"]
+mod tests;

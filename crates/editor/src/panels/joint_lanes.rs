@@ -52,8 +52,8 @@ fn limb_of(skeleton: &Skeleton, joint: JointId) -> JointId {
     at
 }
 
-/// The joints of the shown sequence keyed on their own (some key holding them holds only some
-/// parts), by limb in skeleton order.
+/// The joints of the shown sequence keyed on their own (some key holding them, or some of their
+/// DOFs, holds only some parts), by limb in skeleton order.
 fn limbs(document: &Document) -> Vec<(JointId, Vec<JointId>)> {
     let Some(seq) = document
         .current_sequence()
@@ -70,7 +70,7 @@ fn limbs(document: &Document) -> Vec<(JointId, Vec<JointId>)> {
         let own = seq
             .keys
             .iter()
-            .any(|k| k.only.as_ref().is_some_and(|o| o.holds(j)));
+            .any(|k| k.only.is_some() && k.holds_part_of(skeleton, j));
         if !own {
             continue;
         }
@@ -135,7 +135,7 @@ pub fn joint_lanes(
     let frames_of = |joints: &[JointId]| -> Vec<i64> {
         let mut frames: Vec<i64> = joints
             .iter()
-            .flat_map(|&j| seq.joint_key_frames(j))
+            .flat_map(|&j| seq.joint_key_frames(skeleton, j))
             .collect();
         frames.sort_unstable();
         frames.dedup();
@@ -155,7 +155,7 @@ pub fn joint_lanes(
             }
             Lane::Joint(j) => (
                 format!("   {}", skeleton.joint(*j).name),
-                seq.joint_key_frames(*j),
+                seq.joint_key_frames(skeleton, *j),
                 Some(*j),
             ),
         };
@@ -211,7 +211,7 @@ pub fn joint_lanes(
             .unwrap_or(pos);
         if let Some(Lane::Joint(j)) = lane_at(origin.y)
             && let Some(f) = seq
-                .joint_key_frames(*j)
+                .joint_key_frames(skeleton, *j)
                 .into_iter()
                 .find(|&f| (x_of(f) - origin.x).abs() <= 6.0)
         {
@@ -239,11 +239,7 @@ pub fn joint_lanes(
                 by: g.to - g.from,
             }
         } else {
-            Edit::MoveJointKey {
-                joint: g.joint,
-                from: g.from,
-                to: g.to,
-            }
+            Edit::MoveJointKeys(vec![(g.joint, g.from, g.to)])
         });
     }
 }
