@@ -123,7 +123,7 @@ pub fn sequence(s: &Skeleton, frames: i64, keying: Keying) -> Sequence {
             key.handles = dofs
                 .iter()
                 .map(|&dof| FreeHandles {
-                    dof,
+                    state: dof.state_index(),
                     before: [-3.0, 0.05],
                     after: [3.0, -0.05],
                 })

@@ -1,9 +1,9 @@
 //! Keys on one DOF and free handles (issue 34): a key at a frame on a single hinge or slide of
-//! a joint (one axis of a shoulder keyed on its own), and a key's Bézier handles on a DOF set
-//! or given back to the span's own tangents. Like the other key edits, each either succeeds
+//! a joint (one axis of a shoulder keyed on its own), and a key's Bézier handles on a curve (a
+//! DOF or a root coordinate) set or given back to the spans' own tangents. Like the other key edits, each either succeeds
 //! or leaves the sequence as it was.
 
-use marionette_skeleton::{DofId, Skeleton};
+use marionette_skeleton::{DofId, ROOT_STATE_LEN, Skeleton};
 
 use crate::key_edits::KeyEditError;
 use crate::sequence::{FreeHandles, KeyedParts, Sequence, handles_fit};
@@ -40,14 +40,15 @@ impl Sequence {
         self.set_parts_key(skeleton, frame, &pose, &parts)
     }
 
-    /// Sets the free handles of DOF `dof` at the key at `frame` (`Some((before, after))`, each
-    /// (frames, value) from the key's point), or gives it back to the span's tangents
-    /// (`None`). The key must hold the DOF.
+    /// Sets the free handles of curve `state` (a DOF, or a coordinate of the root
+    /// translation) at the key at `frame` (`Some((before, after))`, each (frames, value) from
+    /// the key's point), or gives it back to its spans' tangents (`None`). The key must hold
+    /// the curve.
     pub fn set_key_handles(
         &mut self,
         skeleton: &Skeleton,
         frame: i64,
-        dof: DofId,
+        state: usize,
         handles: Option<([f64; 2], [f64; 2])>,
     ) -> Result<(), KeyEditError> {
         let no_key = || KeyEditError::NoKey {
@@ -58,14 +59,17 @@ impl Sequence {
             .keys
             .binary_search_by_key(&frame, |k| k.frame)
             .map_err(|_| no_key())?;
-        if dof.index() >= skeleton.dofs().len()
-            || !self.keys[i].holds_dof(skeleton.dof(dof).joint, dof)
-        {
+        let key = &self.keys[i];
+        let held = match skeleton.dof_at_state(state) {
+            Some(d) => key.holds_dof(skeleton.dof(d).joint, d),
+            None => state < ROOT_STATE_LEN && key.holds_root(),
+        };
+        if !held {
             return Err(no_key());
         }
         let key = &mut self.keys[i];
         match handles {
-            None => key.handles.retain(|h| h.dof != dof),
+            None => key.handles.retain(|h| h.state != state),
             Some((before, after)) => {
                 if !handles_fit(before, after) {
                     return Err(KeyEditError::BadRange {
@@ -76,7 +80,11 @@ impl Sequence {
                         ),
                     });
                 }
-                key.set_handles(FreeHandles { dof, before, after });
+                key.set_handles(FreeHandles {
+                    state,
+                    before,
+                    after,
+                });
             }
         }
         Ok(())

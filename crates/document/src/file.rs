@@ -11,7 +11,8 @@ use marionette_skeleton::{FileError, Pose, PoseDefect, PoseFile, Skeleton, Skele
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::key_file::{HandleDef, OnlyDef, dof_name, handle_def, key_handles, keyed_parts};
+use crate::curve_name::curve_name;
+use crate::key_file::{HandleDef, OnlyDef, handle_def, key_handles, keyed_parts};
 use crate::lock::Lock;
 use crate::sequence::{Key, KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence};
 
@@ -405,7 +406,11 @@ impl DocumentFile {
                             pose: k.pose.to_file(s),
                             only: k.only.as_ref().map(|o| OnlyDef {
                                 joints: o.joints.iter().map(|&j| s.joint(j).name.clone()).collect(),
-                                dofs: o.dofs.iter().map(|&d| dof_name(s, d)).collect(),
+                                dofs: o
+                                    .dofs
+                                    .iter()
+                                    .map(|&d| curve_name(s, d.state_index()))
+                                    .collect(),
                                 root: o.root,
                             }),
                             interpolation: k.interpolation,

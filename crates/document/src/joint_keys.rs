@@ -89,6 +89,7 @@ impl Sequence {
             .filter(|&d| key.holds_dof(joint, d))
             .collect();
         let whole = key.holds_joint(joint);
+        let states: Vec<usize> = moving.iter().map(|d| d.state_index()).collect();
         if self
             .key_at(to)
             .is_some_and(|k| k.holds_joint(joint) || moving.iter().any(|&d| k.holds_dof(joint, d)))
@@ -113,7 +114,7 @@ impl Sequence {
             moved.keys.remove(i);
         } else {
             moved.keys[i].only = Some(rest);
-            moved.keys[i].handles.retain(|h| !moving.contains(&h.dof));
+            moved.keys[i].handles.retain(|h| !states.contains(&h.state));
         }
         let parts = if whole {
             KeyedParts::new([joint], false)
@@ -127,7 +128,7 @@ impl Sequence {
             moved.keys[j].interpolation = key.interpolation;
             moved.keys[j].ease = key.ease;
         }
-        for h in key.handles.iter().filter(|h| moving.contains(&h.dof)) {
+        for h in key.handles.iter().filter(|h| states.contains(&h.state)) {
             moved.keys[j].set_handles(*h);
         }
         if moved.keys.is_empty() {
@@ -349,16 +350,16 @@ mod tests {
         assert_eq!(key.pose.q[d.state_index()], 0.5);
         let other = s.joint_dofs(shoulder).next().expect("first DOF");
         assert!(!key.holds_dof(shoulder, other));
-        seq.set_key_handles(&s, 10, d, Some(([-3.0, -0.1], [2.0, 0.2])))
+        seq.set_key_handles(&s, 10, d.state_index(), Some(([-3.0, -0.1], [2.0, 0.2])))
             .expect("handles");
         // Refused on a DOF the key does not hold, or with a handle pointing the wrong way.
         let before = seq.clone();
         assert!(
-            seq.set_key_handles(&s, 10, other, Some(([-1.0, 0.0], [1.0, 0.0])))
+            seq.set_key_handles(&s, 10, other.state_index(), Some(([-1.0, 0.0], [1.0, 0.0])))
                 .is_err()
         );
         assert!(
-            seq.set_key_handles(&s, 10, d, Some(([1.0, 0.0], [1.0, 0.0])))
+            seq.set_key_handles(&s, 10, d.state_index(), Some(([1.0, 0.0], [1.0, 0.0])))
                 .is_err()
         );
         assert_eq!(seq, before);
@@ -367,7 +368,7 @@ mod tests {
         let key = seq.key_at(12).expect("moved key");
         assert_eq!(key.only, Some(KeyedParts::default().with_dofs(&s, [d])));
         assert_eq!(
-            key.handles_of(d).map(|h| (h.before, h.after)),
+            key.handles_of(d.state_index()).map(|h| (h.before, h.after)),
             Some(([-3.0, -0.1], [2.0, 0.2]))
         );
         // Every DOF of the shoulder keyed at 12: the key holds the joint.
@@ -377,7 +378,8 @@ mod tests {
         let key = seq.key_at(12).expect("key");
         assert!(key.holds_joint(shoulder));
         assert!(key.only.as_ref().is_some_and(|o| o.dofs.is_empty()));
-        seq.set_key_handles(&s, 12, d, None).expect("auto again");
+        seq.set_key_handles(&s, 12, d.state_index(), None)
+            .expect("auto again");
         assert!(seq.key_at(12).expect("key").handles.is_empty());
     }
 }

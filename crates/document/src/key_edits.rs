@@ -434,9 +434,7 @@ mod tests {
         s.keys[1].only = Some(crate::KeyedParts::new([], true));
         s.keys[1].ease = 0.5;
         s.keys[1].handles = vec![crate::FreeHandles {
-            dof: marionette_skeleton::builtin::humanoid()
-                .dof_at_state(3)
-                .expect("a DOF"),
+            state: 3,
             before: [-2.0, 0.0],
             after: [2.0, 0.0],
         }];

@@ -6,6 +6,7 @@
 //! through [`GoalSet`], so a drag, a swivel change, "solve until satisfied" and a bake ask for the
 //! same thing.
 
+pub mod curve_name;
 mod dof_keys;
 pub mod file;
 pub mod goal_set;
@@ -19,6 +20,7 @@ pub mod stage_check;
 pub mod stage_file;
 mod stage_format;
 
+pub use curve_name::{curve_name, curve_state};
 pub use file::{
     DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION, LibraryPose, STAGE_VERSION,
     relative_path,

@@ -117,14 +117,14 @@ impl KeyedParts {
     }
 }
 
-/// A key's free Bézier handles on one DOF: the curve of that DOF leaves the key toward
-/// `after` and arrives at it from `before`, each an offset (frames, value in radians or
-/// metres) from the key's point. `before`'s frames are ≤ 0, `after`'s ≥ 0; each is used
-/// clamped to its span, so the curve never goes back in time.
+/// A key's free Bézier handles on one curve (a DOF, or a coordinate of the root translation):
+/// the curve leaves the key toward `after` and arrives at it from `before`, each an offset
+/// (frames, value in radians or metres) from the key's point. `before`'s frames are ≤ 0,
+/// `after`'s ≥ 0; each is used clamped to its span, so the curve never goes back in time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FreeHandles {
-    /// The DOF.
-    pub dof: DofId,
+    /// The curve's state index (0–2: the root's x, y, z; then the DOFs).
+    pub state: usize,
     /// The handle into the key, (frames ≤ 0, value).
     pub before: [f64; 2],
     /// The handle out of the key, (frames ≥ 0, value).
@@ -161,8 +161,8 @@ pub struct Key {
     /// Ease in and out over the span to the next key, 0 (none) … 1 (the span's time follows
     /// 3u² − 2u³ instead of u).
     pub ease: f64,
-    /// Free handles on some of the DOFs it holds, in increasing DOF order, one per DOF (the
-    /// others' tangents as the span says).
+    /// Free handles on some of the curves it holds, in increasing state order, one per curve
+    /// (the others' tangents as the span says).
     pub handles: Vec<FreeHandles>,
 }
 
@@ -195,17 +195,20 @@ impl Key {
         self.holds_joint(joint) || skeleton.joint_dofs(joint).any(|d| self.holds_dof(joint, d))
     }
 
-    /// The free handles of DOF `dof`, if it has some.
-    pub fn handles_of(&self, dof: DofId) -> Option<&FreeHandles> {
+    /// The free handles of the curve of state index `state`, if it has some.
+    pub fn handles_of(&self, state: usize) -> Option<&FreeHandles> {
         self.handles
-            .binary_search_by_key(&dof, |h| h.dof)
+            .binary_search_by_key(&state, |h| h.state)
             .ok()
             .map(|i| &self.handles[i])
     }
 
-    /// Sets the free handles of DOF `handles.dof` (replacing any it had).
+    /// Sets the free handles of curve `handles.state` (replacing any it had).
     pub fn set_handles(&mut self, handles: FreeHandles) {
-        match self.handles.binary_search_by_key(&handles.dof, |h| h.dof) {
+        match self
+            .handles
+            .binary_search_by_key(&handles.state, |h| h.state)
+        {
             Ok(i) => self.handles[i] = handles,
             Err(i) => self.handles.insert(i, handles),
         }
@@ -306,13 +309,16 @@ impl Sequence {
             let bad = k.handles.iter().find(|h| !handles_fit(h.before, h.after));
             if let Some(h) = bad {
                 out.push(format!(
-                    "key at frame {}: the handles of DOF {} are not finite, or `before` is after the key or `after` before it, or they reach beyond {MAX_SPAN} frames or ±{MAX_HANDLE_VALUE} in value",
+                    "key at frame {}: the handles of state {} are not finite, or `before` is after the key or `after` before it, or they reach beyond {MAX_SPAN} frames or ±{MAX_HANDLE_VALUE} in value",
                     k.frame,
-                    h.dof.index()
+                    h.state
                 ));
             }
-            if k.handles.windows(2).any(|w| w[0].dof >= w[1].dof) {
-                out.push(format!("key at frame {}: a DOF has handles twice", k.frame));
+            if k.handles.windows(2).any(|w| w[0].state >= w[1].state) {
+                out.push(format!(
+                    "key at frame {}: a curve has handles twice",
+                    k.frame
+                ));
             }
         }
         if let Some(k) = self.keys.iter().find(|k| !frame_in_range(k.frame)) {

@@ -261,7 +261,7 @@ fn dof_keys_and_free_handles_round_trip_and_bad_ones_are_named() {
         )
     };
     let text = key(
-        ", only: Some(Only(joints: [], dofs: [(\"left shoulder\", 2)])), handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-3.0, -12.5), after: (4.0, 7.25))]",
+        ", only: Some(Only(joints: [], dofs: [\"left shoulder 2\"], root: true)), handles: [Handle(curve: \"left shoulder 2\", before: (-3.0, -12.5), after: (4.0, 7.25)), Handle(curve: \"root y\", before: (-2.0, 0.01), after: (2.0, -0.01))]",
     );
     let path = write(dir.path(), "dof.ron", &text);
     let doc = DocumentFile::load(&path).expect("a DOF key with handles loads");
@@ -269,11 +269,13 @@ fn dof_keys_and_free_handles_round_trip_and_bad_ones_are_named() {
     let shoulder = s.joint_by_name("left shoulder").expect("shoulder");
     let d = s.joint_dofs(shoulder).nth(1).expect("DOF 2");
     let k = doc.sequences[0].key_at(12).expect("key at 12");
-    assert!(k.holds_dof(shoulder, d) && !k.holds_joint(shoulder) && !k.holds_root());
-    let h = k.handles_of(d).expect("handles");
+    assert!(k.holds_dof(shoulder, d) && !k.holds_joint(shoulder) && k.holds_root());
+    let h = k.handles_of(d.state_index()).expect("handles");
     assert_eq!(h.before[0], -3.0);
     assert!((h.before[1] - (-12.5f64).to_radians()).abs() < 1e-15);
     assert!((h.after[1] - 7.25f64.to_radians()).abs() < 1e-15);
+    // The root's handles in metres, as the pose's root.
+    assert_eq!(k.handles_of(1).map(|h| h.before), Some([-2.0, 0.01]));
     let saved = dir.path().join("saved.ron");
     doc.save(&saved).expect("saved");
     let again = DocumentFile::load(&saved).expect("read back");
@@ -287,11 +289,11 @@ fn dof_keys_and_free_handles_round_trip_and_bad_ones_are_named() {
     assert!(
         std::fs::read_to_string(&saved)
             .expect("saved")
-            .contains("dofs: [(\"left shoulder\", 2)]")
+            .contains("dofs: [\"left shoulder 2\"]")
     );
     // Every DOF of the shoulder listed: the key holds the joint.
     let all = key(
-        ", only: Some(Only(dofs: [(\"left shoulder\", 1), (\"left shoulder\", 2), (\"left shoulder\", 3)]))",
+        ", only: Some(Only(dofs: [\"left shoulder 1\", \"left shoulder 2\", \"left shoulder 3\"]))",
     );
     let doc = DocumentFile::load(write(dir.path(), "all.ron", &all)).expect("loads");
     let k = doc.sequences[0].key_at(12).expect("key at 12");
@@ -299,38 +301,53 @@ fn dof_keys_and_free_handles_round_trip_and_bad_ones_are_named() {
     for (name, rest, says) in [
         (
             "dof_zero.ron",
-            ", only: Some(Only(dofs: [(\"left shoulder\", 0)]))",
+            ", only: Some(Only(dofs: [\"left shoulder 0\"]))",
             "\"left shoulder\" has no DOF 0 (it has 3, counted from 1)",
         ),
         (
             "dof_four.ron",
-            ", only: Some(Only(dofs: [(\"left shoulder\", 4)]))",
+            ", only: Some(Only(dofs: [\"left shoulder 4\"]))",
             "has no DOF 4",
         ),
         (
             "dof_joint.ron",
-            ", only: Some(Only(dofs: [(\"left shoulderblade\", 1)]))",
-            "no joint \"left shoulderblade\"",
+            ", only: Some(Only(dofs: [\"left shoulderblade 1\"]))",
+            "has no joint \"left shoulderblade\"",
+        ),
+        (
+            "dof_root.ron",
+            ", only: Some(Only(dofs: [\"root y\"]))",
+            "\"root y\" is the root translation's, which `root: true` holds",
         ),
         (
             "not_held.ron",
-            ", only: Some(Only(dofs: [(\"left shoulder\", 1)])), handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 0.0), after: (1.0, 0.0))]",
-            "a handle on \"left shoulder\" DOF 2 which the key does not hold",
+            ", only: Some(Only(dofs: [\"left shoulder 1\"])), handles: [Handle(curve: \"left shoulder 2\", before: (-1.0, 0.0), after: (1.0, 0.0))]",
+            "a handle on \"left shoulder 2\", which the key does not hold",
+        ),
+        (
+            "root_not_held.ron",
+            ", only: Some(Only(dofs: [\"left shoulder 1\"])), handles: [Handle(curve: \"root x\", before: (-1.0, 0.0), after: (1.0, 0.0))]",
+            "a handle on \"root x\", which the key does not hold",
         ),
         (
             "backwards.ron",
-            ", handles: [Handle(joint: \"left shoulder\", dof: 2, before: (1.0, 0.0), after: (1.0, 0.0))]",
+            ", handles: [Handle(curve: \"left shoulder 2\", before: (1.0, 0.0), after: (1.0, 0.0))]",
             "`before` at or before the key",
         ),
         (
             "huge.ron",
-            ", handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 1e300), after: (1.0, 0.0))]",
-            "the handles on \"left shoulder\" DOF 2 must be finite",
+            ", handles: [Handle(curve: \"left shoulder 2\", before: (-1.0, 1e300), after: (1.0, 0.0))]",
+            "the handles on \"left shoulder 2\" must be finite",
         ),
         (
             "twice.ron",
-            ", handles: [Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 0.0), after: (1.0, 0.0)), Handle(joint: \"left shoulder\", dof: 2, before: (-1.0, 0.0), after: (1.0, 0.0))]",
-            "two handles on one DOF",
+            ", handles: [Handle(curve: \"left shoulder 2\", before: (-1.0, 0.0), after: (1.0, 0.0)), Handle(curve: \"left shoulder 2\", before: (-1.0, 0.0), after: (1.0, 0.0))]",
+            "two handles on one curve",
+        ),
+        (
+            "no_curve.ron",
+            ", handles: [Handle(curve: \"left shoulder\", before: (-1.0, 0.0), after: (1.0, 0.0))]",
+            "\"left shoulder\" names no curve",
         ),
     ] {
         let m = refused(dir.path(), name, &key(rest));

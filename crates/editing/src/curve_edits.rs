@@ -168,7 +168,8 @@ impl Document {
     }
 
     /// Sets keys' free handles, (key frame, state index, `Some((before, after))` or `None`
-    /// for the span's own tangents) each, as one undo step; each on a DOF its key holds.
+    /// for the spans' own tangents) each, as one undo step; each on a curve its key holds (a
+    /// DOF, or a root coordinate of a key holding the root).
     pub fn set_handles(&mut self, handles: &[Handles]) -> Result<(), EditError> {
         let skeleton = self.skeleton.clone();
         let label = match handles {
@@ -182,13 +183,7 @@ impl Document {
         };
         self.edit_sequence(label, true, |s| {
             for &(frame, state, h) in handles {
-                let Some(d) = skeleton.dof_at_state(state) else {
-                    return Err(EditError::PoseTool(
-                        "free handles are on joints' DOFs; the root translation follows its curve"
-                            .into(),
-                    ));
-                };
-                s.set_key_handles(&skeleton, frame, d, h)?;
+                s.set_key_handles(&skeleton, frame, state, h)?;
             }
             Ok(())
         })
@@ -196,16 +191,7 @@ impl Document {
 
     /// A state's name as the curve editor shows it ("left elbow 1", "root y").
     fn state_name(&self, state: usize) -> String {
-        let s = &self.skeleton;
-        match s.dof_at_state(state) {
-            Some(d) => format!(
-                "{} {}",
-                s.joint(s.dof(d).joint).name,
-                s.dof(d).index_in_joint + 1
-            ),
-            None if state < ROOT_STATE_LEN => format!("root {}", ["x", "y", "z"][state]),
-            None => format!("state {state}"),
-        }
+        marionette_document::curve_name(&self.skeleton, state)
     }
 
     /// A key at the current frame on `joints`, each `blend` of the way from its key before to

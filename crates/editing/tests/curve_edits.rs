@@ -44,7 +44,8 @@ fn a_dof_key_and_handles_are_one_undo_step_each() {
     doc.set_handles(&[(10, elbow, Some(([-3.0, 0.1], [3.0, -0.1])))])
         .expect("handles");
     assert_eq!(doc.sequences()[0].key_at(10).expect("key").handles.len(), 1);
-    // Refused, nothing changed: a key that does not hold the DOF, a backwards handle, the root.
+    // Refused, nothing changed: a key that does not hold the DOF, a backwards handle, the root
+    // on a key that does not hold it.
     let now = doc.sequences().to_vec();
     let other = state(&doc, "left shoulder", 0);
     assert!(
@@ -56,7 +57,7 @@ fn a_dof_key_and_handles_are_one_undo_step_each() {
             .is_err()
     );
     assert!(
-        doc.set_handles(&[(10, 1, Some(([-1.0, 0.0], [1.0, 0.0])))])
+        doc.set_handles(&[(15, 1, Some(([-1.0, 0.0], [1.0, 0.0])))])
             .is_err()
     );
     assert_eq!(doc.sequences(), now.as_slice());
@@ -68,7 +69,17 @@ fn a_dof_key_and_handles_are_one_undo_step_each() {
             .handles
             .is_empty()
     );
-    for _ in 0..3 {
+    // The root's height at the whole key at 10 (metres).
+    doc.set_handles(&[(10, 1, Some(([-2.0, 0.01], [2.0, -0.01])))])
+        .expect("root handles");
+    assert!(
+        doc.sequences()[0]
+            .key_at(10)
+            .expect("key")
+            .handles_of(1)
+            .is_some()
+    );
+    for _ in 0..4 {
         doc.undo().expect("an undo step");
     }
     assert_eq!(doc.sequences(), before.as_slice());
@@ -163,9 +174,9 @@ fn the_replay_steps_name_curves_and_resolve_to_the_edits() {
         assert!(got.contains(want), "{got}\nshould hold\n{want}");
     }
     assert!(
-        r[4].contains("\\\"left shoulder 4\\\" is no curve"),
+        r[4].contains("\\\"left shoulder\\\" has no DOF 4"),
         "{}",
         r[4]
     );
-    assert!(r[5].contains("is no curve"), "{}", r[5]);
+    assert!(r[5].contains("names no curve"), "{}", r[5]);
 }

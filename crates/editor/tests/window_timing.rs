@@ -124,7 +124,7 @@ fn keys_on_some_joints_trails_and_curves_in_the_window() {
     let e = s.joint_dofs(elbow).next().expect("elbow DOF");
     let h = seq
         .key_at(14)
-        .and_then(|k| k.handles_of(e))
+        .and_then(|k| k.handles_of(e.state_index()))
         .expect("the forearm's handles");
     assert_eq!(h.before[0], -2.0);
     assert!((h.after[1] - 30f64.to_radians()).abs() < 1e-9);

@@ -1,5 +1,7 @@
 //! One DOF interpolated on its own, as a curve of its value over frames (a single hinge, a
-//! slide, or one hinge of a joint whose DOFs are keyed apart or given free handles).
+//! slide, or one hinge of a joint whose DOFs are keyed apart or given free handles); a span
+//! with free handles (on a DOF or a root coordinate) as a Bézier curve; and the handles the
+//! curve editor draws.
 //!
 //! Between two of its keys (frames fₐ < f_b, values vₐ, v_b) the value is a cubic: linear for
 //! `Slerp` and `Linear` spans (the angle is what slerp gives about one axis), and for `Squad`
@@ -15,8 +17,13 @@
 //! is. Such a span is not eased (its handles set its timing). Without free handles the
 //! arithmetic is exactly the one used before handles existed.
 
-use marionette_document::{FreeHandles, Sequence};
-use marionette_skeleton::{DofId, Skeleton};
+use marionette_document::{
+    FreeHandles, KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence,
+};
+use marionette_skeleton::{DofId, ROOT_STATE_LEN, Skeleton};
+use nalgebra::Vector3;
+
+use crate::root_curve::RootCurve;
 
 /// A DOF's curve through the keys of one timing.
 #[derive(Debug, Clone)]
@@ -61,7 +68,7 @@ impl Channel {
             .iter()
             .map(|&i| {
                 sequence.keys[i]
-                    .handles_of(dof)
+                    .handles_of(state)
                     .map(|h: &FreeHandles| (h.before, h.after))
             })
             .collect();
@@ -93,7 +100,6 @@ impl Channel {
         let (values, inner) = (&self.values, &self.inner);
         if self.free(at) {
             let (va, vb) = (values[at], values[at + 1]);
-            let span = (fb - fa) as f64;
             let (ma, mb) = if squad {
                 (
                     (vb - va) + 2.0 * (inner[at] - va),
@@ -102,12 +108,13 @@ impl Channel {
             } else {
                 (vb - va, vb - va)
             };
-            let after = self.handles[at].map_or([span / 3.0, ma / 3.0], |h| h.1);
-            let before = self.handles[at + 1].map_or([-span / 3.0, -mb / 3.0], |h| h.0);
-            let x1 = after[0].clamp(0.0, span) / span;
-            let x2 = 1.0 + before[0].clamp(-span, 0.0) / span;
-            let t = bezier_time(x1, x2, (frame - fa) as f64 / span);
-            return bezier(va, va + after[1], vb + before[1], vb, t);
+            let ends = Ends {
+                values: (va, vb),
+                tangents: (ma, mb),
+                after: self.handles[at].map(|h| h.1),
+                before: self.handles[at + 1].map(|h| h.0),
+            };
+            return ends.value(frame, (fa, fb));
         }
         let line = values[at] + u * (values[at + 1] - values[at]);
         if squad {
@@ -119,13 +126,43 @@ impl Channel {
     }
 }
 
-/// A key's handles on one DOF's curve as the curve is drawn: its frame, its value, and the
+/// A span of one curve with a free handle at one end or both: its end values, its own tangents
+/// (per unit of the span's time u) where a key has no free handle, and the free handles.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ends {
+    /// The values at the span's first and last key.
+    pub values: (f64, f64),
+    /// The tangents leaving the first key and arriving at the last, per unit of u.
+    pub tangents: (f64, f64),
+    /// The first key's handle out of it, when free.
+    pub after: Option<[f64; 2]>,
+    /// The last key's handle into it, when free.
+    pub before: Option<[f64; 2]>,
+}
+
+impl Ends {
+    /// The value at `frame` of the span over frames `(fa, fb)`: the Bézier curve through the
+    /// ends and their handles (a missing one a third of the span along its tangent), at the
+    /// t whose frame is `frame`.
+    pub fn value(&self, frame: i64, (fa, fb): (i64, i64)) -> f64 {
+        let (va, vb) = self.values;
+        let span = (fb - fa) as f64;
+        let after = self.after.unwrap_or([span / 3.0, self.tangents.0 / 3.0]);
+        let before = self.before.unwrap_or([-span / 3.0, -self.tangents.1 / 3.0]);
+        let x1 = after[0].clamp(0.0, span) / span;
+        let x2 = 1.0 + before[0].clamp(-span, 0.0) / span;
+        let t = bezier_time(x1, x2, (frame - fa) as f64 / span);
+        bezier(va, va + after[1], vb + before[1], vb, t)
+    }
+}
+
+/// A key's handles on one curve as the curve is drawn: its frame, its value, and the
 /// handles into and out of it, (frames, value) from its point, free or the span's own.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CurveHandles {
     /// The key's frame.
     pub frame: i64,
-    /// The DOF's value at the key (radians or metres).
+    /// The curve's value at the key (radians or metres).
     pub value: f64,
     /// Into the key: (frames ≤ 0, value).
     pub before: [f64; 2],
@@ -135,47 +172,84 @@ pub struct CurveHandles {
     pub free: bool,
 }
 
-/// The handles of every key holding DOF `dof` of `sequence`, as its curve goes when it goes on
-/// its own ([`Channel`]): a key's free handles, else the tangents of the spans on each side
-/// (by squad where the span's interpolation is, else the straight line; a third of the span
-/// long; flat at the ends and around `Step` spans).
-pub fn curve_handles(skeleton: &Skeleton, sequence: &Sequence, dof: DofId) -> Vec<CurveHandles> {
-    let joint = skeleton.dof(dof).joint;
+/// The handles of every key holding curve `state` of `sequence` (a DOF, or a coordinate of the
+/// root translation), as the curve goes when it goes on its own ([`Channel`], or the root's
+/// coordinate along its [`RootCurve`]): a key's free handles, else the tangents of the spans
+/// on each side (as each span's interpolation says; a third of the span long; flat at the
+/// ends and around `Step` spans).
+pub fn curve_handles(skeleton: &Skeleton, sequence: &Sequence, state: usize) -> Vec<CurveHandles> {
+    let dof = skeleton.dof_at_state(state);
+    if dof.is_none() && state >= ROOT_STATE_LEN {
+        return Vec::new();
+    }
+    let holds = |k: &marionette_document::Key| match dof {
+        Some(d) => k.holds_dof(skeleton.dof(d).joint, d),
+        None => k.holds_root(),
+    };
     let keys: Vec<usize> = (0..sequence.keys.len())
-        .filter(|&i| sequence.keys[i].holds_dof(joint, dof))
+        .filter(|&i| holds(&sequence.keys[i]))
         .collect();
     if keys.is_empty() {
         return Vec::new();
     }
-    let c = Channel::new(skeleton, sequence, dof, 0, &keys);
-    let span = |i: usize| {
-        use marionette_document::{KeyInterpolation, RotationInterpolation};
-        let key = &sequence.keys[keys[i]];
-        let kind = key.interpolation;
-        let squad = match kind {
-            Some(KeyInterpolation::Linear) => false,
-            Some(KeyInterpolation::Smooth) => true,
-            _ => sequence.rotation == RotationInterpolation::Squad,
-        };
-        let (va, vb) = (c.values[i], c.values[i + 1]);
-        let frames = (sequence.keys[keys[i + 1]].frame - key.frame) as f64;
-        if kind == Some(KeyInterpolation::Step) {
-            return (frames, 0.0, 0.0);
+    let kind = |i: usize| sequence.keys[keys[i]].interpolation;
+    // Per span, its tangents (per unit of u) leaving its first key and arriving at its last.
+    let tangents: Vec<(f64, f64)> = match dof {
+        Some(d) => {
+            let c = Channel::new(skeleton, sequence, d, 0, &keys);
+            (0..keys.len() - 1)
+                .map(|i| {
+                    let squad = match kind(i) {
+                        Some(KeyInterpolation::Linear) => false,
+                        Some(KeyInterpolation::Smooth) => true,
+                        _ => sequence.rotation == RotationInterpolation::Squad,
+                    };
+                    let (va, vb) = (c.values[i], c.values[i + 1]);
+                    if squad {
+                        (
+                            (vb - va) + 2.0 * (c.inner[i] - va),
+                            (vb - va) - 2.0 * (c.inner[i + 1] - vb),
+                        )
+                    } else {
+                        (vb - va, vb - va)
+                    }
+                })
+                .collect()
         }
-        if squad {
-            (
-                frames,
-                (vb - va) + 2.0 * (c.inner[i] - va),
-                (vb - va) - 2.0 * (c.inner[i + 1] - vb),
-            )
+        None => {
+            let points: Vec<Vector3<f64>> = keys
+                .iter()
+                .map(|&i| Vector3::from_column_slice(&sequence.keys[i].pose.q[..ROOT_STATE_LEN]))
+                .collect();
+            let own = RootCurve::new(sequence.root, points.clone());
+            let smooth = RootCurve::new(RootInterpolation::CatmullRom, points.clone());
+            let straight = RootCurve::new(RootInterpolation::Linear, points);
+            (0..keys.len() - 1)
+                .map(|i| {
+                    let curve = match kind(i) {
+                        Some(KeyInterpolation::Linear) => &straight,
+                        Some(KeyInterpolation::Smooth) => &smooth,
+                        _ => &own,
+                    };
+                    let (ta, tb) = curve.span_tangents(i);
+                    (ta[state], tb[state])
+                })
+                .collect()
+        }
+    };
+    let span = |i: usize| {
+        let frames = (sequence.keys[keys[i + 1]].frame - sequence.keys[keys[i]].frame) as f64;
+        if kind(i) == Some(KeyInterpolation::Step) {
+            (frames, 0.0, 0.0)
         } else {
-            (frames, vb - va, vb - va)
+            (frames, tangents[i].0, tangents[i].1)
         }
     };
     let n = keys.len();
     (0..n)
         .map(|i| {
-            let free = c.handles.get(i).copied().flatten();
+            let key = &sequence.keys[keys[i]];
+            let free = key.handles_of(state).map(|h| (h.before, h.after));
             let before = match (free, i) {
                 (Some(h), _) => h.0,
                 (None, 0) => [0.0, 0.0],
@@ -193,8 +267,8 @@ pub fn curve_handles(skeleton: &Skeleton, sequence: &Sequence, dof: DofId) -> Ve
                 }
             };
             CurveHandles {
-                frame: sequence.keys[keys[i]].frame,
-                value: c.values[i],
+                frame: key.frame,
+                value: key.pose.q[state],
                 before,
                 after,
                 free: free.is_some(),

@@ -21,7 +21,8 @@
 //! goes through the keys holding it; a joint of several hinges goes as one rotation over a span
 //! only where all its DOFs are between the same two keys and no free handle touches the span,
 //! else each of its DOFs goes on its own as a [`Channel`] (Blender's Euler curves), so a DOF
-//! key or a handle changes only the spans it falls in or touches.
+//! key or a handle changes only the spans it falls in or touches. A root coordinate with a free
+//! handle goes, over the spans the handle touches, as the Bézier curve of its handles.
 //!
 //! A key may set the span after it apart: `Step` holds its pose until the next key, `Linear`
 //! is slerp with a straight root, `Smooth` squad with a Catmull-Rom root, whatever the
@@ -33,7 +34,7 @@ use marionette_skeleton::joint_rotation::{HingeLayout, JointRotations};
 use marionette_skeleton::{DofId, DofKind, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
-use crate::channel::Channel;
+use crate::channel::{Channel, Ends};
 use crate::root_curve::RootCurve;
 
 /// A joint with two or more hinges: its rotation at each of the keys holding it whole, the
@@ -122,7 +123,13 @@ pub struct Interpolator {
     spans: Vec<(Option<KeyInterpolation>, f64)>,
     /// The root's Catmull-Rom curve, for the spans of `Smooth` keys (when there are any).
     smooth_root: Option<RootCurve>,
+    /// Per key of the root's timing, the free handles of its x, y and z (before, after); empty
+    /// when no key has any.
+    root_handles: Vec<[RootHandles; ROOT_STATE_LEN]>,
 }
+
+/// A root coordinate's free handles at a key: (before, after).
+type RootHandles = Option<([f64; 2], [f64; 2])>;
 
 /// A span's time `u` eased in and out by `ease` (0: as it is, 1: 3u² − 2u³).
 fn eased(u: f64, ease: f64) -> f64 {
@@ -185,6 +192,19 @@ impl Interpolator {
             .any(|s| s.0 == Some(KeyInterpolation::Smooth))
             .then(|| RootCurve::new(RootInterpolation::CatmullRom, points.clone()));
         let root = RootCurve::new(sequence.root, points);
+        let root_handles: Vec<[RootHandles; ROOT_STATE_LEN]> = timings[root_timing]
+            .keys
+            .iter()
+            .map(|&i| {
+                let key = &sequence.keys[i];
+                [0, 1, 2].map(|c| key.handles_of(c).map(|h| (h.before, h.after)))
+            })
+            .collect();
+        let root_handles = if root_handles.iter().flatten().any(Option::is_some) {
+            root_handles
+        } else {
+            Vec::new()
+        };
         let mut tracks = Vec::new();
         let mut singles = Vec::new();
         for j in skeleton.joint_ids() {
@@ -240,6 +260,7 @@ impl Interpolator {
             unlimited,
             spans,
             smooth_root,
+            root_handles,
         }
     }
 
@@ -299,6 +320,9 @@ impl Interpolator {
             },
         };
         q[..ROOT_STATE_LEN].copy_from_slice(root.as_slice());
+        if !self.root_handles.is_empty() {
+            self.free_root(spans[self.root_timing], frame, q);
+        }
         for single in &self.singles {
             let Span::Between { at, u, kind, .. } = spans[single.timing] else {
                 continue;
@@ -334,6 +358,42 @@ impl Interpolator {
                 slerp(ra, rb, u)
             };
             self.rotations.read_back(skeleton, track.joint, &target, q);
+        }
+    }
+
+    /// The root's coordinates with free handles on the span `span` of the root's timing, at
+    /// `frame`, into `q`: each such coordinate the Bézier curve of its handles, its own
+    /// tangents (the span's root curve's) where a key has none.
+    fn free_root(&self, span: Span, frame: i64, q: &mut [f64]) {
+        let Span::Between { at, a, b, kind, .. } = span else {
+            return;
+        };
+        let (pa, pb) = (&self.poses[a], &self.poses[b]);
+        let (ta, tb) = match (kind, &self.smooth_root) {
+            (Some(KeyInterpolation::Linear), _) => {
+                let chord = Vector3::new(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]);
+                (chord, chord)
+            }
+            (Some(KeyInterpolation::Smooth), Some(curve)) => curve.span_tangents(at),
+            _ => self.root.span_tangents(at),
+        };
+        let frames = &self.timings[self.root_timing].frames;
+        for c in 0..ROOT_STATE_LEN {
+            let after = self.root_handles[at][c].map(|h| h.1);
+            let before = self.root_handles[at + 1][c].map(|h| h.0);
+            if after.is_none() && before.is_none() {
+                continue;
+            }
+            let ends = Ends {
+                values: (pa[c], pb[c]),
+                tangents: (ta[c], tb[c]),
+                after,
+                before,
+            };
+            q[c] = ends.value(frame, (frames[at], frames[at + 1])).clamp(
+                -marionette_skeleton::MAX_COORDINATE,
+                marionette_skeleton::MAX_COORDINATE,
+            );
         }
     }
 
@@ -374,7 +434,9 @@ fn joint_channels(
     let dofs: Vec<DofId> = skeleton.joint_dofs(joint).collect();
     let split = sequence.keys.iter().any(|k| {
         !k.holds_joint(joint) && dofs.iter().any(|&d| k.holds_dof(joint, d))
-            || dofs.iter().any(|&d| k.handles_of(d).is_some())
+            || dofs
+                .iter()
+                .any(|&d| k.handles_of(d.state_index()).is_some())
     });
     if !split {
         return Vec::new();

@@ -55,6 +55,16 @@ impl RootCurve {
         RootCurve { points, tangents }
     }
 
+    /// The tangents (per unit of u) of the segment from key `i` to key `i + 1`: leaving key
+    /// `i` and arriving at key `i + 1` (the chord both ways for straight lines).
+    pub fn span_tangents(&self, i: usize) -> (Vector3<f64>, Vector3<f64>) {
+        if self.tangents.is_empty() {
+            let chord = self.points[i + 1] - self.points[i];
+            return (chord, chord);
+        }
+        (self.tangents[i].1, self.tangents[i + 1].0)
+    }
+
     /// The point at `u` ∈ [0, 1] of the segment from key `i` to key `i + 1`.
     pub fn at(&self, i: usize, u: f64) -> Vector3<f64> {
         let (p0, p1) = (self.points[i], self.points[i + 1]);

@@ -2,7 +2,8 @@
 //! goes hinge by hinge only in the span holding that key (each hinge through its own keys,
 //! linear in angle under slerp), every other span and joint bit for bit as without it; a key's
 //! free handles bend only the two spans around it, into the Bézier curve an independent
-//! evaluation here gives, and handles placed where the span's own tangents are change nothing.
+//! evaluation here gives, and handles placed where the span's own tangents are change nothing;
+//! the same for a handle on the root translation's height under a Catmull-Rom root.
 
 use marionette_document::{Key, Sequence};
 use marionette_motion::Interpolator;
@@ -132,7 +133,7 @@ fn free_handles_bend_only_the_two_spans_around_their_key() {
     let k = elbow_dof(&s).state_index();
     let (before, after) = ([-4.0, -0.3], [2.0, 0.5]);
     let mut bent = plain.clone();
-    bent.set_key_handles(&s, 10, elbow_dof(&s), Some((before, after)))
+    bent.set_key_handles(&s, 10, elbow_dof(&s).state_index(), Some((before, after)))
         .expect("handles");
     let (a, b) = (frames(&s, &plain), frames(&s, &bent));
     for f in 20..=30 {
@@ -180,7 +181,7 @@ fn handles_where_the_spans_own_tangents_are_change_nothing() {
     same.set_key_handles(
         &s,
         10,
-        elbow_dof(&s),
+        elbow_dof(&s).state_index(),
         Some(([-10.0 / 3.0, -into], [10.0 / 3.0, out])),
     )
     .expect("handles");
@@ -203,7 +204,7 @@ fn the_handles_drawn_for_a_curve_are_the_ones_it_goes_by() {
     let mut plain = sequence(&s);
     plain.rotation = marionette_document::RotationInterpolation::Squad;
     for dof in [elbow_dof(&s), shoulder_dof(&s, 2)] {
-        let handles = marionette_motion::curve_handles(&s, &plain, dof);
+        let handles = marionette_motion::curve_handles(&s, &plain, dof.state_index());
         assert_eq!(handles.len(), 4);
         assert!(handles.iter().all(|h| !h.free));
         let mut same = plain.clone();
@@ -217,10 +218,10 @@ fn the_handles_drawn_for_a_curve_are_the_ones_it_goes_by() {
             }
             plain = same.clone();
         }
-        let handles = marionette_motion::curve_handles(&s, &plain, dof);
+        let handles = marionette_motion::curve_handles(&s, &plain, dof.state_index());
         assert_eq!(handles.len(), 4);
         for h in &handles[1..3] {
-            same.set_key_handles(&s, h.frame, dof, Some((h.before, h.after)))
+            same.set_key_handles(&s, h.frame, dof.state_index(), Some((h.before, h.after)))
                 .expect("handles");
         }
         let (a, b) = (frames(&s, &plain), frames(&s, &same));
@@ -233,7 +234,72 @@ fn the_handles_drawn_for_a_curve_are_the_ones_it_goes_by() {
                 b[f][k]
             );
         }
-        let drawn = marionette_motion::curve_handles(&s, &same, dof);
+        let drawn = marionette_motion::curve_handles(&s, &same, dof.state_index());
         assert!(drawn[1].free && drawn[2].free && !drawn[0].free);
+    }
+}
+
+#[test]
+fn a_root_handle_bends_only_its_coordinate_in_the_two_spans() {
+    let s = builtin::humanoid();
+    let mut plain = sequence(&s);
+    plain.root = marionette_document::RootInterpolation::CatmullRom;
+    let heights = [0.0, -0.1, 0.02, -0.05];
+    for (k, y) in plain.keys.iter_mut().zip(heights) {
+        k.pose.q[1] = y;
+        k.pose.q[0] = 0.01 * k.frame as f64;
+    }
+    let (before, after) = ([-2.0, 0.04], [4.0, -0.03]);
+    let mut bent = plain.clone();
+    bent.set_key_handles(&s, 10, 1, Some((before, after)))
+        .expect("handles on root y");
+    let (a, b) = (frames(&s, &plain), frames(&s, &bent));
+    for f in (0..=0).chain(20..=30) {
+        assert_eq!(a[f], b[f], "frame {f} changed");
+    }
+    // Catmull-Rom's tangent at key i: (p[i+1] − p[i−1]) / 2 per span, the ends repeated.
+    let p = |i: i64| heights[i.clamp(0, 3) as usize];
+    let tangent = |i: i64| (p(i + 1) - p(i - 1)) / 2.0;
+    for f in 1..20 {
+        let control = if f < 10 {
+            [
+                [0.0, p(0)],
+                [10.0 / 3.0, p(0) + tangent(0) / 3.0],
+                [10.0 + before[0], p(1) + before[1]],
+                [10.0, p(1)],
+            ]
+        } else {
+            [
+                [10.0, p(1)],
+                [10.0 + after[0], p(1) + after[1]],
+                [20.0 - 10.0 / 3.0, p(2) - tangent(2) / 3.0],
+                [20.0, p(2)],
+            ]
+        };
+        let expected = bezier_at(control, f as f64);
+        assert!(
+            (b[f][1] - expected).abs() < 1e-9,
+            "frame {f}: {} vs {expected}",
+            b[f][1]
+        );
+        for other in (0..a[f].len()).filter(|&o| o != 1) {
+            assert_eq!(a[f][other], b[f][other], "frame {f} state {other}");
+        }
+    }
+    // The handles drawn for the root's height, made free as they are, change nothing.
+    let drawn = marionette_motion::curve_handles(&s, &plain, 1);
+    let mut same = plain.clone();
+    for h in &drawn[1..3] {
+        same.set_key_handles(&s, h.frame, 1, Some((h.before, h.after)))
+            .expect("handles");
+    }
+    let c = frames(&s, &same);
+    for f in 0..=30 {
+        assert!(
+            (a[f][1] - c[f][1]).abs() < 1e-12,
+            "frame {f}: {} vs {}",
+            a[f][1],
+            c[f][1]
+        );
     }
 }

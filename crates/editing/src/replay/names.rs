@@ -1,7 +1,7 @@
 //! Names in a replay step looked up in the open document's skeleton: joints, sites, and the
 //! curve editor's curves ("left elbow 1", "root y"), each failure naming what is missing.
 
-use marionette_skeleton::{JointId, ROOT_STATE_LEN, SiteId};
+use marionette_skeleton::{JointId, SiteId};
 
 use crate::document::Document;
 
@@ -44,28 +44,9 @@ impl Names<'_> {
         })
     }
 
-    /// A curve by the name the curve editor gives it: "JOINT N" (its Nth DOF, from 1) or
-    /// "root x" / "root y" / "root z"; its state index.
+    /// A curve by the name the curve editor gives it ("left elbow 1", "root y"): its state
+    /// index.
     pub(super) fn curve(&self, name: &str) -> Result<usize, String> {
-        let skeleton = self.0.skeleton();
-        if let Some(axis) = name.strip_prefix("root ")
-            && let Some(i) = ["x", "y", "z"].iter().position(|a| *a == axis)
-        {
-            return Ok(i.min(ROOT_STATE_LEN - 1));
-        }
-        let bad = || {
-            format!(
-                "\"{name}\" is no curve of skeleton \"{}\" (a curve is \"JOINT N\", its Nth DOF from 1, or \"root x\", \"root y\", \"root z\")",
-                skeleton.name()
-            )
-        };
-        let (joint, place) = name.rsplit_once(' ').ok_or_else(bad)?;
-        let place: usize = place.parse().map_err(|_| bad())?;
-        let j = self.joint(joint)?;
-        place
-            .checked_sub(1)
-            .and_then(|i| skeleton.joint_dofs(j).nth(i))
-            .map(|d| d.state_index())
-            .ok_or_else(bad)
+        marionette_document::curve_state(self.0.skeleton(), name)
     }
 }

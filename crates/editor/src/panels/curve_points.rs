@@ -189,7 +189,7 @@ pub(super) fn tangent_menu(
     ctx: &egui::Context,
     frame: i64,
     at: egui::Pos2,
-    on: Option<&MenuCurve>,
+    on: &MenuCurve,
     out: &mut PanelOutput,
 ) -> bool {
     let mut open = true;
@@ -209,7 +209,7 @@ pub(super) fn tangent_menu(
                         open = false;
                     }
                 }
-                if let Some((name, state, true)) = on {
+                if let (name, state, true) = on {
                     ui.separator();
                     if ui
                         .button(format!("Auto handles ({name})"))

@@ -57,7 +57,7 @@ pub struct CurvesUi {
     selected: Vec<(usize, i64)>,
     /// The tangent menu of the key at this frame, open where the right-click was, on the
     /// point of this curve (its name, state index, whether its handles are free).
-    tangents: Option<(i64, egui::Pos2, Option<MenuCurve>)>,
+    tangents: Option<(i64, egui::Pos2, MenuCurve)>,
     /// The tween's blend (0 … 1).
     pub blend: f64,
 }
@@ -101,21 +101,16 @@ fn curves_of(
     let seq = &document.sequences()[index];
     let interpolated = document.interpolate_sequence(index);
     let first = seq.keys.first().map_or(0, |k| k.frame);
-    let mut states: Vec<(String, JointId, usize)> = Vec::new();
+    let mut states: Vec<(JointId, usize)> = Vec::new();
     for &j in joints {
         if s.joint(j).parent.is_none() {
-            for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-                states.push((format!("root {axis}"), j, i));
-            }
+            states.extend((0..ROOT_STATE_LEN).map(|i| (j, i)));
         }
-        for d in s.joint_dofs(j) {
-            let name = format!("{} {}", s.joint(j).name, s.dof(d).index_in_joint + 1);
-            states.push((name, j, d.state_index()));
-        }
+        states.extend(s.joint_dofs(j).map(|d| (j, d.state_index())));
     }
     states
         .into_iter()
-        .map(|(name, joint, state)| {
+        .map(|(joint, state)| {
             let scale = shown_scale(s, state);
             let line = |poses: &[Vec<f64>]| -> Vec<[f64; 2]> {
                 poses
@@ -129,18 +124,16 @@ fn curves_of(
                 Some(d) => k.holds_dof(joint, d),
                 None => k.holds_root(),
             };
-            let handles = dof.map_or_else(Vec::new, |d| {
-                marionette_motion::curve_handles(s, seq, d)
-                    .iter()
-                    .map(|h| PointHandles {
-                        before: [h.before[0], h.before[1] * scale],
-                        after: [h.after[0], h.after[1] * scale],
-                        free: h.free,
-                    })
-                    .collect()
-            });
+            let handles = marionette_motion::curve_handles(s, seq, state)
+                .iter()
+                .map(|h| PointHandles {
+                    before: [h.before[0], h.before[1] * scale],
+                    after: [h.after[0], h.after[1] * scale],
+                    free: h.free,
+                })
+                .collect();
             Curve {
-                name,
+                name: marionette_document::curve_name(s, state),
                 joint,
                 state,
                 scale,
@@ -337,8 +330,7 @@ pub fn curves_window(
                     .iter()
                     .zip(&curve.handles)
                     .any(|(k, h)| k[0] as i64 == f && h.free);
-                let on = (curve.state >= ROOT_STATE_LEN).then(|| (curve.name.clone(), curve.state, free));
-                state.tangents = Some((f, p + egui::vec2(4.0, 4.0), on));
+                state.tangents = Some((f, p + egui::vec2(4.0, 4.0), (curve.name.clone(), curve.state, free)));
             }
             if r.clicked() {
                 match (near, on_curve) {
@@ -366,7 +358,7 @@ pub fn curves_window(
             }
         });
     if let Some((frame, at, on)) = &state.tangents
-        && !tangent_menu(ctx, *frame, *at, on.as_ref(), out)
+        && !tangent_menu(ctx, *frame, *at, on, out)
     {
         state.tangents = None;
     }
