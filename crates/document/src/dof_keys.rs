@@ -3,7 +3,7 @@
 //! DOF or a root coordinate) set or given back to the spans' own tangents. Like the other key edits, each either succeeds
 //! or leaves the sequence as it was.
 
-use marionette_skeleton::{DofId, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{DofId, Skeleton};
 
 use crate::key_edits::KeyEditError;
 use crate::sequence::{FreeHandles, KeyedParts, Sequence, handles_fit};
@@ -51,21 +51,12 @@ impl Sequence {
         state: usize,
         handles: Option<([f64; 2], [f64; 2])>,
     ) -> Result<(), KeyEditError> {
-        let no_key = || KeyEditError::NoKey {
-            sequence: self.name.clone(),
-            frame,
-        };
-        let i = self
-            .keys
-            .binary_search_by_key(&frame, |k| k.frame)
-            .map_err(|_| no_key())?;
-        let key = &self.keys[i];
-        let held = match skeleton.dof_at_state(state) {
-            Some(d) => key.holds_dof(skeleton.dof(d).joint, d),
-            None => state < ROOT_STATE_LEN && key.holds_root(),
-        };
-        if !held {
-            return Err(no_key());
+        let i = self.index_of(frame)?;
+        if !self.keys[i].holds_state(skeleton, state) {
+            return Err(KeyEditError::NoKey {
+                sequence: self.name.clone(),
+                frame,
+            });
         }
         let key = &mut self.keys[i];
         match handles {

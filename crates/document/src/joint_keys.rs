@@ -175,37 +175,27 @@ impl Sequence {
         state: usize,
         value: f64,
     ) -> Result<(), KeyEditError> {
-        let no_key = || KeyEditError::NoKey {
-            sequence: self.name.clone(),
-            frame,
-        };
-        let i = self
-            .keys
-            .binary_search_by_key(&frame, |k| k.frame)
-            .map_err(|_| no_key())?;
+        let i = self.index_of(frame)?;
         if !value.is_finite() || state >= skeleton.state_len() {
             return Err(KeyEditError::BadRange {
                 sequence: self.name.clone(),
                 what: format!("value {value} for state index {state} at frame {frame}"),
             });
         }
+        if !self.keys[i].holds_state(skeleton, state) {
+            return Err(KeyEditError::NoKey {
+                sequence: self.name.clone(),
+                frame,
+            });
+        }
         let key = &mut self.keys[i];
-        let (held, value) = match skeleton.dof_at_state(state) {
-            Some(d) => (
-                key.holds_dof(skeleton.dof(d).joint, d),
-                skeleton.dof(d).clamp(value),
-            ),
-            None => (
-                key.holds_root(),
-                value.clamp(
-                    -marionette_skeleton::MAX_COORDINATE,
-                    marionette_skeleton::MAX_COORDINATE,
-                ),
+        let value = match skeleton.dof_at_state(state) {
+            Some(d) => skeleton.dof(d).clamp(value),
+            None => value.clamp(
+                -marionette_skeleton::MAX_COORDINATE,
+                marionette_skeleton::MAX_COORDINATE,
             ),
         };
-        if !held {
-            return Err(no_key());
-        }
         key.pose.q[state] = value;
         Ok(())
     }

@@ -300,7 +300,8 @@ impl Sequence {
         Ok(())
     }
 
-    fn index_of(&self, frame: i64) -> Result<usize, KeyEditError> {
+    /// The index of the key at `frame`, or the error naming it missing.
+    pub(crate) fn index_of(&self, frame: i64) -> Result<usize, KeyEditError> {
         self.keys
             .binary_search_by_key(&frame, |k| k.frame)
             .map_err(|_| KeyEditError::NoKey {

@@ -3,7 +3,7 @@
 //! names ([`crate::curve_name`]: "left shoulder 2", "root y"), values in degrees or metres;
 //! read back into [`KeyedParts`] and [`FreeHandles`], refusing what names nothing.
 
-use marionette_skeleton::{DofId, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{DofId, Skeleton};
 use serde::{Deserialize, Serialize};
 
 use crate::curve_name::{curve_name, curve_state};
@@ -99,11 +99,11 @@ pub(crate) fn key_handles(
     let mut out = Vec::with_capacity(defs.len());
     for h in defs {
         let state = curve_state(skeleton, &h.curve).map_err(|e| format!("a handle: {e}"))?;
-        let held = match skeleton.dof_at_state(state) {
-            Some(d) => only.is_none_or(|o| o.holds_dof(skeleton.dof(d).joint, d)),
-            None => state < ROOT_STATE_LEN && only.is_none_or(|o| o.root),
+        let held = |o: &KeyedParts| match skeleton.dof_at_state(state) {
+            Some(d) => o.holds_dof(skeleton.dof(d).joint, d),
+            None => o.root,
         };
-        if !held {
+        if !only.is_none_or(held) {
             return Err(format!(
                 "a handle on \"{}\", which the key does not hold",
                 h.curve

@@ -195,6 +195,15 @@ impl Key {
         self.holds_joint(joint) || skeleton.joint_dofs(joint).any(|d| self.holds_dof(joint, d))
     }
 
+    /// Whether the key holds the curve of state index `state` of `skeleton`: a DOF (with its
+    /// joint or on its own), or a coordinate of the root translation.
+    pub fn holds_state(&self, skeleton: &Skeleton, state: usize) -> bool {
+        match skeleton.dof_at_state(state) {
+            Some(d) => self.holds_dof(skeleton.dof(d).joint, d),
+            None => state < marionette_skeleton::ROOT_STATE_LEN && self.holds_root(),
+        }
+    }
+
     /// The free handles of the curve of state index `state`, if it has some.
     pub fn handles_of(&self, state: usize) -> Option<&FreeHandles> {
         self.handles

@@ -96,10 +96,7 @@ impl Document {
         for &(state, frame) in points {
             let key = seq
                 .key_at(frame)
-                .filter(|k| match skeleton.dof_at_state(state) {
-                    Some(d) => k.holds_dof(skeleton.dof(d).joint, d),
-                    None => state < ROOT_STATE_LEN && k.holds_root(),
-                });
+                .filter(|k| k.holds_state(&skeleton, state));
             let Some(key) = key else {
                 return Err(EditError::PoseTool(format!(
                     "no key of {} at frame {frame}",

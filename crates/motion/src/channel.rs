@@ -182,12 +182,8 @@ pub fn curve_handles(skeleton: &Skeleton, sequence: &Sequence, state: usize) -> 
     if dof.is_none() && state >= ROOT_STATE_LEN {
         return Vec::new();
     }
-    let holds = |k: &marionette_document::Key| match dof {
-        Some(d) => k.holds_dof(skeleton.dof(d).joint, d),
-        None => k.holds_root(),
-    };
     let keys: Vec<usize> = (0..sequence.keys.len())
-        .filter(|&i| holds(&sequence.keys[i]))
+        .filter(|&i| sequence.keys[i].holds_state(skeleton, state))
         .collect();
     if keys.is_empty() {
         return Vec::new();

@@ -119,11 +119,7 @@ fn curves_of(
                     .map(|(f, q)| [(first + f as i64) as f64, q[state] * scale])
                     .collect()
             };
-            let dof = s.dof_at_state(state);
-            let holds = |k: &marionette_document::Key| match dof {
-                Some(d) => k.holds_dof(joint, d),
-                None => k.holds_root(),
-            };
+
             let handles = marionette_motion::curve_handles(s, seq, state)
                 .iter()
                 .map(|h| PointHandles {
@@ -141,7 +137,7 @@ fn curves_of(
                 keys: seq
                     .keys
                     .iter()
-                    .filter(|k| holds(k))
+                    .filter(|k| k.holds_state(s, state))
                     .map(|k| [k.frame as f64, k.pose.q[state] * scale])
                     .collect(),
                 handles,
