@@ -4,7 +4,7 @@
 //! selected points, and a key's tangent menu.
 
 use bevy_egui::egui;
-use egui_plot::{Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, Points};
+use egui_plot::{Line, LineStyle, MarkerShape, PlotBounds, PlotPoint, PlotPoints, Points};
 use marionette_document::KeyInterpolation;
 use marionette_editing::Edit;
 use marionette_skeleton::{JointId, ROOT_STATE_LEN};
@@ -133,6 +133,41 @@ pub(super) fn point_near(
         .filter(|&(_, _, d)| d <= 8.0)
         .min_by(|a, b| a.2.total_cmp(&b.2))
         .map(|(c, f, _)| (c, f))
+}
+
+/// The plot's bounds that frame the `selected` points (state index, key frame) of `curves`
+/// and their handles, with a margin; `None` when none is selected.
+pub(super) fn selection_bounds(curves: &[Curve], selected: &[(usize, i64)]) -> Option<PlotBounds> {
+    let mut ends: Vec<[f64; 2]> = Vec::new();
+    for curve in curves {
+        for (i, k) in curve.keys.iter().enumerate() {
+            if !selected.contains(&(curve.state, k[0] as i64)) {
+                continue;
+            }
+            ends.push(*k);
+            if let Some(h) = curve.handles.get(i) {
+                ends.push([k[0] + h.before[0], k[1] + h.before[1]]);
+                ends.push([k[0] + h.after[0], k[1] + h.after[1]]);
+            }
+        }
+    }
+    let first = *ends.first()?;
+    let (mut min, mut max) = (first, first);
+    for e in &ends {
+        for a in 0..2 {
+            min[a] = min[a].min(e[a]);
+            max[a] = max[a].max(e[a]);
+        }
+    }
+    // At least 4 frames and 10 units (degrees or millimetres) across, plus a tenth each side.
+    let pad = |lo: f64, hi: f64, least: f64| {
+        let half = ((hi - lo).max(least)) * 0.6;
+        let mid = 0.5 * (lo + hi);
+        (mid - half, mid + half)
+    };
+    let (x0, x1) = pad(min[0], max[0], 4.0);
+    let (y0, y1) = pad(min[1], max[1], 10.0);
+    Some(PlotBounds::from_min_max([x0, y0], [x1, y1]))
 }
 
 /// How a selected point's value changes: toward its neighbours' mean, or toward one neighbour.

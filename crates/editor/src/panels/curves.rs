@@ -8,7 +8,8 @@
 //! (hollow: the spans' own tangents; filled: free); drag a handle's end to make them free
 //! (the other side turns to stay in line; Alt: it stays as it is). Ctrl+click on a curve keys
 //! that DOF alone there, on the curve. Scroll to zoom, drag the background to pan, F (over the
-//! plot) or *Frame all* to see every curve again.
+//! plot: the selected points, or every curve when none is) or *Frame all* to see every curve
+//! again.
 //! *Tween* keys the selected joints at the current frame, the blend's share of the way from
 //! each one's key before to its key after. A click on a point selects it (Shift+click: more);
 //! *Smooth* moves each selected point a quarter of the way to its neighbours' mean, *Blend to before* /
@@ -30,7 +31,7 @@ use super::PanelOutput;
 pub use super::curve_points::{Curve, PointHandles};
 use super::curve_points::{
     Grab, MenuCurve, Reshape, curve_near, draw_curve, handle_dropped, handle_near, point_near,
-    reshaped, tangent_menu,
+    reshaped, selection_bounds, tangent_menu,
 };
 use crate::EditorSet;
 use crate::derived::BakedStrip;
@@ -213,7 +214,10 @@ pub fn curves_window(
             }
             let mut frame_all = false;
             ui.horizontal(|ui| {
-                frame_all = ui.button("Frame all").on_hover_text("F over the plot").clicked();
+                frame_all = ui
+                    .button("Frame all")
+                    .on_hover_text("Every curve (F over the plot with no point selected)")
+                    .clicked();
                 ui.separator();
                 ui.add(egui::Slider::new(&mut state.blend, 0.0..=1.0).text("blend"));
                 if ui
@@ -239,8 +243,16 @@ pub fn curves_window(
             });
             ui.label("dashed: as interpolated · solid: as baked with the locks · points: keys (drag: value, or sideways: frame; the selected ones together) · handles on the selected points · Ctrl+click a curve: key that DOF");
             let frame = document.frame() as f64;
-            let hovered = ui.ui_contains_pointer();
-            frame_all |= hovered && ui.input(|i| i.key_pressed(egui::Key::F));
+            // Over the window (its whole area: the plot is not laid out yet).
+            let hovered = ui.rect_contains_pointer(ui.max_rect());
+            // F over the plot frames the selected points, or every curve when none is.
+            let f_pressed = hovered && ui.input(|i| i.key_pressed(egui::Key::F));
+            let framed = if f_pressed {
+                selection_bounds(&tracks.curves, &state.selected)
+            } else {
+                None
+            };
+            frame_all |= f_pressed && framed.is_none();
             let grab = state.grab.clone();
             let mut plot = Plot::new("curves")
                 .id(egui::Id::new(PLOT_ID))
@@ -251,6 +263,9 @@ pub fn curves_window(
                 plot = plot.reset();
             }
             let response = plot.show(ui, |plot| {
+                if let Some(bounds) = framed {
+                    plot.set_plot_bounds(bounds);
+                }
                 for (i, curve) in tracks.curves.iter().enumerate() {
                     draw_curve(plot, curve, colour(i), grab.as_ref(), &state.selected);
                 }

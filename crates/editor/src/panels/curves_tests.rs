@@ -191,3 +191,45 @@ fn two_selected_points_drag_together() {
     assert_eq!(*frames, 0);
     assert!(*by > 0.0, "{by}");
 }
+
+#[test]
+fn f_frames_the_selected_points() {
+    let mut h = Harness::new();
+    let (state, at) = {
+        let c = h
+            .tracks
+            .curves
+            .iter()
+            .find(|c| c.name == "left knee 1")
+            .expect("knee");
+        let k = c.keys.iter().find(|k| k[0] == 20.0).expect("key");
+        (c.state, h.screen(*k))
+    };
+    let before = *PlotMemory::load(&h.ctx, egui::Id::new(PLOT_ID))
+        .expect("memory")
+        .bounds();
+    assert!(h.click(at, egui::Modifiers::NONE).is_empty());
+    assert_eq!(h.state.selected, [(state, 20)]);
+    let key = |pressed| egui::Event::Key {
+        key: egui::Key::F,
+        physical_key: None,
+        pressed,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.pass(
+        vec![egui::Event::PointerMoved(at), key(true)],
+        egui::Modifiers::NONE,
+    );
+    h.pass(vec![key(false)], egui::Modifiers::NONE);
+    h.pass(Vec::new(), egui::Modifiers::NONE);
+    let after = *PlotMemory::load(&h.ctx, egui::Id::new(PLOT_ID))
+        .expect("memory")
+        .bounds();
+    // Around the knee's key at 20, a few frames wide instead of the whole sequence.
+    assert!(after.min()[0] < 20.0 && after.max()[0] > 20.0, "{after:?}");
+    assert!(
+        after.width() < before.width() / 2.0,
+        "{before:?} → {after:?}"
+    );
+}
