@@ -141,25 +141,39 @@ impl Sequence {
     }
 
     /// Moves every key of joint `joint` by `by` frames (one drag on its lane: its timing
-    /// offset against the rest), each as [`Sequence::move_joint_key`]; all or none.
+    /// offset against the rest), as [`Sequence::move_joint_keys`]; all or none.
     pub fn offset_joint_keys(
         &mut self,
         skeleton: &Skeleton,
         joint: JointId,
         by: i64,
     ) -> Result<(), KeyEditError> {
-        let mut frames = self.joint_key_frames(skeleton, joint);
-        if by > 0 {
-            frames.reverse();
-        }
-        let mut moved = self.clone();
-        for f in frames {
+        let mut moves = Vec::new();
+        for f in self.joint_key_frames(skeleton, joint) {
             let to = f.checked_add(by).ok_or_else(|| KeyEditError::TooLong {
                 sequence: self.name.clone(),
                 first: f,
                 last: f,
             })?;
-            moved.move_joint_key(skeleton, joint, f, to)?;
+            moves.push((joint, f, to));
+        }
+        self.move_joint_keys(skeleton, &moves)
+    }
+
+    /// Moves joints' keys, (joint, from, to) each, as [`Sequence::move_joint_key`]; all or
+    /// none. Moves later in time are made latest key first (and earlier ones earliest first),
+    /// so that keys moved together do not meet on the way; a move listed twice is made once.
+    pub fn move_joint_keys(
+        &mut self,
+        skeleton: &Skeleton,
+        moves: &[(JointId, i64, i64)],
+    ) -> Result<(), KeyEditError> {
+        let mut ordered = moves.to_vec();
+        ordered.sort_by_key(|&(_, from, to)| if to > from { -from } else { from });
+        ordered.dedup();
+        let mut moved = self.clone();
+        for (joint, from, to) in ordered {
+            moved.move_joint_key(skeleton, joint, from, to)?;
         }
         *self = moved;
         Ok(())

@@ -52,9 +52,8 @@ impl Document {
         })
     }
 
-    /// Moves joints' keys, (joint, from, to) each, as one undo step; all or none. Moves later
-    /// in time are made latest key first (and earlier ones earliest first), so that keys
-    /// moved together do not meet on the way.
+    /// Moves joints' keys, (joint, from, to) each, as one undo step; all or none
+    /// ([`marionette_document::Sequence::move_joint_keys`]).
     pub fn move_joint_keys(&mut self, moves: &[(JointId, i64, i64)]) -> Result<(), EditError> {
         let label = match moves {
             [(joint, from, to)] => format!(
@@ -63,15 +62,9 @@ impl Document {
             ),
             _ => format!("Move {} keys", moves.len()),
         };
-        let mut ordered = moves.to_vec();
-        ordered.sort_by_key(|&(_, from, to)| if to > from { -from } else { from });
-        ordered.dedup();
         let skeleton = self.skeleton.clone();
         self.edit_sequence(label, true, |s| {
-            for &(joint, from, to) in &ordered {
-                s.move_joint_key(&skeleton, joint, from, to)?;
-            }
-            Ok(())
+            s.move_joint_keys(&skeleton, moves).map_err(EditError::from)
         })
     }
 
@@ -115,16 +108,12 @@ impl Document {
                 _ => values.push((frame, state, value)),
             }
         }
-        moves.sort_by_key(|&(_, from, to)| if to > from { -from } else { from });
-        moves.dedup();
         let label = match points {
             [(state, frame)] => format!("Drag {} at key {frame}", self.state_name(*state)),
             _ => format!("Drag {} curve points", points.len()),
         };
         self.edit_sequence(label, true, |s| {
-            for &(joint, from, to) in &moves {
-                s.move_joint_key(&skeleton, joint, from, to)?;
-            }
+            s.move_joint_keys(&skeleton, &moves)?;
             for &(frame, state, value) in &values {
                 s.set_key_value(&skeleton, frame, state, value)?;
             }
@@ -138,7 +127,12 @@ impl Document {
     pub fn key_dofs(&mut self, values: &[(i64, usize, f64)]) -> Result<(), EditError> {
         let i = self.shown()?;
         let skeleton = self.skeleton.clone();
-        let interpolator = Interpolator::new(&skeleton, &self.sequences[i]);
+        // The root's other coordinates are read from the interpolated pose: made only when a
+        // root coordinate is keyed.
+        let interpolator = values
+            .iter()
+            .any(|&(_, state, _)| state < ROOT_STATE_LEN)
+            .then(|| Interpolator::new(&skeleton, &self.sequences[i]));
         let label = match values {
             [(frame, state, _)] => format!("Key {} at frame {frame}", self.state_name(*state)),
             _ => format!("Key {} DOFs", values.len()),
@@ -147,7 +141,10 @@ impl Document {
             for &(frame, state, value) in values {
                 match skeleton.dof_at_state(state) {
                     Some(d) => s.set_dof_key(&skeleton, frame, d, value)?,
-                    None if state < ROOT_STATE_LEN && value.is_finite() => {
+                    None if let Some(interpolator) = &interpolator
+                        && state < ROOT_STATE_LEN
+                        && value.is_finite() =>
+                    {
                         let mut q = Vec::new();
                         interpolator.pose_at(&skeleton, frame, &mut q);
                         q[state] = value;

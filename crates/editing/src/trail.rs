@@ -46,19 +46,23 @@ impl Document {
         }
     }
 
-    /// Shows a trail of `of` (a site or a joint) over frames `from ..= to` of the shown
-    /// sequence, replacing one of the same point; view state, not an undo step.
-    pub fn show_trail(&mut self, of: Grip, from: i64, to: i64) -> Result<(), EditError> {
+    /// Refused unless `of` is a site or a joint and a sequence is shown (`missing` says so).
+    fn check_trail(&self, of: Grip, missing: &str) -> Result<(), EditError> {
         if self.trail_joint(of).is_none() {
             return Err(EditError::PoseTool(
                 "a trail follows a site or a joint".into(),
             ));
         }
         if self.sequence.is_none() {
-            return Err(EditError::PoseTool(
-                "Show trail: no sequence is shown (set a key first)".into(),
-            ));
+            return Err(EditError::PoseTool(missing.into()));
         }
+        Ok(())
+    }
+
+    /// Shows a trail of `of` (a site or a joint) over frames `from ..= to` of the shown
+    /// sequence, replacing one of the same point; view state, not an undo step.
+    pub fn show_trail(&mut self, of: Grip, from: i64, to: i64) -> Result<(), EditError> {
+        self.check_trail(of, "Show trail: no sequence is shown (set a key first)")?;
         if to < from || to - from > MAX_TRAIL_FRAMES {
             return Err(EditError::PoseTool(format!(
                 "Show trail: frames {from}–{to} are not a range of 1 to {MAX_TRAIL_FRAMES} frames"
@@ -134,16 +138,7 @@ impl Document {
         frame: i64,
         mode: ChainMode,
     ) -> Result<(), EditError> {
-        if self.trail_joint(of).is_none() {
-            return Err(EditError::PoseTool(
-                "a trail follows a site or a joint".into(),
-            ));
-        }
-        if self.sequence.is_none() {
-            return Err(EditError::PoseTool(
-                "a trail drag needs a shown sequence".into(),
-            ));
-        }
+        self.check_trail(of, "a trail drag needs a shown sequence")?;
         self.go_to_frame(frame);
         self.begin_grip(of, mode)?;
         self.key_after_drag = self.drag.is_some();

@@ -17,13 +17,10 @@
 //! is. Such a span is not eased (its handles set its timing). Without free handles the
 //! arithmetic is exactly the one used before handles existed.
 
-use marionette_document::{
-    FreeHandles, KeyInterpolation, RootInterpolation, RotationInterpolation, Sequence,
-};
+use marionette_document::{FreeHandles, KeyInterpolation, RotationInterpolation, Sequence};
 use marionette_skeleton::{DofId, ROOT_STATE_LEN, Skeleton};
-use nalgebra::Vector3;
 
-use crate::root_curve::RootCurve;
+use crate::Interpolator;
 
 /// A DOF's curve through the keys of one timing.
 #[derive(Debug, Clone)]
@@ -99,18 +96,9 @@ impl Channel {
     pub fn value(&self, at: usize, u: f64, squad: bool, frame: i64, (fa, fb): (i64, i64)) -> f64 {
         let (values, inner) = (&self.values, &self.inner);
         if self.free(at) {
-            let (va, vb) = (values[at], values[at + 1]);
-            let (ma, mb) = if squad {
-                (
-                    (vb - va) + 2.0 * (inner[at] - va),
-                    (vb - va) - 2.0 * (inner[at + 1] - vb),
-                )
-            } else {
-                (vb - va, vb - va)
-            };
             let ends = Ends {
-                values: (va, vb),
-                tangents: (ma, mb),
+                values: (values[at], values[at + 1]),
+                tangents: self.span_tangents(at, squad),
                 after: self.handles[at].map(|h| h.1),
                 before: self.handles[at + 1].map(|h| h.0),
             };
@@ -123,6 +111,33 @@ impl Channel {
         } else {
             line
         }
+    }
+}
+
+impl Channel {
+    /// The tangents (per unit of u) of the span from the timing's `at`-th key to the next,
+    /// leaving the first and arriving at the last: squad's in angle when `squad`, else the
+    /// chord.
+    pub fn span_tangents(&self, at: usize, squad: bool) -> (f64, f64) {
+        let (va, vb) = (self.values[at], self.values[at + 1]);
+        if squad {
+            (
+                (vb - va) + 2.0 * (self.inner[at] - va),
+                (vb - va) - 2.0 * (self.inner[at + 1] - vb),
+            )
+        } else {
+            (vb - va, vb - va)
+        }
+    }
+}
+
+/// Whether a span whose key says `kind` goes by squad in a sequence whose rotations go by
+/// `rotation`.
+pub(crate) fn by_squad(kind: Option<KeyInterpolation>, rotation: RotationInterpolation) -> bool {
+    match kind {
+        Some(KeyInterpolation::Linear) => false,
+        Some(KeyInterpolation::Smooth) => true,
+        _ => rotation == RotationInterpolation::Squad,
     }
 }
 
@@ -174,10 +189,16 @@ pub struct CurveHandles {
 
 /// The handles of every key holding curve `state` of `sequence` (a DOF, or a coordinate of the
 /// root translation), as the curve goes when it goes on its own ([`Channel`], or the root's
-/// coordinate along its [`RootCurve`]): a key's free handles, else the tangents of the spans
+/// coordinate along its root curve): a key's free handles, else the tangents of the spans
 /// on each side (as each span's interpolation says; a third of the span long; flat at the
-/// ends and around `Step` spans).
-pub fn curve_handles(skeleton: &Skeleton, sequence: &Sequence, state: usize) -> Vec<CurveHandles> {
+/// ends and around `Step` spans). `interpolator` is the sequence's (the root's tangents are
+/// read from it), made once for all its curves.
+pub fn curve_handles(
+    skeleton: &Skeleton,
+    sequence: &Sequence,
+    interpolator: &Interpolator,
+    state: usize,
+) -> Vec<CurveHandles> {
     let dof = skeleton.dof_at_state(state);
     if dof.is_none() && state >= ROOT_STATE_LEN {
         return Vec::new();
@@ -194,44 +215,15 @@ pub fn curve_handles(skeleton: &Skeleton, sequence: &Sequence, state: usize) -> 
         Some(d) => {
             let c = Channel::new(skeleton, sequence, d, 0, &keys);
             (0..keys.len() - 1)
-                .map(|i| {
-                    let squad = match kind(i) {
-                        Some(KeyInterpolation::Linear) => false,
-                        Some(KeyInterpolation::Smooth) => true,
-                        _ => sequence.rotation == RotationInterpolation::Squad,
-                    };
-                    let (va, vb) = (c.values[i], c.values[i + 1]);
-                    if squad {
-                        (
-                            (vb - va) + 2.0 * (c.inner[i] - va),
-                            (vb - va) - 2.0 * (c.inner[i + 1] - vb),
-                        )
-                    } else {
-                        (vb - va, vb - va)
-                    }
-                })
+                .map(|i| c.span_tangents(i, by_squad(kind(i), sequence.rotation)))
                 .collect()
         }
-        None => {
-            let points: Vec<Vector3<f64>> = keys
-                .iter()
-                .map(|&i| Vector3::from_column_slice(&sequence.keys[i].pose.q[..ROOT_STATE_LEN]))
-                .collect();
-            let own = RootCurve::new(sequence.root, points.clone());
-            let smooth = RootCurve::new(RootInterpolation::CatmullRom, points.clone());
-            let straight = RootCurve::new(RootInterpolation::Linear, points);
-            (0..keys.len() - 1)
-                .map(|i| {
-                    let curve = match kind(i) {
-                        Some(KeyInterpolation::Linear) => &straight,
-                        Some(KeyInterpolation::Smooth) => &smooth,
-                        _ => &own,
-                    };
-                    let (ta, tb) = curve.span_tangents(i);
-                    (ta[state], tb[state])
-                })
-                .collect()
-        }
+        None => (0..keys.len() - 1)
+            .map(|i| {
+                let (ta, tb) = interpolator.root_span_tangents(i, kind(i));
+                (ta[state], tb[state])
+            })
+            .collect(),
     };
     let span = |i: usize| {
         let frames = (sequence.keys[keys[i + 1]].frame - sequence.keys[keys[i]].frame) as f64;

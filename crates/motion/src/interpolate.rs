@@ -34,7 +34,7 @@ use marionette_skeleton::joint_rotation::{HingeLayout, JointRotations};
 use marionette_skeleton::{DofId, DofKind, JointId, ROOT_STATE_LEN, Skeleton};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
-use crate::channel::{Channel, Ends};
+use crate::channel::{Channel, Ends, by_squad};
 use crate::root_curve::RootCurve;
 
 /// A joint with two or more hinges: its rotation at each of the keys holding it whole, the
@@ -274,10 +274,26 @@ impl Interpolator {
 
     /// Whether the span `kind` goes by squad.
     fn squad(&self, kind: Option<KeyInterpolation>) -> bool {
-        match kind {
-            Some(KeyInterpolation::Linear) => false,
-            Some(KeyInterpolation::Smooth) => true,
-            _ => self.rotation == RotationInterpolation::Squad,
+        by_squad(kind, self.rotation)
+    }
+
+    /// The root translation's tangents (per unit of u) on the span from the root timing's
+    /// `at`-th key to the next, whose first key says `kind`: along the chord for `Linear`,
+    /// the Catmull-Rom curve's for `Smooth`, else the sequence's root curve's.
+    pub(crate) fn root_span_tangents(
+        &self,
+        at: usize,
+        kind: Option<KeyInterpolation>,
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        match (kind, &self.smooth_root) {
+            (Some(KeyInterpolation::Linear), _) => {
+                let keys = &self.timings[self.root_timing].keys;
+                let (pa, pb) = (&self.poses[keys[at]], &self.poses[keys[at + 1]]);
+                let chord = Vector3::new(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]);
+                (chord, chord)
+            }
+            (Some(KeyInterpolation::Smooth), Some(curve)) => curve.span_tangents(at),
+            _ => self.root.span_tangents(at),
         }
     }
 
@@ -369,14 +385,7 @@ impl Interpolator {
             return;
         };
         let (pa, pb) = (&self.poses[a], &self.poses[b]);
-        let (ta, tb) = match (kind, &self.smooth_root) {
-            (Some(KeyInterpolation::Linear), _) => {
-                let chord = Vector3::new(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]);
-                (chord, chord)
-            }
-            (Some(KeyInterpolation::Smooth), Some(curve)) => curve.span_tangents(at),
-            _ => self.root.span_tangents(at),
-        };
+        let (ta, tb) = self.root_span_tangents(at, kind);
         let frames = &self.timings[self.root_timing].frames;
         for c in 0..ROOT_STATE_LEN {
             let after = self.root_handles[at][c].map(|h| h.1);

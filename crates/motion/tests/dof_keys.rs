@@ -204,7 +204,12 @@ fn the_handles_drawn_for_a_curve_are_the_ones_it_goes_by() {
     let mut plain = sequence(&s);
     plain.rotation = marionette_document::RotationInterpolation::Squad;
     for dof in [elbow_dof(&s), shoulder_dof(&s, 2)] {
-        let handles = marionette_motion::curve_handles(&s, &plain, dof.state_index());
+        let handles = marionette_motion::curve_handles(
+            &s,
+            &plain,
+            &Interpolator::new(&s, &plain),
+            dof.state_index(),
+        );
         assert_eq!(handles.len(), 4);
         assert!(handles.iter().all(|h| !h.free));
         let mut same = plain.clone();
@@ -218,7 +223,12 @@ fn the_handles_drawn_for_a_curve_are_the_ones_it_goes_by() {
             }
             plain = same.clone();
         }
-        let handles = marionette_motion::curve_handles(&s, &plain, dof.state_index());
+        let handles = marionette_motion::curve_handles(
+            &s,
+            &plain,
+            &Interpolator::new(&s, &plain),
+            dof.state_index(),
+        );
         assert_eq!(handles.len(), 4);
         for h in &handles[1..3] {
             same.set_key_handles(&s, h.frame, dof.state_index(), Some((h.before, h.after)))
@@ -234,7 +244,12 @@ fn the_handles_drawn_for_a_curve_are_the_ones_it_goes_by() {
                 b[f][k]
             );
         }
-        let drawn = marionette_motion::curve_handles(&s, &same, dof.state_index());
+        let drawn = marionette_motion::curve_handles(
+            &s,
+            &same,
+            &Interpolator::new(&s, &same),
+            dof.state_index(),
+        );
         assert!(drawn[1].free && drawn[2].free && !drawn[0].free);
     }
 }
@@ -287,7 +302,7 @@ fn a_root_handle_bends_only_its_coordinate_in_the_two_spans() {
         }
     }
     // The handles drawn for the root's height, made free as they are, change nothing.
-    let drawn = marionette_motion::curve_handles(&s, &plain, 1);
+    let drawn = marionette_motion::curve_handles(&s, &plain, &Interpolator::new(&s, &plain), 1);
     let mut same = plain.clone();
     for h in &drawn[1..3] {
         same.set_key_handles(&s, h.frame, 1, Some((h.before, h.after)))

@@ -398,22 +398,32 @@ pub(super) fn curve_near(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_handle_dropped_turns_the_other_in_line_unless_broken() {
-        let curve = Curve {
+    /// The humanoid's left elbow curve (state 20), scale 1, with no keys.
+    fn elbow_curve() -> Curve {
+        Curve {
             name: "left elbow 1".into(),
             joint: marionette_skeleton::builtin::humanoid()
                 .joint_by_name("left elbow")
                 .expect("elbow"),
             state: 20,
-            scale: 2.0,
+            scale: 1.0,
             lines: [Vec::new(), Vec::new()],
+            keys: Vec::new(),
+            handles: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_handle_dropped_turns_the_other_in_line_unless_broken() {
+        let curve = Curve {
+            scale: 2.0,
             keys: vec![[10.0, 30.0]],
             handles: vec![PointHandles {
                 before: [-3.0, 0.0],
                 after: [3.0, 0.0],
                 free: false,
             }],
+            ..elbow_curve()
         };
         let handles = |edit: Option<Edit>| match edit {
             Some(Edit::SetHandles(v)) => v,
@@ -437,15 +447,8 @@ mod tests {
     #[test]
     fn smooth_and_blend_move_the_selected_points_toward_their_neighbours() {
         let curve = Curve {
-            name: "left elbow 1".into(),
-            joint: marionette_skeleton::builtin::humanoid()
-                .joint_by_name("left elbow")
-                .expect("elbow"),
-            state: 20,
-            scale: 1.0,
-            lines: [Vec::new(), Vec::new()],
             keys: vec![[0.0, 0.0], [10.0, 1.0], [20.0, 0.5]],
-            handles: Vec::new(),
+            ..elbow_curve()
         };
         let curves = [curve];
         let values = |how| match reshaped(&curves, &[(20, 10)], how) {

@@ -100,7 +100,16 @@ fn curves_of(
 ) -> Vec<Curve> {
     let s = document.skeleton();
     let seq = &document.sequences()[index];
-    let interpolated = document.interpolate_sequence(index);
+    // One interpolator for the dashed lines and every curve's handles.
+    let interpolator = marionette_motion::Interpolator::new(s, seq);
+    let (from, to) = interpolator.range();
+    let interpolated: Vec<Vec<f64>> = (from..=to)
+        .map(|f| {
+            let mut q = Vec::new();
+            interpolator.pose_at(s, f, &mut q);
+            q
+        })
+        .collect();
     let first = seq.keys.first().map_or(0, |k| k.frame);
     let mut states: Vec<(JointId, usize)> = Vec::new();
     for &j in joints {
@@ -121,7 +130,7 @@ fn curves_of(
                     .collect()
             };
 
-            let handles = marionette_motion::curve_handles(s, seq, state)
+            let handles = marionette_motion::curve_handles(s, seq, &interpolator, state)
                 .iter()
                 .map(|h| PointHandles {
                     before: [h.before[0], h.before[1] * scale],
