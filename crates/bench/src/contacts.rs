@@ -4,7 +4,8 @@
 //! held (`clean_feet`: the hips lowered where a leg cannot reach, raised where a foot would go
 //! below the floor, floor locks where a rolling foot would sink). Per pair: the contacts found
 //! and held within 2 mm, the largest change of the hips, the deepest a foot point is below its
-//! height at rest afterwards, and the cleanup's time per 1 000 frames (best of `runs`).
+//! height at rest afterwards, and the cleanup's time per 1 000 frames (best of `runs`); beside
+//! the cleanup's own figures, the independent planted-feet rule of [`crate::planted`].
 
 use std::path::Path;
 
@@ -25,20 +26,23 @@ pub const CAPTURES: [&str; 3] = [
 ];
 
 /// The table's columns.
-const COLUMNS: [&str; 9] = [
+const COLUMNS: [&str; 11] = [
     "capture",
     "figure",
     "frames",
     "contacts",
     "held ≤ 2 mm",
+    "planted runs ≤ 5 mm",
+    "runs worse > 2 mm",
     "hips down / up mm",
     "hips step mm",
     "below floor mm",
     "ms / 1000 frames",
 ];
 
-/// The figures: those of the retarget table and the stick figure.
-fn figures() -> Vec<(String, Skeleton)> {
+/// The figures: those of the retarget table and the stick figure (the pairs of the table are
+/// every capture on every figure).
+pub fn figures() -> Vec<(String, Skeleton)> {
     let stickman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/stickman.ron");
     let mut out: Vec<(String, Skeleton)> = Vec::new();
     for (name, skeleton) in crate::retarget::figures() {
@@ -109,12 +113,24 @@ pub fn table(runs: usize, every: usize) -> Table {
             };
             let held = c.contacts.iter().filter(|c| c.held()).count();
             let found = c.contacts.len();
+            // The independent rule (crate::planted), on its own bakes.
+            let planted =
+                crate::planted::measure_cleanup(target, &result.sequence, (&c.sequence, &c.locks))
+                    .map(|runs| crate::planted::Summary::of(&runs));
             row.extend([
                 c.frames.to_string(),
                 found.to_string(),
                 format!(
                     "{held} ({:.0} %)",
                     100.0 * held as f64 / found.max(1) as f64
+                ),
+                planted.as_ref().map_or_else(
+                    |e| e.clone(),
+                    |p| format!("{} of {} ({:.0} %)", p.held, p.runs, p.held_percent()),
+                ),
+                planted.as_ref().map_or_else(
+                    |_| "—".to_owned(),
+                    |p| format!("{} (most {:+.1} mm)", p.worse, p.most_worse * 1e3),
                 ),
                 format!(
                     "{:.0} / {:.0}",
@@ -128,6 +144,13 @@ pub fn table(runs: usize, every: usize) -> Table {
             table.row(row);
         }
     }
+    table.note(
+        "planted runs: the independent rule of crate::planted (issue 48), not the cleanup's \
+         detector: a foot joint (ankle or toes) within 3 cm of its lowest and slower than 0.25 m/s \
+         across the ground for 6 frames or more in the retargeted take is planted; ≤ 5 mm: its \
+         slide after the cleanup (largest distance across the ground from its mean, two frames \
+         left out at each end); worse: runs sliding more than 2 mm beyond their slide before",
+    );
     table.note(
         "held: the cleanup's own measure of each contact's slide over its frames (the test \
          interchange/tests/cleanup.rs measures it again with its own bake); below floor: the \

@@ -15,6 +15,7 @@ pub mod limb;
 pub mod locks;
 pub mod peer;
 pub mod planar;
+pub mod planted;
 pub mod retarget;
 pub mod rng;
 pub mod stage;

@@ -140,7 +140,17 @@ impl Document {
         self.edit_sequence(label, true, |s| {
             for &(frame, state, value) in values {
                 match skeleton.dof_at_state(state) {
-                    Some(d) => s.set_dof_key(&skeleton, frame, d, value)?,
+                    Some(d) => {
+                        let only = KeyedParts::new([], false).with_dofs(&skeleton, [d]);
+                        for (at, held, _) in
+                            crate::bracket_keys::bracketing_keys(&skeleton, s, frame, &only)
+                        {
+                            // The DOF alone, as the sequence had it there.
+                            let was = held.q[d.state_index()];
+                            s.set_dof_key(&skeleton, at, d, was)?;
+                        }
+                        s.set_dof_key(&skeleton, frame, d, value)?
+                    }
                     None if let Some(interpolator) = &interpolator
                         && state < ROOT_STATE_LEN
                         && value.is_finite() =>
@@ -148,7 +158,13 @@ impl Document {
                         let mut q = Vec::new();
                         interpolator.pose_at(&skeleton, frame, &mut q);
                         q[state] = value;
-                        s.set_parts_key(&skeleton, frame, &Pose { q }, &KeyedParts::new([], true))?;
+                        crate::bracket_keys::set_parts_key_bracketed(
+                            &skeleton,
+                            s,
+                            frame,
+                            &Pose { q },
+                            &KeyedParts::new([], true),
+                        )?;
                     }
                     None => {
                         return Err(EditError::PoseTool(format!(
@@ -248,7 +264,7 @@ impl Document {
             format!("Tween at frame {frame} ({:.0} %)", blend * 100.0),
             true,
             |s| {
-                s.set_parts_key(&skeleton, frame, &pose, &parts)
+                crate::bracket_keys::set_parts_key_bracketed(&skeleton, s, frame, &pose, &parts)
                     .map_err(EditError::from)
             },
         )

@@ -10,6 +10,7 @@
 //! The Bevy editor copies ECS state into these, calls them, and writes the result back; its ray
 //! casts come from Bevy's picking, turned into a [`drag::Ray`].
 
+pub mod bracket_keys;
 pub mod chain_mode;
 pub mod curve_edits;
 pub mod document;

@@ -209,7 +209,7 @@ impl Document {
         let frame = self.frame;
         let skeleton = self.skeleton.clone();
         self.edit_sequence(label, false, |s| {
-            s.set_parts_key(&skeleton, frame, &pose, &parts)
+            crate::bracket_keys::set_parts_key_bracketed(&skeleton, s, frame, &pose, &parts)
                 .map_err(EditError::from)
         })
     }

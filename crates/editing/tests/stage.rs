@@ -433,3 +433,41 @@ fn the_editor_s_export_of_a_stage_is_the_whole_stage_as_glb_and_the_edited_figur
     let pelvis_z = frame["joints_world"]["pelvis"][2].as_f64().expect("z");
     assert!((pelvis_z - 1.0).abs() < 0.2, "{pelvis_z}");
 }
+
+/// The frames of the keys of `doc`'s sequence named `name`.
+fn key_frames(doc: &Document, name: &str) -> Vec<i64> {
+    doc.sequences()
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.keys.iter().map(|k| k.frame).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn choosing_another_figure_keeps_the_frame_and_the_shown_sequence() {
+    let mut doc = two_dancers();
+    let edit = |doc: &mut Document, e: Edit| {
+        doc.apply(e, &mut Solving::default())
+            .unwrap_or_else(|err| panic!("{err}"));
+    };
+    // A gets a sequence named as B's ("sway"), keyed at 0 where it stands.
+    edit(&mut doc, Edit::NewSequence);
+    edit(&mut doc, Edit::RenameSequence(0, "sway".into()));
+    edit(&mut doc, Edit::GoToFrame(36));
+    edit(&mut doc, Edit::SetKey);
+    apply(&mut doc, StageEdit::SelectFigure("B".into())).expect("B exists");
+    assert_eq!(doc.frame(), 36, "the frame stays");
+    let shown = doc
+        .current_sequence()
+        .map(|i| doc.sequences()[i].name.clone());
+    assert_eq!(
+        shown.as_deref(),
+        Some("sway"),
+        "B shows its sequence of the same name"
+    );
+    edit(&mut doc, Edit::SetKey);
+    assert_eq!(key_frames(&doc, "sway"), [0, 24, 36, 48], "B's keys");
+    apply(&mut doc, StageEdit::SelectFigure("A".into())).expect("A exists");
+    assert_eq!(doc.frame(), 36);
+    assert_eq!(key_frames(&doc, "sway"), [0, 36], "A's keys");
+}

@@ -128,3 +128,107 @@ fn a_trail_drag_keys_its_frame_and_no_other_key() {
     assert!(doc.undo().is_some_and(|l| l.contains("frame 5")));
     assert!(doc.sequences()[0].key_at(5).is_none());
 }
+
+/// Every frame of `doc`'s first sequence baked with its locks, by frame.
+fn baked(doc: &Document) -> Vec<(i64, Vec<f64>)> {
+    let seq = &doc.sequences()[0];
+    let baker = Baker::new(doc.skeleton(), seq, doc.locks(), BakeSettings::default());
+    bake_with_threads(&baker, 1, &|| {})
+        .expect("bakes")
+        .into_iter()
+        .map(|b| (b.frame, b.q))
+        .collect()
+}
+
+/// Issue 48's follow-through wave: the right shoulder, elbow and wrist keyed at 0, then the
+/// shoulder alone at 12, the elbow at 14, the wrist at 16; the fingertips' trail dragged at 8
+/// in the front view. The drag turns a joint that had no key (the clavicle): keyed at 8 alone
+/// it would change on every frame. Every joint's baked value at each of its own key frames but
+/// 8, and every value at the sequence's ends, stays as it was (1e-12), and the hand lands where
+/// it was dropped.
+#[test]
+fn a_trail_drag_changes_only_the_frames_between_the_neighbouring_keys() {
+    let mut doc = Document::new(builtin::humanoid(), None).standing();
+    let mut r = IkRunner::new(IkSettings::default()).expect("settings");
+    let joint = |doc: &Document, n: &str| doc.skeleton().joint_by_name(n).expect(n);
+    let arm: Vec<_> = ["right shoulder", "right elbow", "right wrist"]
+        .iter()
+        .map(|n| joint(&doc, n))
+        .collect();
+    doc.key_joints(&arm).expect("key 0");
+    for (frame, &j, dof, value) in [
+        (12, &arm[0], 1, 1.2),
+        (14, &arm[1], 0, 1.0),
+        (16, &arm[2], 1, 0.6),
+    ] {
+        doc.go_to_frame(frame);
+        let d = doc.skeleton().joint_dofs(j).nth(dof).expect("dof");
+        doc.set_dof(d, value, UndoStep::New).expect("turned");
+        doc.key_joints(&[j]).expect("keyed");
+    }
+    let before = baked(&doc);
+    let hand = doc
+        .skeleton()
+        .site_by_name("right fingertips")
+        .expect("hand");
+    doc.show_trail(Grip::Site(hand), 0, 16).expect("shown");
+    let at_8 = doc.trails()[0].points[8].1;
+    doc.begin_trail_drag(Grip::Site(hand), 8, ChainMode::NearestBranch)
+        .expect("begins");
+    // Towards the body and up, in the front view (the ray along -z).
+    let drop = at_8 + Vector3::new(0.12, 0.15, 0.0);
+    for i in 1..=30 {
+        let t = (i as f64 / 20.0).min(1.0);
+        doc.drag_step(&ray_through(at_8 + (drop - at_8) * t), &mut r);
+    }
+    doc.end_drag();
+    let clavicle = joint(&doc, "right clavicle");
+    let keyed = doc.sequences()[0].joint_key_frames(doc.skeleton(), clavicle);
+    assert!(
+        keyed.contains(&8),
+        "the drag turned the clavicle, keyed at 8: {keyed:?}"
+    );
+    let after = baked(&doc);
+    assert_eq!(before.len(), after.len(), "the same frames");
+    // Each joint at each of its own keys but 8, and the whole pose at the sequence's ends
+    // (the nearest keys of the sequence around 8 are 0 and 12: the clavicle, keyed nowhere
+    // before, is keyed there as it was).
+    assert_eq!(
+        doc.sequences()[0].joint_key_frames(doc.skeleton(), clavicle),
+        [0, 8, 12]
+    );
+    let mut largest = 0.0f64;
+    for j in doc.skeleton().joint_ids() {
+        let own = doc.sequences()[0].joint_key_frames(doc.skeleton(), j);
+        for ((f, a), (g, b)) in before.iter().zip(&after) {
+            assert_eq!(f, g);
+            if *f == 8 || !(own.contains(f) || [0, 16].contains(f)) {
+                continue;
+            }
+            for d in doc.skeleton().joint_dofs(j) {
+                let change = (a[d.state_index()] - b[d.state_index()]).abs();
+                largest = largest.max(change);
+                assert!(
+                    change <= 1e-12,
+                    "{} at frame {f} changed by {change:e}",
+                    doc.skeleton().joint(j).name
+                );
+            }
+        }
+    }
+    let q8 = &after.iter().find(|(f, _)| *f == 8).expect("frame 8").1;
+    let mut fk = Fk::new(doc.skeleton());
+    fk.update(doc.skeleton(), q8);
+    let hand_at = fk.site_position(hand);
+    // In the front view the drop is a point on the screen: the hand is on its ray.
+    let off = ((hand_at - drop).x.powi(2) + (hand_at - drop).y.powi(2)).sqrt();
+    assert!(
+        off < 1e-3,
+        "the hand is {:.2} mm from the drop across the view",
+        off * 1e3
+    );
+    println!(
+        "after the trail drag at 8: every joint at its own key frames and the ends changes by at most {largest:e}; the hand {:.3} mm from the drop across the front view",
+        off * 1e3
+    );
+}

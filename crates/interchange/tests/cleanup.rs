@@ -8,6 +8,14 @@
 //! step. The captures and figures are the retarget test's, with CMU's 01_03 besides.
 
 mod common;
+/// The independent planted-feet rule (issue 48), the benchmark's own module: not the cleanup's
+/// detector.
+#[path = "../../bench/src/planted.rs"]
+#[allow(
+    dead_code,
+    reason = "the benchmark's entry point bakes the take again; the test has its own bake"
+)]
+mod planted;
 
 use common::{CAPTURES, capture, targets};
 use marionette_interchange::feet::foot_points;
@@ -52,6 +60,35 @@ const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 21] = [
     ("01_03", "authored/rigify_tpose.glb", 85, 86, 6.3),
     ("01_03", "authored/ue_armsdown_tail.glb", 85, 86, 6.3),
     ("01_03", "authored/vroid_tpose.vrm", 85, 86, 6.3),
+];
+
+/// Per capture and figure, by the independent planted-feet rule ([`planted`]): the runs
+/// planted in the retargeted take, how many slide at most 5 mm after the cleanup at least, and
+/// how many slide more than 2 mm beyond their slide before at most, as measured on 2026-11-28
+/// (issue 48 asks for 95 % held and none worse; these are where the cleanup stands, so that a
+/// change that holds fewer or makes more worse fails here).
+const PLANTED: [(&str, &str, usize, usize, usize); 21] = [
+    ("01_01", "humanoid", 38, 65, 23),
+    ("01_01", "stickman", 7, 11, 1),
+    ("01_01", "RiggedFigure.gltf", 24, 71, 8),
+    ("01_01", "authored/mixamo_apose.glb", 48, 56, 6),
+    ("01_01", "authored/rigify_tpose.glb", 48, 56, 6),
+    ("01_01", "authored/ue_armsdown_tail.glb", 48, 56, 6),
+    ("01_01", "authored/vroid_tpose.vrm", 48, 56, 6),
+    ("Boxing_Toes", "humanoid", 7, 13, 1),
+    ("Boxing_Toes", "stickman", 9, 10, 0),
+    ("Boxing_Toes", "RiggedFigure.gltf", 10, 18, 5),
+    ("Boxing_Toes", "authored/mixamo_apose.glb", 23, 36, 8),
+    ("Boxing_Toes", "authored/rigify_tpose.glb", 23, 36, 8),
+    ("Boxing_Toes", "authored/ue_armsdown_tail.glb", 23, 36, 8),
+    ("Boxing_Toes", "authored/vroid_tpose.vrm", 23, 36, 8),
+    ("01_03", "humanoid", 45, 63, 12),
+    ("01_03", "stickman", 9, 10, 2),
+    ("01_03", "RiggedFigure.gltf", 60, 126, 37),
+    ("01_03", "authored/mixamo_apose.glb", 61, 80, 10),
+    ("01_03", "authored/rigify_tpose.glb", 61, 80, 10),
+    ("01_03", "authored/ue_armsdown_tail.glb", 61, 80, 10),
+    ("01_03", "authored/vroid_tpose.vrm", 61, 80, 10),
 ];
 
 /// The most any of `joints` is below its height at rest over `frames` (metres, ≥ 0).
@@ -114,6 +151,7 @@ fn slide(
 fn contacts_are_held_or_their_legs_are_at_a_limit() {
     let mut checked = 0;
     let (mut missing, mut measured_rows) = (Vec::new(), Vec::new());
+    let (mut planted_missing, mut planted_rows) = (Vec::new(), Vec::new());
     // With CMU's 01_03 (climbing onto a stool and sitting: the deepest squats of the three).
     for path in CAPTURES
         .into_iter()
@@ -146,6 +184,20 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
                 BakeSettings::default(),
             );
             let baked = bake_with_threads(&baker, 0, &|| {}).expect("bakes");
+            // The independent rule, on the test's own bakes of the take and the cleaned take.
+            let take = planted::baked(&target, &result.sequence, &[]).expect("bakes the take");
+            let cleaned_frames: Vec<Vec<f64>> = baked.iter().map(|b| b.q.clone()).collect();
+            let runs = planted::measure(&target, result.sequence.fps, &take, &cleaned_frames)
+                .expect("measures");
+            let rule = planted::Summary::of(&runs);
+            println!(
+                "{what}: by the independent rule, {} of {} planted runs slide ≤ 5 mm after the cleanup ({:.1} %), {} slide more than 2 mm beyond before (most {:+.1} mm)",
+                rule.held,
+                rule.runs,
+                rule.held_percent(),
+                rule.worse,
+                rule.most_worse * 1e3
+            );
             let mut held_here = 0;
             for c in &cleaned.contacts {
                 let point = points
@@ -214,6 +266,40 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
                 steepest * 1e3,
                 root_step * 1e3
             );
+            planted_rows.push(format!(
+                "(\"{}\", \"{}\", {}, {}, {}),",
+                std::path::Path::new(path)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                target.name(),
+                rule.held,
+                rule.runs,
+                rule.worse
+            ));
+            let stem = std::path::Path::new(path)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match PLANTED
+                .iter()
+                .find(|(c, f, ..)| *c == stem && *f == target.name())
+            {
+                Some(&(_, _, held, of, worse)) => {
+                    assert!(
+                        rule.held * of >= held * rule.runs.max(1),
+                        "{what}: {} of {} planted runs held by the independent rule, fewer than {held} of {of}",
+                        rule.held,
+                        rule.runs
+                    );
+                    assert!(
+                        rule.worse <= worse,
+                        "{what}: {} planted runs slide more than 2 mm beyond before, more than {worse}",
+                        rule.worse
+                    );
+                }
+                None => planted_missing.push(what.clone()),
+            }
             measured_rows.push(format!(
                 "(\"{capture_name}\", \"{}\", {held_here}, {found}, {:.1}),",
                 target.name(),
@@ -321,6 +407,11 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
         missing.is_empty(),
         "no expected count for {missing:?}; as measured now:\n{}",
         measured_rows.join("\n")
+    );
+    assert!(
+        planted_missing.is_empty(),
+        "no planted-runs figures for {planted_missing:?}; as measured now:\n{}",
+        planted_rows.join("\n")
     );
     assert_eq!(
         checked,

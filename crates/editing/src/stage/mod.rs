@@ -439,11 +439,17 @@ impl Document {
             return Err(refused(format!("figure \"{name}\" has no document")));
         };
         let file = self.file.take();
+        // What the user looks at stays: the frame and the shown sequence (the incoming figure's
+        // of the same name; a stage's figures share their sequences by name).
+        let (frame, shown) = (self.frame, self.shown_name().map(str::to_owned));
         let outgoing = std::mem::replace(self, *incoming);
         stage.figures[stage.active].document = Some(Box::new(outgoing));
         stage.active = k;
         self.stage = stage;
         self.file = file;
+        self.frame = frame;
+        self.sequence = shown.and_then(|name| self.sequences.iter().position(|s| s.name == name));
+        self.show_frame();
         Ok(())
     }
 }
