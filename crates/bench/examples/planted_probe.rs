@@ -100,10 +100,7 @@ fn main() {
                     println!("        pelvis mm: {}", p0.join(" "));
                 }
             }
-            total.runs += s.runs;
-            total.held += s.held;
-            total.worse += s.worse;
-            total.most_worse = total.most_worse.max(s.most_worse);
+            total.add(&s);
         }
     }
     println!(

@@ -266,7 +266,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The sum of `runs`.
+    /// The sum of `runs` (`most_worse` 0 with none).
     pub fn of(runs: &[Run]) -> Summary {
         Summary {
             runs: runs.len(),
@@ -275,8 +275,26 @@ impl Summary {
             most_worse: runs
                 .iter()
                 .map(|r| r.after - r.before)
-                .fold(f64::NEG_INFINITY, f64::max),
+                .reduce(f64::max)
+                .unwrap_or(0.0),
         }
+    }
+
+    /// Adds `other`'s runs to these.
+    pub fn add(&mut self, other: &Summary) {
+        let most_worse = if self.runs == 0 {
+            other.most_worse
+        } else if other.runs == 0 {
+            self.most_worse
+        } else {
+            self.most_worse.max(other.most_worse)
+        };
+        *self = Summary {
+            runs: self.runs + other.runs,
+            held: self.held + other.held,
+            worse: self.worse + other.worse,
+            most_worse,
+        };
     }
 
     /// The share held, in percent (100 with no run).

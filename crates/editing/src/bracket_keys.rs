@@ -6,9 +6,9 @@
 //! A joint keyed on both sides already keeps its own keys: keys at other frames for other joints
 //! (a follow-through's offsets) are not added to.
 
-use marionette_document::{KeyEditError, KeyedParts, Sequence};
+use marionette_document::{Key, KeyEditError, KeyedParts, Sequence};
 use marionette_motion::Interpolator;
-use marionette_skeleton::{JointId, Pose, Skeleton};
+use marionette_skeleton::{DofId, JointId, Pose, Skeleton};
 
 /// The keys that bracket a key of `parts` at `frame` in `sequence`: per neighbouring key (the
 /// nearest key of the sequence before `frame` and after it), the parts of `parts` that no key
@@ -27,18 +27,25 @@ pub fn bracketing_keys(
         let Some(neighbour) = neighbour else {
             continue;
         };
-        let on_side = |f: i64| if before_it { f < frame } else { f > frame };
-        let keyed_on_side = |holds: &dyn Fn(&marionette_document::Key) -> bool| {
-            sequence.keys.iter().any(|k| on_side(k.frame) && holds(k))
-        };
+        let side: Vec<&Key> = sequence
+            .keys
+            .iter()
+            .filter(|k| {
+                if before_it {
+                    k.frame < frame
+                } else {
+                    k.frame > frame
+                }
+            })
+            .collect();
         let joints: Vec<JointId> = parts
             .joints
             .iter()
             .copied()
             .chain(parts.dofs.iter().map(|&d| skeleton.dof(d).joint))
-            .filter(|&j| !keyed_on_side(&|k| k.holds_part_of(skeleton, j)))
+            .filter(|&j| !side.iter().any(|k| k.holds_part_of(skeleton, j)))
             .collect();
-        let root = parts.root && !keyed_on_side(&|k| k.only.as_ref().is_none_or(|o| o.root));
+        let root = parts.root && !side.iter().any(|k| k.only.as_ref().is_none_or(|o| o.root));
         if joints.is_empty() && !root {
             continue;
         }
@@ -63,4 +70,20 @@ pub fn set_parts_key_bracketed(
         sequence.set_parts_key(skeleton, at, &held, &bracketed)?;
     }
     sequence.set_parts_key(skeleton, frame, pose, parts)
+}
+
+/// Keys DOF `dof` alone at `frame` to `value` in `sequence`, bracketed first: where no key holds
+/// its joint on one side, the DOF alone is keyed as it was at the neighbouring key there.
+pub fn set_dof_key_bracketed(
+    skeleton: &Skeleton,
+    sequence: &mut Sequence,
+    frame: i64,
+    dof: DofId,
+    value: f64,
+) -> Result<(), KeyEditError> {
+    let only = KeyedParts::new([], false).with_dofs(skeleton, [dof]);
+    for (at, held, _) in bracketing_keys(skeleton, sequence, frame, &only) {
+        sequence.set_dof_key(skeleton, at, dof, held.q[dof.state_index()])?;
+    }
+    sequence.set_dof_key(skeleton, frame, dof, value)
 }

@@ -9,6 +9,7 @@ use marionette_document::{Key, KeyInterpolation, KeyedParts, Sequence};
 use marionette_motion::Interpolator;
 use marionette_skeleton::{JointId, Pose, ROOT_STATE_LEN};
 
+use crate::bracket_keys::{set_dof_key_bracketed, set_parts_key_bracketed};
 use crate::{Document, EditError};
 
 /// The curve editor's units per state unit for state index `state`: degrees per radian for a
@@ -140,17 +141,7 @@ impl Document {
         self.edit_sequence(label, true, |s| {
             for &(frame, state, value) in values {
                 match skeleton.dof_at_state(state) {
-                    Some(d) => {
-                        let only = KeyedParts::new([], false).with_dofs(&skeleton, [d]);
-                        for (at, held, _) in
-                            crate::bracket_keys::bracketing_keys(&skeleton, s, frame, &only)
-                        {
-                            // The DOF alone, as the sequence had it there.
-                            let was = held.q[d.state_index()];
-                            s.set_dof_key(&skeleton, at, d, was)?;
-                        }
-                        s.set_dof_key(&skeleton, frame, d, value)?
-                    }
+                    Some(d) => set_dof_key_bracketed(&skeleton, s, frame, d, value)?,
                     None if let Some(interpolator) = &interpolator
                         && state < ROOT_STATE_LEN
                         && value.is_finite() =>
@@ -158,7 +149,7 @@ impl Document {
                         let mut q = Vec::new();
                         interpolator.pose_at(&skeleton, frame, &mut q);
                         q[state] = value;
-                        crate::bracket_keys::set_parts_key_bracketed(
+                        set_parts_key_bracketed(
                             &skeleton,
                             s,
                             frame,
@@ -264,8 +255,7 @@ impl Document {
             format!("Tween at frame {frame} ({:.0} %)", blend * 100.0),
             true,
             |s| {
-                crate::bracket_keys::set_parts_key_bracketed(&skeleton, s, frame, &pose, &parts)
-                    .map_err(EditError::from)
+                set_parts_key_bracketed(&skeleton, s, frame, &pose, &parts).map_err(EditError::from)
             },
         )
     }

@@ -13,6 +13,7 @@ use marionette_document::{
 use marionette_motion::{BakeSettings, BakedFrame, Baker};
 use marionette_skeleton::{Fk, JointId, Pose};
 
+use crate::bracket_keys::set_parts_key_bracketed;
 use crate::history::Change;
 use crate::{Document, EditError};
 
@@ -209,8 +210,7 @@ impl Document {
         let frame = self.frame;
         let skeleton = self.skeleton.clone();
         self.edit_sequence(label, false, |s| {
-            crate::bracket_keys::set_parts_key_bracketed(&skeleton, s, frame, &pose, &parts)
-                .map_err(EditError::from)
+            set_parts_key_bracketed(&skeleton, s, frame, &pose, &parts).map_err(EditError::from)
         })
     }
 

@@ -267,23 +267,15 @@ fn contacts_are_held_or_their_legs_are_at_a_limit() {
                 root_step * 1e3
             );
             planted_rows.push(format!(
-                "(\"{}\", \"{}\", {}, {}, {}),",
-                std::path::Path::new(path)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                "(\"{capture_name}\", \"{}\", {}, {}, {}),",
                 target.name(),
                 rule.held,
                 rule.runs,
                 rule.worse
             ));
-            let stem = std::path::Path::new(path)
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
             match PLANTED
                 .iter()
-                .find(|(c, f, ..)| *c == stem && *f == target.name())
+                .find(|(c, f, ..)| *c == capture_name && *f == target.name())
             {
                 Some(&(_, _, held, of, worse)) => {
                     assert!(
