@@ -266,3 +266,51 @@ fn a_press_on_another_character_s_skin_selects_it_and_drags_it() {
         moved(1)
     );
 }
+
+/// Issue 48: choosing another figure in the outliner's Stage list (a real click on its name)
+/// keeps the frame and the shown sequence, so keying two figures at frame 24, choosing each in
+/// turn, keys both there (before, the second figure's key landed on frame 0).
+#[test]
+fn choosing_a_figure_in_the_stage_list_keeps_the_frame() {
+    let dir = scratch_dir("choose");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons/humanoid.ron"),
+        dir.join("skeletons/humanoid.ron"),
+    )
+    .expect("copy the skeleton");
+    // Both figures keyed where they stand at 0 ("Sequence 1" each), the humanoid shown at 24
+    // and keyed there; then B's name in the Stage list clicked (the second row of the list, at
+    // (28, 79) in the 1280×800 window: list.png shows it), and B keyed.
+    let script = r#"Replay([
+        Wait(20),
+        AddFigure(name: "B", file: "skeletons/humanoid.ron", at: (0.0, 1.2), facing: 180.0),
+        SetKey,
+        SelectFigure("B"),
+        SetKey,
+        SelectFigure("humanoid"),
+        SetFrame(24),
+        SetKey,
+        Wait(5),
+        Screenshot("list.png"),
+        Move(LIST_X, LIST_Y), Wait(3), Press, Wait(2), Release, Wait(5),
+        Screenshot("chosen.png"),
+        SetKey,
+        Wait(3),
+        SaveDocument("duet.marionette.ron"),
+        Exit,
+    ])"#
+    .replace("LIST_X", "28")
+    .replace("LIST_Y", "79");
+    let output = run_editor(&dir, &script);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the editor failed:\n{stderr}");
+    let stage = StageFile::load(dir.join("duet.marionette.ron")).expect("the saved stage");
+    for figure in &stage.stage.figures {
+        let keys: Vec<i64> = figure.document.sequences[0]
+            .keys
+            .iter()
+            .map(|k| k.frame)
+            .collect();
+        assert_eq!(keys, [0, 24], "figure {}'s keys", figure.name);
+    }
+}

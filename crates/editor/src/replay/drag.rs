@@ -132,6 +132,7 @@ pub(super) fn start_drag(
         stage: DragStage::Settle(SETTLE_FRAMES),
         path: Vec::new(),
         pending: None,
+        figure: world.resource::<OpenDocument>().figure_name().to_owned(),
     });
     true
 }
@@ -154,6 +155,7 @@ pub(super) fn start_rotate(world: &mut World, joint: JointId, dof: DofId, degree
         stage: DragStage::Settle(SETTLE_FRAMES + LAYOUT_FRAMES),
         path: Vec::new(),
         pending: Some(degrees),
+        figure: world.resource::<OpenDocument>().figure_name().to_owned(),
     });
     true
 }
@@ -255,14 +257,34 @@ fn grip_joint(world: &mut World, joint: JointId) {
     }
 }
 
-/// Whether the press started the drag it meant.
-fn gripped(world: &World, grip: Grip) -> bool {
+/// Whether the press started the drag it meant, on the figure it meant (`figure`): `Err` says
+/// what it did instead (another figure pressed, another joint gripped, nothing).
+fn gripped(world: &World, grip: Grip, figure: &str) -> Result<(), String> {
+    let document = world.resource::<OpenDocument>();
+    let edited = document.figure_name();
+    if edited != figure {
+        return Err(format!(
+            "it pressed figure \"{edited}\" instead of figure \"{figure}\" (its body is in front there)"
+        ));
+    }
+    let skeleton = document.skeleton();
+    let on_joint = |want: JointId| match document.drag() {
+        Some(d) if d.joint == want => Ok(()),
+        Some(d) => Err(format!(
+            "it gripped joint \"{}\" of figure \"{edited}\"",
+            skeleton.joint(d.joint).name
+        )),
+        None => Err("it started no drag".to_owned()),
+    };
     match grip {
         Grip::Ring(_, dof) => world
             .resource::<crate::resources::ActiveDrag>()
             .handle()
-            .is_some_and(|h| h.kind == HandleKind::Hinge(dof)),
-        Grip::Point(_) => world.resource::<OpenDocument>().drag().is_some(),
+            .is_some_and(|h| h.kind == HandleKind::Hinge(dof))
+            .then_some(())
+            .ok_or_else(|| "it gripped no ring of that DOF".to_owned()),
+        Grip::Point(DragGrip::Joint(joint) | DragGrip::Trail { joint, .. }) => on_joint(joint),
+        Grip::Point(DragGrip::Site(site)) => on_joint(skeleton.site(site).joint),
     }
 }
 
@@ -298,14 +320,14 @@ pub(super) fn drag_frame(world: &mut World, window: Entity, mut drag: SiteDrag) 
             drag.stage = DragStage::Press;
         }
         DragStage::Press => {
-            if !gripped(world, drag.grip) {
+            if let Err(why) = gripped(world, drag.grip, &drag.figure) {
                 mouse(world, window, ButtonState::Released);
                 fail(
                     world,
                     format!(
-                        "the press at ({:.1}, {:.1}) did not start a drag on {} \
-                         (is its handle hidden behind a panel or another body?)",
-                        drag.from.x, drag.from.y, drag.label
+                        "the press at ({:.1}, {:.1}) did not start a drag on {} of figure \"{}\": \
+                         {why} (is its handle hidden behind a panel or another body?)",
+                        drag.from.x, drag.from.y, drag.label, drag.figure
                     ),
                 );
                 return None;
@@ -334,5 +356,52 @@ fn drag_move(world: &mut World, window: Entity, drag: &mut SiteDrag) {
     move_cursor(world, window, at);
     if drag.frame >= drag.frames {
         drag.stage = DragStage::Hold(HOLD_FRAMES);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marionette_editing::{ChainMode, Document};
+
+    /// A world holding the test stage of two dancers, figure B edited, with `joint` of B
+    /// dragged by its origin when given.
+    fn stage_with_b_dragging(joint: Option<&str>) -> World {
+        let mut document = Document::open_document(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../motion/tests/data/two-dancers.marionette.ron"),
+        )
+        .expect("the test stage");
+        document.select_figure("B").expect("B");
+        if let Some(name) = joint {
+            let j = document.skeleton().joint_by_name(name).expect("joint");
+            document
+                .begin_joint_drag(j, ChainMode::NearestBranch)
+                .expect("drags");
+        }
+        let mut world = World::new();
+        world.insert_resource(OpenDocument::new(document));
+        world.insert_resource(crate::resources::ActiveDrag::default());
+        world
+    }
+
+    #[test]
+    fn a_press_that_grips_another_figure_or_joint_fails_naming_what_it_gripped() {
+        let world = stage_with_b_dragging(Some("pelvis"));
+        let skeleton = world.resource::<OpenDocument>().skeleton().clone();
+        let pelvis = skeleton.joint_by_name("pelvis").expect("pelvis");
+        let knee = skeleton.joint_by_name("left knee").expect("knee");
+        let grip = Grip::Point(DragGrip::Joint(pelvis));
+        // Meant for A's pelvis; B's body was in front and B's pelvis is dragged.
+        let why = gripped(&world, grip, "A").expect_err("another figure");
+        assert!(
+            why.contains("figure \"B\"") && why.contains("figure \"A\""),
+            "{why}"
+        );
+        assert_eq!(gripped(&world, grip, "B"), Ok(()));
+        let why = gripped(&world, Grip::Point(DragGrip::Joint(knee)), "B").expect_err("joint");
+        assert!(why.contains("joint \"pelvis\""), "{why}");
+        let idle = stage_with_b_dragging(None);
+        assert!(gripped(&idle, grip, "B").is_err_and(|w| w.contains("no drag")));
     }
 }

@@ -82,6 +82,9 @@ pub(crate) struct SiteDrag {
     pub(crate) grip: Grip,
     /// The grip as the step names it, for messages.
     pub(crate) label: String,
+    /// The figure edited when the step began: the press must grip the grip on it (on a stage
+    /// another figure's body may be in front, and has joints and sites of the same names).
+    pub(crate) figure: String,
     /// Window pixels of the handle and of the target.
     pub(crate) from: Vec2,
     pub(crate) to: Vec2,
