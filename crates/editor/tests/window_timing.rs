@@ -13,8 +13,12 @@ use std::process::Command;
 mod window_common;
 use window_common::{marionette_cli, run_editor_on};
 
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("marionette-editor-timing-{}", std::process::id()));
+/// A new folder of its own for test `name` (the tests run at once).
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "marionette-editor-timing-{name}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
@@ -30,7 +34,7 @@ fn keys_text(text: &str) -> Vec<String> {
 
 #[test]
 fn keys_on_some_joints_trails_and_curves_in_the_window() {
-    let dir = scratch_dir();
+    let dir = scratch_dir("tools");
     let script = "Replay([\n    Wait(20), SetView(\"front\"), Wait(10),\n    \
         LockSite(site: \"left heel\", kind: Position),\n    \
         LockSite(site: \"right heel\", kind: Position),\n    SetKey, SetFrame(20), SetKey,\n    \
@@ -164,8 +168,7 @@ fn baked_joints(dir: &std::path::Path, name: &str) -> serde_json::Value {
 /// its own key frames but 8 and at the sequence's ends, and the hand lands on the drop point.
 #[test]
 fn a_trail_drag_in_the_window_changes_only_the_frames_between_the_neighbouring_keys() {
-    let dir = scratch_dir().join("wave");
-    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let dir = scratch_dir("wave");
     let script = "Replay([\n    Wait(20), SetView(\"front\"), Wait(10),\n    \
         SelectJoint(\"right shoulder\"), AddToSelection(\"right elbow\"), AddToSelection(\"right wrist\"),\n    \
         KeySelectedJoints,\n    \
