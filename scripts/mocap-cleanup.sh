@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's cleanup demonstration, as calls of the commands: CMU's capture 01_01 (Debian's
+# The cleanup demonstration of docs/commands.md, as calls of the commands: CMU's capture 01_01 (Debian's
 # assimp-testmodels) imported, its foot contacts found and locked (`marionette cleanup`), both
 # versions exported as JSON frames with world positions, and the left ankle's height and
 # horizontal speed before and after plotted into docs/mocap-cleanup.png, the locked frames

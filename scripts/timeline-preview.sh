@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's timeline pictures: plays scripts/timeline-replay.ron in the editor under Xvfb
+# The timeline pictures of docs/editor.md: plays scripts/timeline-replay.ron in the editor under Xvfb
 # (docs/timeline.png, demo-output/timeline/frame-NN.png, demo-output/timeline.marionette.ron),
 # bakes the saved document, then crops the front view out of every other frame into
 # docs/timeline-preview.gif and a strip of five frames, docs/timeline-strip.png (ImageMagick).

@@ -96,7 +96,7 @@ fn main() {
     // Random reachable goals back to back (no per-call timer), to compare with the per-call
     // median of `marionette bench`: the difference is what varying goals cost (branches, the
     // C library's argument-dependent paths), not the timer.
-    let mut rng = marionette_bench::rng::SplitMix64::new(3);
+    let mut rng = marionette_skeleton::random::SplitMix64::new(3);
     let targets: Vec<_> = (0..100_000)
         .map(|_| {
             let mut g = q.clone();

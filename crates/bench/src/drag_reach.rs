@@ -13,8 +13,8 @@ use marionette_ik::SolverKind;
 use marionette_skeleton::{Fk, Pose, ROOT_STATE_LEN, SiteId, Skeleton};
 use nalgebra::Vector3;
 
-use crate::rng::SplitMix64;
 use crate::table::{Table, median};
+use marionette_skeleton::random::SplitMix64;
 
 /// Frames the cursor takes to glide from the grip to the target.
 pub const GLIDE_FRAMES: usize = 20;

@@ -17,7 +17,6 @@ pub mod peer;
 pub mod planar;
 pub mod planted;
 pub mod retarget;
-pub mod rng;
 pub mod stage;
 pub mod stage_drag;
 pub mod table;

@@ -13,8 +13,8 @@ use marionette_ik::{Goal, GoalKind, Report, Settings, SolverKind, System, solve_
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::{Rotation3, UnitQuaternion};
 
-use crate::rng::SplitMix64;
 use crate::table::{Table, median};
+use marionette_skeleton::random::SplitMix64;
 
 /// Results of one solver on one problem.
 #[derive(Debug, Clone, Copy)]

@@ -10,8 +10,8 @@ use marionette_ik::{Goal, GoalKind, Settings, SolverKind, System, solve};
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::Vector3;
 
-use crate::rng::SplitMix64;
 use crate::table::{Table, mean, median};
+use marionette_skeleton::random::SplitMix64;
 
 /// The protocol's start pose q₀ (radians).
 pub const Q0: [f64; 7] = [0.1, 0.5, -0.2, 1.2, 0.3, 0.6, -0.1];

@@ -69,7 +69,7 @@ pub fn figure() -> Skeleton {
 
 /// A pose of `s` from `seed`: every DOF somewhere within its limits.
 fn pose(s: &Skeleton, seed: u64) -> Pose {
-    let mut rng = crate::rng::SplitMix64::new(seed);
+    let mut rng = marionette_skeleton::random::SplitMix64::new(seed);
     let mut p = Pose::rest(s);
     for (d, dof) in s.dofs().iter().enumerate() {
         p.q[3 + d] = rng.uniform(dof.min, dof.max);

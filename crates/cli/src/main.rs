@@ -32,9 +32,10 @@ enum Command {
     Bake(commands::bake::BakeArgs),
     /// Export a document's sequence (baked, locks held) or a pose as BVH, glTF (.glb) or JSON.
     Export(commands::export::ExportArgs),
-    /// Import a BVH motion capture or a rigged glTF character as a skeleton and a document.
+    /// Import a motion capture (BVH, or an FBX take) or a rigged character (glTF, VRM, FBX)
+    /// as a skeleton and a document.
     Import(commands::import::ImportArgs),
-    /// Put a BVH capture's motion onto another figure (a skeleton or a document).
+    /// Put a capture's motion (BVH, or an FBX take) onto another figure (a skeleton or a document).
     Retarget(commands::retarget::RetargetArgs),
     /// Find a sequence's foot contacts and lock them, so planted feet stay put when baked.
     Cleanup(commands::cleanup::CleanupArgs),

@@ -154,6 +154,7 @@ fn every_example_in_docs_loads_and_every_output_is_what_the_command_prints() {
         .collect();
     pages.sort();
     assert!(pages.len() >= 4, "{pages:?}");
+    pages.push(repo().join("README.md"));
     let mut problems = Vec::new();
     let mut checked = 0;
     // MARIONETTE_BLESS_DOCS=1 writes what the commands print into the pages' text blocks
@@ -351,13 +352,11 @@ fn the_help_readme_and_architecture_list_every_command() {
     let help = String::from_utf8(o.stdout).expect("utf-8");
     assert!(!help.contains("(later)"), "{help}");
     let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    let commands_page =
+        std::fs::read_to_string(repo().join("docs/commands.md")).expect("docs/commands.md");
     let architecture =
         std::fs::read_to_string(repo().join("docs/architecture.md")).expect("architecture");
-    // The README's status paragraph names them as `name`; its command-line section runs them.
-    let status = readme
-        .split("**Documentation**")
-        .next()
-        .expect("a status paragraph");
+    // The README names them as `name`; the commands page shows each one run.
     let cli_line = architecture
         .lines()
         .skip_while(|l| !l.contains("the `marionette` command:"))
@@ -366,13 +365,13 @@ fn the_help_readme_and_architecture_list_every_command() {
         .join(" ");
     for command in commands() {
         assert!(
-            status.contains(&format!("`{command}`")),
-            "README's status does not name `{command}`"
+            readme.contains(&format!("`{command}`")),
+            "the README does not name `{command}`"
         );
         assert!(
-            readme.contains(&format!("\nmarionette {command} "))
-                || readme.contains(&format!("\nmarionette {command}\n")),
-            "README's command-line section does not show `marionette {command}`"
+            commands_page.contains(&format!("\nmarionette {command} "))
+                || commands_page.contains(&format!("\nmarionette {command}\n")),
+            "docs/commands.md does not show `marionette {command}`"
         );
         assert!(
             cli_line
@@ -394,6 +393,45 @@ fn the_help_readme_and_architecture_list_every_command() {
         );
     }
     assert!(help.contains("BVH, glTF (.glb) or JSON"), "{help}");
+}
+
+/// The README is a front page: what Marionette is, its two set-up commands, what it reads and
+/// writes, and a link to every page of `docs/` (which hold everything else).
+#[test]
+fn the_readme_is_short_and_links_every_page_of_the_docs() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    let lines = readme.lines().count();
+    assert!(lines <= 150, "the README has {lines} lines (at most 150)");
+    for command in ["scripts/run.sh", "scripts/test.sh"] {
+        assert!(
+            readme.contains(&format!("```sh\n{command}")),
+            "the README does not show `{command}`"
+        );
+    }
+    for entry in std::fs::read_dir(repo().join("docs")).expect("docs/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned();
+            assert!(
+                readme.contains(&format!("](docs/{name})")),
+                "the README does not link docs/{name}"
+            );
+        }
+    }
+    // And every page it links is there.
+    for link in readme.split("](").skip(1) {
+        let target = link.split(')').next().unwrap_or_default();
+        if !target.starts_with("http") {
+            assert!(
+                repo().join(target).exists(),
+                "the README links {target}, which is not there"
+            );
+        }
+    }
 }
 
 #[test]

@@ -26,7 +26,7 @@ pub enum FileAction {
     ImportCharacter,
     /// Add a figure to the stage from a skeleton or character file (File ▸ Add figure).
     AddFigure,
-    /// Put a BVH capture onto the figure as a new sequence (Sequence ▸ Retarget a capture).
+    /// Put a capture (BVH, or an FBX take) onto the figure as a new sequence (Sequence ▸ Retarget a capture).
     RetargetCapture,
     /// Export the shown sequence (or the pose) for other tools.
     Export(ExportFormat),

@@ -5,9 +5,9 @@
 //! chunk is mutated as text and the file put back together with correct chunk lengths, so the
 //! mutation reaches the reader past the framing.
 
-use marionette_bench::rng::SplitMix64;
+use marionette_skeleton::random::SplitMix64;
 
-/// The inputs' generator: the benchmarks' SplitMix64, seeded per input.
+/// The inputs' generator: SplitMix64 (the benchmarks' too), seeded per input.
 #[derive(Debug, Clone)]
 pub struct Rng(SplitMix64);
 

@@ -12,6 +12,7 @@
 //! once per solve, and only while the error is above [`WORTH_ESCAPING`] tolerances.
 
 use marionette_skeleton::ROOT_STATE_LEN;
+use marionette_skeleton::random::SplitMix64;
 use nalgebra::DVector;
 
 use crate::merit::Merit;
@@ -141,17 +142,12 @@ pub(crate) fn restart(
     let columns: Vec<usize> = system.chain().columns().to_vec();
     let mut best: Option<(Merit, Vec<f64>)> = None;
     let mut trial = q.to_vec();
-    let mut bits: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut random = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
     for _seed in 0..RESTART_SEEDS {
         trial.copy_from_slice(q);
         for (c, &state) in columns.iter().enumerate() {
-            // SplitMix64 (Steele, Lea & Flood 2014), drawn for every column so each seed's
-            // pose depends only on the chain.
-            bits = bits.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut x = bits;
-            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            let u = ((x ^ (x >> 31)) >> 11) as f64 / (1u64 << 53) as f64;
+            // Drawn for every column, so each seed's pose depends only on the chain.
+            let u = random.uniform(0.0, 1.0);
             let Some(k) = state.checked_sub(ROOT_STATE_LEN) else {
                 continue;
             };

@@ -32,6 +32,7 @@ pub mod mirror;
 pub mod model;
 pub mod ordered_map;
 pub mod pose;
+pub mod random;
 pub mod ron_io;
 pub mod rotation;
 mod save;

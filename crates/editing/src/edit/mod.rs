@@ -236,7 +236,7 @@ pub enum Edit {
     },
     /// Change the shown sequence's settings.
     SequenceSettings(SequenceSettings),
-    /// Put a BVH capture's motion onto the figure as a new sequence, shown.
+    /// Put a capture's motion (BVH, or an FBX take) onto the figure as a new sequence, shown.
     RetargetCapture {
         /// The capture file.
         path: std::path::PathBuf,

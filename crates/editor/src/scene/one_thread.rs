@@ -2,8 +2,8 @@
 //! thread each. The renderer's rasteriser threads want every core; Bevy's multi-threaded executor
 //! spreads the frame's many small systems over the same cores, and waking and parking its workers
 //! costs more than running them side by side gains. Measured on the demo replay under llvmpipe on
-//! 2 cores on 2026-11-25 (three runs interleaved with the build before the switch, README's
-//! *Performance*): 28.8, 32.7 and 28.7 ms a frame with one thread per schedule, 35.2, 34.3 and
+//! 2 cores on 2026-11-25 (three runs interleaved with the build before the
+//! switch): 28.8, 32.7 and 28.7 ms a frame with one thread per schedule, 35.2, 34.3 and
 //! 36.3 ms with Bevy's default. With a GPU nothing changes.
 
 use bevy::app::{First, Last, Main, PostUpdate, PreUpdate, Update};

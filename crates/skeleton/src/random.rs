@@ -1,5 +1,6 @@
 //! SplitMix64 (Steele, Lea & Flood 2014): a small, fast, seedable generator, so every benchmark
-//! draws the same targets on every machine.
+//! draws the same targets, the fuzzer the same inputs and the solver's stall escape the same
+//! restarts on every machine.
 
 /// A SplitMix64 generator.
 #[derive(Debug, Clone)]
