@@ -1,5 +1,7 @@
 //! The one place edits are applied: every [`EditRequest`] of the frame goes to
 //! `Document::apply` (one undo step where it changes the work, refused edits changing nothing),
+//! but for those that change only how solves run (`Solving::apply_setting`: the solver, what a
+//! drag moves, the comparison), which leave the document untouched,
 //! and what it reports becomes a notice, the status bar's last solve, or a change to the view
 //! state the edit concerns (the ghosts after an undo, the playback after a sequence goes, the
 //! ruler's range after a range edit). After the edits and the files, a drag the document no
@@ -51,7 +53,13 @@ fn apply_edits(
     mut effects: EditEffects,
 ) {
     for EditRequest(edit) in requests.read() {
-        match document.apply(edit.clone(), &mut solving) {
+        // How solves run is beside the document: setting it leaves the document untouched (its
+        // change detection too), so nothing that follows the document runs again.
+        let applied = match solving.apply_setting(edit) {
+            Some(result) => result.map(|()| Applied::Quietly),
+            None => document.apply(edit.clone(), &mut solving),
+        };
+        match applied {
             Ok(applied) => {
                 match applied {
                     Applied::Quietly => {}

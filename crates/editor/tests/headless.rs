@@ -704,3 +704,44 @@ fn closing_with_unsaved_edits_asks_first_and_quits_once_saved() {
         "saved from the question: the editor quits"
     );
 }
+
+/// How solves run (the solver, what a drag moves, the comparison) lives beside the document:
+/// changing it leaves the document untouched, so its change detection does not fire (nothing
+/// that follows the document runs again) and nothing becomes unsaved.
+#[test]
+fn a_solver_setting_changes_neither_the_document_nor_its_saved_state() {
+    let mut app = app();
+    for _ in 0..3 {
+        app.update();
+    }
+    let changed = || {
+        |app: &App| {
+            app.world()
+                .get_resource_ref::<OpenDocument>()
+                .expect("a document")
+                .last_changed()
+        }
+    };
+    let before = changed()(&app);
+    app.update();
+    assert_eq!(
+        changed()(&app),
+        before,
+        "an idle frame leaves the document alone"
+    );
+    set_solver(&mut app, SolverKind::CyclicCoordinateDescent);
+    send(&mut app, Edit::ChainMode(ChainMode::WholeBody));
+    send(
+        &mut app,
+        Edit::Comparison(Comparison {
+            enabled: true,
+            ..Comparison::default()
+        }),
+    );
+    assert_eq!(settings(&app).solver, SolverKind::CyclicCoordinateDescent);
+    assert_eq!(changed()(&app), before, "settings leave the document alone");
+    assert!(!document(&app).is_modified(), "nothing unsaved");
+    // An edit of the work does change it.
+    send(&mut app, Edit::SetKey);
+    assert_ne!(changed()(&app), before);
+}

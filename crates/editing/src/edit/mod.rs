@@ -469,12 +469,12 @@ impl Document {
                     self.retarget_capture(&path, &map, keep_place)?,
                 ));
             }
-            Edit::Settings(settings) => {
-                runner.set_settings(settings).map_err(EditError::Settings)?
+            Edit::Settings(_) | Edit::ChainMode(_) | Edit::Comparison(_) => {
+                if let Some(result) = solving.apply_setting(&edit) {
+                    result?;
+                }
             }
             Edit::Stage(edit) => return self.apply_stage(edit, runner),
-            Edit::ChainMode(mode) => solving.chain_mode = mode,
-            Edit::Comparison(comparison) => solving.comparison = comparison,
             Edit::Undo => {
                 return Ok(Applied::Said(match self.undo() {
                     Some(label) => format!("Undid: {label}"),

@@ -102,7 +102,51 @@ impl Step {
             Step::MotionPlot(site) if site.trim().is_empty() => {
                 Err("MotionPlot: the site is empty".into())
             }
-            _ => Ok(()),
+            // Nothing to check before a document is open (every step is named, so a new one
+            // must be placed here or above).
+            Step::Wait(..)
+            | Step::Move(..)
+            | Step::Press
+            | Step::Release
+            | Step::Type(..)
+            | Step::LockSite { .. }
+            | Step::LockJoint { .. }
+            | Step::Recover(..)
+            | Step::SetFrame(..)
+            | Step::SetKey
+            | Step::DeleteKey
+            | Step::KeySelectedJoints
+            | Step::ShowCurves
+            | Step::ShowTrail { .. }
+            | Step::DragTrail { .. }
+            | Step::MoveKeys { .. }
+            | Step::KeyDof { .. }
+            | Step::SetHandles { .. }
+            | Step::AutoHandles { .. }
+            | Step::DragCurvePoints { .. }
+            | Step::FindFootContacts
+            | Step::Play { .. }
+            | Step::ClickBone(..)
+            | Step::SetPanel { .. }
+            | Step::MirrorPose
+            | Step::MirrorLimb
+            | Step::CopyPose
+            | Step::PastePose { .. }
+            | Step::ConfirmRetarget
+            | Step::ShowSequence(..)
+            | Step::MotionPlot(..)
+            | Step::CheckSelection(..)
+            | Step::SelectFigure(..)
+            | Step::LockBetween { .. }
+            | Step::LockToProp { .. }
+            | Step::Grip { .. }
+            | Step::KeyProp(..)
+            | Step::RemovePropKey { .. }
+            | Step::RemoveHold { .. }
+            | Step::ReleaseProp { .. }
+            | Step::SetKeyInterpolation { .. }
+            | Step::AddProp { .. }
+            | Step::Exit => Ok(()),
         }
     }
 }

@@ -122,8 +122,9 @@ impl Script {
         }
     }
 
-    /// Checks that every `DragSite` and `LockSite` names a site of `skeleton`, and every
-    /// `LockJoint` and `DragJoint` a joint, up to the first step that adds or selects another
+    /// Checks that every `DragSite` and `LockSite` names a site of `skeleton`, and every step
+    /// that names a joint (`LockJoint`, `DragJoint`, `ClickBone`, `CheckSelection`, `MoveKeys`,
+    /// `RotateJoint`, `SelectJoint`, `AddToSelection`) a joint, up to the first step that adds or selects another
     /// figure (the steps after it are checked when they are taken); `file` names the script.
     pub fn check_sites(&self, skeleton: &Skeleton, file: &str) -> Result<(), ReplayError> {
         let defects: Vec<ReplayDefect> = self
@@ -144,6 +145,10 @@ impl Script {
                 | Step::LockJoint { joint, .. }
                 | Step::ClickBone(joint)
                 | Step::CheckSelection(joint)
+                | Step::MoveKeys { joint, .. }
+                | Step::RotateJoint { joint, .. }
+                | Step::SelectJoint(joint)
+                | Step::AddToSelection(joint)
                     if skeleton.joint_by_name(joint).is_none() =>
                 {
                     Some(ReplayDefect {
@@ -154,7 +159,72 @@ impl Script {
                         ),
                     })
                 }
-                _ => None,
+                // Every step is named, so a new one must be placed here or above: named joints
+                // and sites found, or (trails, curves, figures, props) checked when taken.
+                Step::Wait(..)
+                | Step::Move(..)
+                | Step::Press
+                | Step::Release
+                | Step::Key(..)
+                | Step::Type(..)
+                | Step::SetView(..)
+                | Step::SetSolver(..)
+                | Step::DragSite { .. }
+                | Step::Screenshot(..)
+                | Step::SavePose(..)
+                | Step::CheckResidual(..)
+                | Step::LockSite { .. }
+                | Step::LockJoint { .. }
+                | Step::DragJoint { .. }
+                | Step::CheckLocks(..)
+                | Step::SaveDocument(..)
+                | Step::OpenDocument(..)
+                | Step::Recover(..)
+                | Step::SetFrame(..)
+                | Step::SetKey
+                | Step::DeleteKey
+                | Step::KeySelectedJoints
+                | Step::ShowCurves
+                | Step::ShowTrail { .. }
+                | Step::DragTrail { .. }
+                | Step::MoveKeys { .. }
+                | Step::KeyDof { .. }
+                | Step::SetHandles { .. }
+                | Step::AutoHandles { .. }
+                | Step::DragCurvePoints { .. }
+                | Step::FindFootContacts
+                | Step::Play { .. }
+                | Step::ClickBone(..)
+                | Step::RetargetCapture(..)
+                | Step::SetKeyInterpolation { .. }
+                | Step::RotateJoint { .. }
+                | Step::SetPanel { .. }
+                | Step::SelectJoint(..)
+                | Step::AddToSelection(..)
+                | Step::MirrorPose
+                | Step::MirrorLimb
+                | Step::CopyPose
+                | Step::PastePose { .. }
+                | Step::SavePoseToLibrary(..)
+                | Step::ApplyLibraryPose(..)
+                | Step::MapBone { .. }
+                | Step::UnmapBone(..)
+                | Step::ConfirmRetarget
+                | Step::ShowSequence(..)
+                | Step::MotionPlot(..)
+                | Step::CheckSelection(..)
+                | Step::Export(..)
+                | Step::AddFigure { .. }
+                | Step::SelectFigure(..)
+                | Step::LockBetween { .. }
+                | Step::LockToProp { .. }
+                | Step::AddProp { .. }
+                | Step::Grip { .. }
+                | Step::KeyProp(..)
+                | Step::RemovePropKey { .. }
+                | Step::RemoveHold { .. }
+                | Step::ReleaseProp { .. }
+                | Step::Exit => None,
             })
             .collect();
         if defects.is_empty() {
@@ -339,6 +409,34 @@ mod tests {
             err.to_string().contains("MotionPlot: the site is empty"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn every_step_naming_an_unknown_joint_is_named_before_the_run() {
+        let script = Script::parse(
+            r#"Replay([
+                SelectJoint("left kneecap"),
+                AddToSelection("left knee"),
+                RotateJoint(joint: "tail", dof: 0, degrees: 10),
+                MoveKeys(joint: "wing", from: 0, to: 4),
+                Wait(1),
+            ])"#,
+            "s.ron",
+        )
+        .expect("valid script");
+        let err = script
+            .check_sites(&marionette_skeleton::builtin::humanoid(), "s.ron")
+            .expect_err("unknown joints")
+            .to_string();
+        for (step, joint) in [(1, "left kneecap"), (3, "tail"), (4, "wing")] {
+            assert!(
+                err.contains(&format!(
+                    "step {step}: skeleton \"humanoid\" has no joint \"{joint}\""
+                )),
+                "{err}"
+            );
+        }
+        assert!(!err.contains("step 2"), "{err}");
     }
 
     #[test]
