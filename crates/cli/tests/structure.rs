@@ -441,7 +441,6 @@ fn front_ends_read_captures_and_characters_through_one_reader_each() {
                 "bvh::import::import",
                 "parse::parse(",
                 "import::import",
-                "looks_like_gltf",
                 "Character::from_file",
                 ".import(&",
             ] {

@@ -1,6 +1,6 @@
 //! What kind of file a path holds, told by its first bytes (not its name), the one way every
-//! front end tells: `marionette import`, the editor's Open, its dropped files and its start-up
-//! arguments.
+//! front end tells: `marionette import`, `check`, `export` and the commands that read a figure,
+//! the editor's Open, its dropped files and its start-up arguments.
 
 use std::io::Read;
 use std::path::Path;
@@ -23,6 +23,8 @@ pub enum FileKind {
     Skeleton,
     /// A pose file (RON, `Pose(...)`).
     Pose,
+    /// An IK problem file (RON, `Problem(...)`).
+    Problem,
     /// Anything else: RON without a name at its top (a skeleton or a pose that omits it, told
     /// apart only by reading it), or a file Marionette does not read.
     Other,
@@ -74,6 +76,7 @@ impl FileKind {
             Some("Document") => FileKind::Document,
             Some("Skeleton") => FileKind::Skeleton,
             Some("Pose") => FileKind::Pose,
+            Some("Problem") => FileKind::Problem,
             _ => FileKind::Other,
         }
     }
@@ -86,6 +89,7 @@ impl FileKind {
             FileKind::Document => "a document",
             FileKind::Skeleton => "a skeleton",
             FileKind::Pose => "a pose",
+            FileKind::Problem => "an IK problem",
             FileKind::Other => "a file of no kind Marionette knows by its start",
         }
     }
@@ -97,7 +101,7 @@ mod tests {
 
     #[test]
     fn kinds_are_told_by_content_not_name() {
-        let cases: [(&[u8], FileKind); 12] = [
+        let cases: [(&[u8], FileKind); 13] = [
             (b"glTF\x02\0\0\0", FileKind::Character),
             (b"Kaydara FBX Binary  \0\x1a\0", FileKind::Character),
             (b"; FBX 7.4.0 project file\n", FileKind::Character),
@@ -114,6 +118,7 @@ mod tests {
                 FileKind::Skeleton,
             ),
             (b"Pose(root: (0, 0, 0))", FileKind::Pose),
+            (b"Problem(version: 1)", FileKind::Problem),
             (b"(version: 1, name: \"x\")", FileKind::Other),
             (b"", FileKind::Other),
         ];

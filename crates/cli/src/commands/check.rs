@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::output::outln;
+use marionette_interchange::file_kind::FileKind;
 use marionette_skeleton::{Pose, Skeleton, ron_io};
 
 /// Arguments of `marionette check`.
@@ -55,8 +56,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
 fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String> {
     let name = path.display().to_string();
     let text = ron_io::read_text(path).map_err(|e| format!("{name}: {e}"))?;
-    match ron_io::top_level_name(&text) {
-        Some("Pose") => {
+    match FileKind::of_head(text.as_bytes()) {
+        FileKind::Pose => {
             let Some(skeleton) = skeleton else {
                 return Err(format!(
                     "{name}: this is a pose file; give the skeleton it belongs to with --skeleton"
@@ -75,7 +76,7 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
                 skeleton.dof_count()
             ))
         }
-        Some("Document") => {
+        FileKind::Document => {
             let stage = marionette_document::StageFile::load(path)
                 .map_err(|e| e.to_string())?
                 .stage;
@@ -91,7 +92,7 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
                 doc.sequences.len()
             ))
         }
-        Some("Problem") => {
+        FileKind::Problem => {
             let problem = marionette_ik::Problem::load(path).map_err(|e| e.to_string())?;
             Ok(format!(
                 "problem on \"{}\", {} goals, {} state entries move",

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use marionette_document::{Stage, StageFile};
 use marionette_interchange::export::{ExportFormat, Sources, assets_folder, export_bytes};
+use marionette_interchange::file_kind::FileKind;
 use marionette_interchange::stage_export::{StageExport, export_stage};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::Skeleton;
@@ -75,7 +76,7 @@ pub struct ExportArgs {
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let text = marionette_skeleton::ron_io::read_text(&args.input)
         .map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let is_document = marionette_skeleton::ron_io::top_level_name(&text) == Some("Document");
+    let is_document = FileKind::of_head(text.as_bytes()) == FileKind::Document;
     let mut skeleton_file = args.skeleton.clone();
     let (skeleton, locks, name, fps, frames) = if is_document {
         let stage = StageFile::from_ron_str(&text, &args.input)

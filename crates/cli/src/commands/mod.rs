@@ -16,6 +16,7 @@ pub mod solve;
 
 use std::path::{Path, PathBuf};
 
+use marionette_interchange::file_kind::FileKind;
 use marionette_skeleton::{Pose, Skeleton};
 
 /// Loads a skeleton, turning the error into the text `main` prints.
@@ -28,7 +29,7 @@ pub fn load_skeleton(path: &Path) -> Result<Skeleton, String> {
 pub fn load_figure(path: &Path, pose: Option<&Path>) -> Result<(Skeleton, Pose, PathBuf), String> {
     let text = marionette_skeleton::ron_io::read_text(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    if marionette_skeleton::ron_io::top_level_name(&text) == Some("Document") {
+    if FileKind::of_head(text.as_bytes()) == FileKind::Document {
         let doc = marionette_document::DocumentFile::from_ron_str(&text, path)
             .map_err(|e| e.to_string())?;
         let q = match pose {

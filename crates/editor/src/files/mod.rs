@@ -302,6 +302,14 @@ impl FileWork<'_, '_> {
             FileKind::Document => return self.open_document(path),
             FileKind::Skeleton => return self.open_skeleton(path),
             FileKind::Pose => return self.carry_out(FileAction::OpenPose, path),
+            FileKind::Problem => {
+                self.notices.error(format!(
+                    "Could not open {}: it is an IK problem file, which `marionette solve` reads; \
+                     the editor opens documents, skeletons, poses, characters and captures",
+                    path.display()
+                ));
+                return;
+            }
             FileKind::Other => {}
         }
         let skeleton_error = match Document::open(path) {

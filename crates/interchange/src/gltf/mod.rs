@@ -10,5 +10,5 @@ pub mod mesh;
 pub mod read;
 pub mod write;
 
-pub use read::{GltfError, GltfFile, looks_like_gltf};
+pub use read::{GltfError, GltfFile};
 pub use write::to_glb;

@@ -103,19 +103,6 @@ pub struct GltfFile {
     pub nodes: Vec<NodeInfo>,
 }
 
-/// Whether `bytes` look like a glTF file (a GLB binary, or JSON with an `asset` and a glTF
-/// version).
-pub fn looks_like_gltf(bytes: &[u8]) -> bool {
-    if bytes.starts_with(b"glTF") {
-        return true;
-    }
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    start.is_some_and(|s| bytes[s] == b'{')
-        && serde_json::from_slice::<Value>(bytes)
-            .ok()
-            .is_some_and(|v| v["asset"]["version"].is_string())
-}
-
 impl GltfFile {
     /// Reads the file at `path` (external buffers are read from beside it).
     pub fn open(path: &Path) -> Result<GltfFile, GltfError> {
