@@ -64,6 +64,131 @@ impl Step {
             Step::Screenshot(path) => Action::Screenshot(path.clone()),
             Step::SavePose(path) => file(FileAction::SavePoseAs, path, "save the pose to"),
             Step::CheckResidual(mm) => Action::CheckResidual(*mm),
+            Step::CheckLocks(mm) => match locks_beyond(document, *mm) {
+                None => Action::Nothing,
+                Some(broken) => return Err(broken),
+            },
+            Step::SaveDocument(path) => {
+                file(FileAction::SaveDocumentAs, path, "save the document to")
+            }
+            Step::OpenDocument(path) => file(FileAction::OpenDocument, path, "open the document"),
+            Step::Recover(recover) => Action::Recover(*recover),
+            Step::SetFrame(..)
+            | Step::SetKey
+            | Step::DeleteKey
+            | Step::ShowTrail { .. }
+            | Step::DragTrail { .. }
+            | Step::ShowCurves
+            | Step::KeySelectedJoints
+            | Step::MoveKeys { .. }
+            | Step::KeyDof { .. }
+            | Step::SetHandles { .. }
+            | Step::AutoHandles { .. }
+            | Step::DragCurvePoints { .. }
+            | Step::FindFootContacts
+            | Step::Play { .. } => self.resolve_timeline(document, context)?,
+            Step::Export(path) => Action::Export {
+                format: export_format(path)?,
+                path: path.clone(),
+            },
+            Step::MotionPlot(site) => {
+                find.site(site)?;
+                Action::Show(Window::MotionPlot(site.clone()))
+            }
+            Step::ShowSequence(name) => {
+                let index = document
+                    .sequences()
+                    .iter()
+                    .position(|s| &s.name == name)
+                    .ok_or_else(|| format!("no sequence \"{name}\""))?;
+                edit(
+                    Edit::SelectSequence(Some(index)),
+                    SETTLE,
+                    format!("show sequence {name}"),
+                )
+            }
+            Step::RetargetCapture(path) => file(FileAction::RetargetCapture, path, "retarget"),
+            Step::MapBone {
+                bone,
+                capture,
+                target,
+            } => {
+                let mut plan = open_plan(context)?;
+                plan.choose(bone, Some((capture, target)))
+                    .map_err(|e| format!("retarget map: {e}"))?;
+                Action::SetRetargetPlan(plan)
+            }
+            Step::UnmapBone(bone) => {
+                let mut plan = open_plan(context)?;
+                plan.choose(bone, None)
+                    .map_err(|e| format!("retarget map: {e}"))?;
+                Action::SetRetargetPlan(plan)
+            }
+            Step::ConfirmRetarget => {
+                let plan = context
+                    .retarget
+                    .ok_or("ConfirmRetarget: the retarget map window is not open")?;
+                Action::ConfirmRetarget(plan.edit())
+            }
+            Step::SetKeyInterpolation {
+                frame,
+                interpolation,
+                ease,
+            } => edit(
+                Edit::SetKeyInterpolation {
+                    frame: *frame,
+                    interpolation: interpolation.key(),
+                    ease: *ease,
+                },
+                SETTLE,
+                format!("set the interpolation of the key at frame {frame}"),
+            ),
+            Step::SetPanel { panel, shown } => {
+                let panel = match panel.as_str() {
+                    "outliner" => Panel::Outliner,
+                    "ik" => Panel::Ik,
+                    "timeline" => Panel::Timeline,
+                    "locks" => Panel::Locks,
+                    other => return Err(format!("SetPanel: no panel \"{other}\"")),
+                };
+                Action::SetPanel(panel, *shown)
+            }
+            Step::AddFigure { .. }
+            | Step::SelectFigure(..)
+            | Step::LockBetween { .. }
+            | Step::LockToProp { .. }
+            | Step::AddProp { .. }
+            | Step::Grip { .. }
+            | Step::KeyProp(..)
+            | Step::RemovePropKey { .. }
+            | Step::RemoveHold { .. }
+            | Step::ReleaseProp { .. } => self.resolve_stage()?,
+            Step::Exit => Action::Exit,
+            Step::LockSite { .. }
+            | Step::LockJoint { .. }
+            | Step::ClickBone(..)
+            | Step::RotateJoint { .. }
+            | Step::SelectJoint(..)
+            | Step::AddToSelection(..)
+            | Step::MirrorPose
+            | Step::MirrorLimb
+            | Step::CopyPose
+            | Step::PastePose { .. }
+            | Step::SavePoseToLibrary(..)
+            | Step::ApplyLibraryPose(..)
+            | Step::CheckSelection(..) => self.resolve_posing(document, context)?,
+        })
+    }
+
+    /// [`Step::resolve`] of a step that poses the figure, locks it or selects its joints.
+    fn resolve_posing(
+        &self,
+        document: &Document,
+        context: ReplayContext<'_>,
+    ) -> Result<Action, String> {
+        let find = Names(document);
+        let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
+        Ok(match self {
             Step::LockSite { site, kind } => edit(
                 Edit::Lock {
                     part: LockPart::Site(find.site(site)?),
@@ -80,15 +205,83 @@ impl Step {
                 SETTLE,
                 format!("lock joint \"{joint}\""),
             ),
-            Step::CheckLocks(mm) => match locks_beyond(document, *mm) {
-                None => Action::Nothing,
-                Some(broken) => return Err(broken),
-            },
-            Step::SaveDocument(path) => {
-                file(FileAction::SaveDocumentAs, path, "save the document to")
+            Step::ClickBone(joint) => Action::Click(bone_middle(document, find.joint(joint)?)),
+            Step::RotateJoint {
+                joint,
+                dof,
+                degrees,
+            } => {
+                let j = find.joint(joint)?;
+                let skeleton = document.skeleton();
+                let d = skeleton.joint_dofs(j).nth(*dof).ok_or_else(|| {
+                    format!("joint \"{joint}\" has no DOF {dof} (they count from 0)")
+                })?;
+                if skeleton.dof(d).kind != DofKind::Hinge {
+                    return Err(format!("DOF {dof} of \"{joint}\" is a slide, not a hinge"));
+                }
+                Action::Rotate {
+                    joint: j,
+                    dof: d,
+                    degrees: *degrees,
+                }
             }
-            Step::OpenDocument(path) => file(FileAction::OpenDocument, path, "open the document"),
-            Step::Recover(recover) => Action::Recover(*recover),
+            Step::SelectJoint(joint) => Action::Select {
+                joint: find.joint(joint)?,
+                add: false,
+            },
+            Step::AddToSelection(joint) => Action::Select {
+                joint: find.joint(joint)?,
+                add: true,
+            },
+            Step::MirrorPose => edit(Edit::MirrorPose, SETTLE, "mirror the pose".into()),
+            Step::MirrorLimb => {
+                let joint = context
+                    .selected
+                    .last()
+                    .ok_or("MirrorLimb: no joint is selected")?;
+                edit(Edit::MirrorLimb(*joint), SETTLE, "mirror the limb".into())
+            }
+            Step::CopyPose => edit(
+                Edit::CopyPose(context.selected.to_vec()),
+                SETTLE,
+                "copy the pose".into(),
+            ),
+            Step::PastePose { flipped } => edit(
+                Edit::PastePose { flipped: *flipped },
+                SETTLE,
+                "paste the pose".into(),
+            ),
+            Step::SavePoseToLibrary(name) => Action::Then(vec![
+                Action::Show(Window::PoseLibrary),
+                edit(
+                    Edit::SavePoseToLibrary(name.clone()),
+                    SETTLE,
+                    format!("save {name} to the pose library"),
+                ),
+            ]),
+            Step::ApplyLibraryPose(name) => edit(
+                Edit::ApplyLibraryPose {
+                    name: name.clone(),
+                    blend: 1.0,
+                    joints: Vec::new(),
+                },
+                SETTLE,
+                format!("apply {name}"),
+            ),
+            Step::CheckSelection(joint) => Action::CheckSelection(find.joint(joint)?),
+            other => return Err(format!("{other:?} is not a posing step")),
+        })
+    }
+
+    /// [`Step::resolve`] of a step on the timeline, its keys, curves and trails.
+    fn resolve_timeline(
+        &self,
+        document: &Document,
+        context: ReplayContext<'_>,
+    ) -> Result<Action, String> {
+        let find = Names(document);
+        let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
+        Ok(match self {
             Step::SetFrame(frame) => edit(
                 Edit::GoToFrame(*frame),
                 SETTLE,
@@ -212,136 +405,14 @@ impl Step {
                 "find the foot contacts".into(),
             ),
             Step::Play { frames } => Action::Play((*frames).max(1)),
-            Step::Export(path) => Action::Export {
-                format: export_format(path)?,
-                path: path.clone(),
-            },
-            Step::ClickBone(joint) => Action::Click(bone_middle(document, find.joint(joint)?)),
-            Step::MotionPlot(site) => {
-                find.site(site)?;
-                Action::Show(Window::MotionPlot(site.clone()))
-            }
-            Step::ShowSequence(name) => {
-                let index = document
-                    .sequences()
-                    .iter()
-                    .position(|s| &s.name == name)
-                    .ok_or_else(|| format!("no sequence \"{name}\""))?;
-                edit(
-                    Edit::SelectSequence(Some(index)),
-                    SETTLE,
-                    format!("show sequence {name}"),
-                )
-            }
-            Step::RetargetCapture(path) => file(FileAction::RetargetCapture, path, "retarget"),
-            Step::MapBone {
-                bone,
-                capture,
-                target,
-            } => {
-                let mut plan = open_plan(context)?;
-                plan.choose(bone, Some((capture, target)))
-                    .map_err(|e| format!("retarget map: {e}"))?;
-                Action::SetRetargetPlan(plan)
-            }
-            Step::UnmapBone(bone) => {
-                let mut plan = open_plan(context)?;
-                plan.choose(bone, None)
-                    .map_err(|e| format!("retarget map: {e}"))?;
-                Action::SetRetargetPlan(plan)
-            }
-            Step::ConfirmRetarget => {
-                let plan = context
-                    .retarget
-                    .ok_or("ConfirmRetarget: the retarget map window is not open")?;
-                Action::ConfirmRetarget(plan.edit())
-            }
-            Step::SetKeyInterpolation {
-                frame,
-                interpolation,
-                ease,
-            } => edit(
-                Edit::SetKeyInterpolation {
-                    frame: *frame,
-                    interpolation: interpolation.key(),
-                    ease: *ease,
-                },
-                SETTLE,
-                format!("set the interpolation of the key at frame {frame}"),
-            ),
-            Step::RotateJoint {
-                joint,
-                dof,
-                degrees,
-            } => {
-                let j = find.joint(joint)?;
-                let skeleton = document.skeleton();
-                let d = skeleton.joint_dofs(j).nth(*dof).ok_or_else(|| {
-                    format!("joint \"{joint}\" has no DOF {dof} (they count from 0)")
-                })?;
-                if skeleton.dof(d).kind != DofKind::Hinge {
-                    return Err(format!("DOF {dof} of \"{joint}\" is a slide, not a hinge"));
-                }
-                Action::Rotate {
-                    joint: j,
-                    dof: d,
-                    degrees: *degrees,
-                }
-            }
-            Step::SetPanel { panel, shown } => {
-                let panel = match panel.as_str() {
-                    "outliner" => Panel::Outliner,
-                    "ik" => Panel::Ik,
-                    "timeline" => Panel::Timeline,
-                    "locks" => Panel::Locks,
-                    other => return Err(format!("SetPanel: no panel \"{other}\"")),
-                };
-                Action::SetPanel(panel, *shown)
-            }
-            Step::SelectJoint(joint) => Action::Select {
-                joint: find.joint(joint)?,
-                add: false,
-            },
-            Step::AddToSelection(joint) => Action::Select {
-                joint: find.joint(joint)?,
-                add: true,
-            },
-            Step::MirrorPose => edit(Edit::MirrorPose, SETTLE, "mirror the pose".into()),
-            Step::MirrorLimb => {
-                let joint = context
-                    .selected
-                    .last()
-                    .ok_or("MirrorLimb: no joint is selected")?;
-                edit(Edit::MirrorLimb(*joint), SETTLE, "mirror the limb".into())
-            }
-            Step::CopyPose => edit(
-                Edit::CopyPose(context.selected.to_vec()),
-                SETTLE,
-                "copy the pose".into(),
-            ),
-            Step::PastePose { flipped } => edit(
-                Edit::PastePose { flipped: *flipped },
-                SETTLE,
-                "paste the pose".into(),
-            ),
-            Step::SavePoseToLibrary(name) => Action::Then(vec![
-                Action::Show(Window::PoseLibrary),
-                edit(
-                    Edit::SavePoseToLibrary(name.clone()),
-                    SETTLE,
-                    format!("save {name} to the pose library"),
-                ),
-            ]),
-            Step::ApplyLibraryPose(name) => edit(
-                Edit::ApplyLibraryPose {
-                    name: name.clone(),
-                    blend: 1.0,
-                    joints: Vec::new(),
-                },
-                SETTLE,
-                format!("apply {name}"),
-            ),
-            Step::CheckSelection(joint) => Action::CheckSelection(find.joint(joint)?),
+            other => return Err(format!("{other:?} is not a timeline step")),
+        })
+    }
+
+    /// [`Step::resolve`] of a step on the stage: its figures, props and links.
+    fn resolve_stage(&self) -> Result<Action, String> {
+        let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
+        Ok(match self {
             Step::AddFigure {
                 name,
                 file,
@@ -449,7 +520,7 @@ impl Step {
                 SETTLE,
                 format!("release {prop} at frame {frame}"),
             ),
-            Step::Exit => Action::Exit,
+            other => return Err(format!("{other:?} is not a stage step")),
         })
     }
 }
