@@ -162,7 +162,7 @@ impl Step {
             | Step::KeyProp(..)
             | Step::RemovePropKey { .. }
             | Step::RemoveHold { .. }
-            | Step::ReleaseProp { .. } => self.resolve_stage()?,
+            | Step::ReleaseProp { .. } => self.resolve_stage_step()?,
             Step::Exit => Action::Exit,
             Step::LockSite { .. }
             | Step::LockJoint { .. }
@@ -410,7 +410,7 @@ impl Step {
     }
 
     /// [`Step::resolve`] of a step on the stage: its figures, props and links.
-    fn resolve_stage(&self) -> Result<Action, String> {
+    fn resolve_stage_step(&self) -> Result<Action, String> {
         let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
         Ok(match self {
             Step::AddFigure {
