@@ -151,6 +151,89 @@ impl Step {
     }
 }
 
+/// The part of the open figure a step names, checked against its skeleton before a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedPart<'a> {
+    /// A site.
+    Site(&'a str),
+    /// A joint.
+    Joint(&'a str),
+}
+
+impl Step {
+    /// The site or joint of the open figure this step names, if any. Every step is named, so a
+    /// new one must be placed here (trails, curves, figures and props are checked when taken).
+    pub fn named_part(&self) -> Option<NamedPart<'_>> {
+        match self {
+            Step::DragSite { site, .. } | Step::LockSite { site, .. } => {
+                Some(NamedPart::Site(site))
+            }
+            Step::DragJoint { joint, .. }
+            | Step::LockJoint { joint, .. }
+            | Step::ClickBone(joint)
+            | Step::CheckSelection(joint)
+            | Step::MoveKeys { joint, .. }
+            | Step::RotateJoint { joint, .. }
+            | Step::SelectJoint(joint)
+            | Step::AddToSelection(joint) => Some(NamedPart::Joint(joint)),
+            Step::Wait(..)
+            | Step::Move(..)
+            | Step::Press
+            | Step::Release
+            | Step::Key(..)
+            | Step::Type(..)
+            | Step::SetView(..)
+            | Step::SetSolver(..)
+            | Step::Screenshot(..)
+            | Step::SavePose(..)
+            | Step::CheckResidual(..)
+            | Step::CheckLocks(..)
+            | Step::SaveDocument(..)
+            | Step::OpenDocument(..)
+            | Step::Recover(..)
+            | Step::SetFrame(..)
+            | Step::SetKey
+            | Step::DeleteKey
+            | Step::KeySelectedJoints
+            | Step::ShowCurves
+            | Step::ShowTrail { .. }
+            | Step::DragTrail { .. }
+            | Step::KeyDof { .. }
+            | Step::SetHandles { .. }
+            | Step::AutoHandles { .. }
+            | Step::DragCurvePoints { .. }
+            | Step::FindFootContacts
+            | Step::Play { .. }
+            | Step::RetargetCapture(..)
+            | Step::SetKeyInterpolation { .. }
+            | Step::SetPanel { .. }
+            | Step::MirrorPose
+            | Step::MirrorLimb
+            | Step::CopyPose
+            | Step::PastePose { .. }
+            | Step::SavePoseToLibrary(..)
+            | Step::ApplyLibraryPose(..)
+            | Step::MapBone { .. }
+            | Step::UnmapBone(..)
+            | Step::ConfirmRetarget
+            | Step::ShowSequence(..)
+            | Step::MotionPlot(..)
+            | Step::Export(..)
+            | Step::AddFigure { .. }
+            | Step::SelectFigure(..)
+            | Step::LockBetween { .. }
+            | Step::LockToProp { .. }
+            | Step::AddProp { .. }
+            | Step::Grip { .. }
+            | Step::KeyProp(..)
+            | Step::RemovePropKey { .. }
+            | Step::RemoveHold { .. }
+            | Step::ReleaseProp { .. }
+            | Step::Exit => None,
+        }
+    }
+}
+
 /// The solver of that short name.
 pub(super) fn solver(name: &str) -> Result<SolverKind, String> {
     name.parse().map_err(|_| {

@@ -45,9 +45,12 @@ mod check;
 mod keys;
 mod names;
 mod resolve;
+mod stage_steps;
 mod step;
+mod timeline_steps;
 
 pub use action::{Action, DragGrip, Panel, ReplayContext, Window};
+pub use check::NamedPart;
 pub use keys::{KeyChord, KeyName};
 pub use step::{ReplayInterpolation, ReplayLockKind, Step};
 
@@ -122,9 +125,8 @@ impl Script {
         }
     }
 
-    /// Checks that every `DragSite` and `LockSite` names a site of `skeleton`, and every step
-    /// that names a joint (`LockJoint`, `DragJoint`, `ClickBone`, `CheckSelection`, `MoveKeys`,
-    /// `RotateJoint`, `SelectJoint`, `AddToSelection`) a joint, up to the first step that adds or selects another
+    /// Checks that every step naming a site ([`NamedPart::Site`]) names a site of `skeleton`,
+    /// and every step naming a joint a joint, up to the first step that adds or selects another
     /// figure (the steps after it are checked when they are taken); `file` names the script.
     pub fn check_sites(&self, skeleton: &Skeleton, file: &str) -> Result<(), ReplayError> {
         let defects: Vec<ReplayDefect> = self
@@ -132,99 +134,20 @@ impl Script {
             .iter()
             .take_while(|step| !matches!(step, Step::SelectFigure(_) | Step::OpenDocument(_)))
             .enumerate()
-            .filter_map(|(index, step)| match step {
-                Step::DragSite { site, .. } | Step::LockSite { site, .. }
-                    if skeleton.site_by_name(site).is_none() =>
-                {
-                    Some(ReplayDefect {
-                        step: index + 1,
-                        message: format!("skeleton \"{}\" has no site \"{site}\"", skeleton.name()),
-                    })
-                }
-                Step::DragJoint { joint, .. }
-                | Step::LockJoint { joint, .. }
-                | Step::ClickBone(joint)
-                | Step::CheckSelection(joint)
-                | Step::MoveKeys { joint, .. }
-                | Step::RotateJoint { joint, .. }
-                | Step::SelectJoint(joint)
-                | Step::AddToSelection(joint)
-                    if skeleton.joint_by_name(joint).is_none() =>
-                {
-                    Some(ReplayDefect {
-                        step: index + 1,
-                        message: format!(
-                            "skeleton \"{}\" has no joint \"{joint}\"",
-                            skeleton.name()
-                        ),
-                    })
-                }
-                // Every step is named, so a new one must be placed here or above: named joints
-                // and sites found, or (trails, curves, figures, props) checked when taken.
-                Step::Wait(..)
-                | Step::Move(..)
-                | Step::Press
-                | Step::Release
-                | Step::Key(..)
-                | Step::Type(..)
-                | Step::SetView(..)
-                | Step::SetSolver(..)
-                | Step::DragSite { .. }
-                | Step::Screenshot(..)
-                | Step::SavePose(..)
-                | Step::CheckResidual(..)
-                | Step::LockSite { .. }
-                | Step::LockJoint { .. }
-                | Step::DragJoint { .. }
-                | Step::CheckLocks(..)
-                | Step::SaveDocument(..)
-                | Step::OpenDocument(..)
-                | Step::Recover(..)
-                | Step::SetFrame(..)
-                | Step::SetKey
-                | Step::DeleteKey
-                | Step::KeySelectedJoints
-                | Step::ShowCurves
-                | Step::ShowTrail { .. }
-                | Step::DragTrail { .. }
-                | Step::MoveKeys { .. }
-                | Step::KeyDof { .. }
-                | Step::SetHandles { .. }
-                | Step::AutoHandles { .. }
-                | Step::DragCurvePoints { .. }
-                | Step::FindFootContacts
-                | Step::Play { .. }
-                | Step::ClickBone(..)
-                | Step::RetargetCapture(..)
-                | Step::SetKeyInterpolation { .. }
-                | Step::RotateJoint { .. }
-                | Step::SetPanel { .. }
-                | Step::SelectJoint(..)
-                | Step::AddToSelection(..)
-                | Step::MirrorPose
-                | Step::MirrorLimb
-                | Step::CopyPose
-                | Step::PastePose { .. }
-                | Step::SavePoseToLibrary(..)
-                | Step::ApplyLibraryPose(..)
-                | Step::MapBone { .. }
-                | Step::UnmapBone(..)
-                | Step::ConfirmRetarget
-                | Step::ShowSequence(..)
-                | Step::MotionPlot(..)
-                | Step::CheckSelection(..)
-                | Step::Export(..)
-                | Step::AddFigure { .. }
-                | Step::SelectFigure(..)
-                | Step::LockBetween { .. }
-                | Step::LockToProp { .. }
-                | Step::AddProp { .. }
-                | Step::Grip { .. }
-                | Step::KeyProp(..)
-                | Step::RemovePropKey { .. }
-                | Step::RemoveHold { .. }
-                | Step::ReleaseProp { .. }
-                | Step::Exit => None,
+            .filter_map(|(index, step)| {
+                let missing = match step.named_part()? {
+                    NamedPart::Site(site) if skeleton.site_by_name(site).is_none() => {
+                        format!("site \"{site}\"")
+                    }
+                    NamedPart::Joint(joint) if skeleton.joint_by_name(joint).is_none() => {
+                        format!("joint \"{joint}\"")
+                    }
+                    NamedPart::Site(_) | NamedPart::Joint(_) => return None,
+                };
+                Some(ReplayDefect {
+                    step: index + 1,
+                    message: format!("skeleton \"{}\" has no {missing}", skeleton.name()),
+                })
             })
             .collect();
         if defects.is_empty() {

@@ -12,19 +12,21 @@ use super::keys::KeyChord;
 use super::names::Names;
 use super::step::Step;
 use crate::Edit;
-use crate::curve_edits::shown_scale;
 use crate::document::Document;
-use crate::stage::StageEdit;
-use marionette_document::{Placement, Prop, PropPlace};
+
+/// The action of applying `edit`, given `frames` to settle, described as `what`.
+pub(super) fn edit(edit: Edit, frames: u32, what: String) -> Action {
+    Action::Edit { edit, frames, what }
+}
 
 /// A point on the stage in the edited figure's frame (where the editor draws).
-fn on_stage(document: &Document, (x, y, z): (f64, f64, f64)) -> Vector3<f64> {
+pub(super) fn on_stage(document: &Document, (x, y, z): (f64, f64, f64)) -> Vector3<f64> {
     (document.stage_to_figure() * nalgebra::Point3::new(x, y, z)).coords
 }
 use crate::file_action::FileAction;
 
 /// Frames an edit that changes the panels (a new lock, a new key) is given to settle.
-const SETTLE: u32 = 2;
+pub(super) const SETTLE: u32 = 2;
 
 impl Step {
     /// What the player does for this step on `document`, or why it cannot be done (the run
@@ -35,7 +37,6 @@ impl Step {
         context: ReplayContext<'_>,
     ) -> Result<Action, String> {
         let find = Names(document);
-        let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
         let file = |action: FileAction, path: &std::path::Path, what: &str| Action::File {
             action,
             path: path.to_path_buf(),
@@ -187,7 +188,6 @@ impl Step {
         context: ReplayContext<'_>,
     ) -> Result<Action, String> {
         let find = Names(document);
-        let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
         Ok(match self {
             Step::LockSite { site, kind } => edit(
                 Edit::Lock {
@@ -270,257 +270,6 @@ impl Step {
             ),
             Step::CheckSelection(joint) => Action::CheckSelection(find.joint(joint)?),
             other => return Err(format!("{other:?} is not a posing step")),
-        })
-    }
-
-    /// [`Step::resolve`] of a step on the timeline, its keys, curves and trails.
-    fn resolve_timeline(
-        &self,
-        document: &Document,
-        context: ReplayContext<'_>,
-    ) -> Result<Action, String> {
-        let find = Names(document);
-        let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
-        Ok(match self {
-            Step::SetFrame(frame) => edit(
-                Edit::GoToFrame(*frame),
-                SETTLE,
-                format!("go to frame {frame}"),
-            ),
-            Step::SetKey => edit(Edit::SetKey, SETTLE, "set a key".into()),
-            Step::DeleteKey => edit(Edit::DeleteKey, SETTLE, "delete the key".into()),
-            Step::ShowTrail { site, from, to } => edit(
-                Edit::ShowTrail {
-                    of: find.site_or_joint(site)?,
-                    from: *from,
-                    to: *to,
-                },
-                SETTLE,
-                format!("show the trail of {site}"),
-            ),
-            Step::DragTrail {
-                site,
-                frame,
-                to,
-                frames,
-            } => {
-                let of = find.site_or_joint(site)?;
-                if !document.shown_trails().iter().any(|t| t.of == of) {
-                    return Err(format!(
-                        "DragTrail: no trail of \"{site}\" is shown (ShowTrail first)"
-                    ));
-                }
-                let (site_id, joint) = match of {
-                    crate::Grip::Site(s) => (Some(s), document.skeleton().site(s).joint),
-                    crate::Grip::Joint(j) => (None, j),
-                    crate::Grip::Body { joint, .. } => (None, joint),
-                };
-                let drag = Action::Drag {
-                    grip: DragGrip::Trail {
-                        site: site_id,
-                        joint,
-                        frame: *frame,
-                    },
-                    to: on_stage(document, *to),
-                    frames: (*frames).max(1),
-                };
-                // The dot at the current frame is the figure's own (a press there drags the
-                // figure): first step off it.
-                if document.frame() == *frame {
-                    Action::Then(vec![
-                        edit(
-                            Edit::GoToFrame(frame + 1),
-                            SETTLE,
-                            "step off the frame".into(),
-                        ),
-                        drag,
-                    ])
-                } else {
-                    drag
-                }
-            }
-            Step::ShowCurves => Action::Show(Window::Curves),
-            Step::KeySelectedJoints => edit(
-                Edit::KeyJoints(context.selected.to_vec()),
-                SETTLE,
-                "key the selected joints".into(),
-            ),
-            Step::MoveKeys { joint, from, to } => edit(
-                Edit::MoveJointKeys(vec![(find.joint(joint)?, *from, *to)]),
-                SETTLE,
-                format!("move {joint}'s key from frame {from} to {to}"),
-            ),
-            Step::KeyDof {
-                curve,
-                frame,
-                value,
-            } => {
-                let state = find.curve(curve)?;
-                let value = value / shown_scale(document.skeleton(), state);
-                edit(
-                    Edit::KeyDofs(vec![(*frame, state, value)]),
-                    SETTLE,
-                    format!("key {curve} at frame {frame}"),
-                )
-            }
-            Step::SetHandles {
-                curve,
-                frame,
-                before,
-                after,
-            } => {
-                let state = find.curve(curve)?;
-                let scale = shown_scale(document.skeleton(), state);
-                let handles = ([before.0, before.1 / scale], [after.0, after.1 / scale]);
-                edit(
-                    Edit::SetHandles(vec![(*frame, state, Some(handles))]),
-                    SETTLE,
-                    format!("set {curve}'s handles at key {frame}"),
-                )
-            }
-            Step::AutoHandles { curve, frame } => edit(
-                Edit::SetHandles(vec![(*frame, find.curve(curve)?, None)]),
-                SETTLE,
-                format!("give {curve}'s key {frame} its auto handles"),
-            ),
-            Step::DragCurvePoints { points, by } => {
-                let points = points
-                    .iter()
-                    .map(|(c, f)| find.curve(c).map(|s| (s, *f)))
-                    .collect::<Result<Vec<_>, String>>()?;
-                let what = format!("drag {} curve points by {by:?}", points.len());
-                edit(
-                    Edit::DragCurvePoints {
-                        points,
-                        frames: by.0,
-                        by: by.1,
-                    },
-                    SETTLE,
-                    what,
-                )
-            }
-            Step::FindFootContacts => edit(
-                Edit::FindFootContacts,
-                SETTLE,
-                "find the foot contacts".into(),
-            ),
-            Step::Play { frames } => Action::Play((*frames).max(1)),
-            other => return Err(format!("{other:?} is not a timeline step")),
-        })
-    }
-
-    /// [`Step::resolve`] of a step on the stage: its figures, props and links.
-    fn resolve_stage_step(&self) -> Result<Action, String> {
-        let edit = |edit: Edit, frames: u32, what: String| Action::Edit { edit, frames, what };
-        Ok(match self {
-            Step::AddFigure {
-                name,
-                file,
-                at,
-                facing,
-            } => edit(
-                Edit::Stage(StageEdit::AddFigure {
-                    name: name.clone(),
-                    file: Some(file.clone()),
-                    placement: Placement {
-                        at: [at.0, at.1],
-                        facing: *facing,
-                    },
-                }),
-                SETTLE,
-                format!("add figure {name}"),
-            ),
-            Step::SelectFigure(name) => edit(
-                Edit::Stage(StageEdit::SelectFigure(name.clone())),
-                SETTLE,
-                format!("select figure {name}"),
-            ),
-            Step::LockBetween { a, b, turned } => edit(
-                Edit::Stage(StageEdit::LockBetween {
-                    a: a.clone(),
-                    b: b.clone(),
-                    turned: *turned,
-                }),
-                SETTLE,
-                format!("lock {}: {} to {}: {}", a.0, a.1, b.0, b.1),
-            ),
-            Step::LockToProp {
-                figure,
-                site,
-                prop,
-                hold,
-            } => edit(
-                Edit::Stage(StageEdit::LockToProp {
-                    figure: figure.clone(),
-                    site: site.clone(),
-                    prop: prop.clone(),
-                    hold: *hold,
-                }),
-                SETTLE,
-                format!("lock {figure}: {site} to prop {prop}"),
-            ),
-            Step::AddProp {
-                name,
-                shape,
-                at,
-                rotation,
-            } => edit(
-                Edit::Stage(StageEdit::AddProp(Prop {
-                    name: name.clone(),
-                    shape: shape.clone(),
-                    place: PropPlace {
-                        at: [at.0, at.1, at.2],
-                        rotation: [rotation.0, rotation.1, rotation.2],
-                    },
-                })),
-                SETTLE,
-                format!("add prop {name}"),
-            ),
-            Step::Grip {
-                prop,
-                figure,
-                site,
-                frame,
-            } => edit(
-                Edit::Stage(StageEdit::Grip {
-                    prop: prop.clone(),
-                    figure: figure.clone(),
-                    site: site.clone(),
-                    frame: *frame,
-                }),
-                SETTLE,
-                format!("grip {prop} with {figure}: {site} at frame {frame}"),
-            ),
-            Step::KeyProp(prop) => edit(
-                Edit::Stage(StageEdit::KeyProp(prop.clone())),
-                SETTLE,
-                format!("key prop {prop}"),
-            ),
-            Step::RemovePropKey { prop, frame } => edit(
-                Edit::Stage(StageEdit::RemovePropKey {
-                    prop: prop.clone(),
-                    frame: *frame,
-                }),
-                SETTLE,
-                format!("remove {prop}'s key at frame {frame}"),
-            ),
-            Step::RemoveHold { prop, frame } => edit(
-                Edit::Stage(StageEdit::RemoveHold {
-                    prop: prop.clone(),
-                    frame: *frame,
-                }),
-                SETTLE,
-                format!("remove {prop}'s grip or release at frame {frame}"),
-            ),
-            Step::ReleaseProp { prop, frame } => edit(
-                Edit::Stage(StageEdit::Release {
-                    prop: prop.clone(),
-                    frame: *frame,
-                }),
-                SETTLE,
-                format!("release {prop} at frame {frame}"),
-            ),
-            other => return Err(format!("{other:?} is not a stage step")),
         })
     }
 }
