@@ -745,3 +745,23 @@ fn a_solver_setting_changes_neither_the_document_nor_its_saved_state() {
     send(&mut app, Edit::SetKey);
     assert_ne!(changed()(&app), before);
 }
+
+/// An IK problem file dropped onto the window is refused by name: the editor says which
+/// command reads it, and the document is as it was.
+#[test]
+fn a_dropped_problem_file_is_refused_by_name() {
+    let mut app = app();
+    app.update();
+    let before = document(&app).pose().to_vec();
+    let problem = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../cli/tests/problems/stickman_reach.ron");
+    drop_file(&mut app, &problem);
+    let last = notices(&app).last().expect("a notice").clone();
+    println!("{}", last.text);
+    assert!(
+        last.text.contains("IK problem file") && last.text.contains("marionette solve"),
+        "{}",
+        last.text
+    );
+    assert_eq!(document(&app).pose(), &before[..]);
+}
