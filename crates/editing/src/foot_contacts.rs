@@ -6,23 +6,9 @@ use marionette_interchange::feet::foot_points;
 use marionette_motion::cleanup::floor::raise_keys;
 use marionette_motion::{BakeSettings, clean_feet};
 
+pub use crate::document::held::HipsMoved;
 use crate::history::Change;
 use crate::{Document, EditError};
-
-/// How the last Find foot contacts moved a sequence's hips, for the motion plot: per frame from
-/// `first`, how far the root went up (negative: down), while the sequence's keys are still the
-/// ones it wrote.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HipsMoved {
-    /// The sequence.
-    pub sequence: String,
-    /// The first frame.
-    pub first: i64,
-    /// Per frame, the root's move up (metres).
-    pub change: Vec<f64>,
-    /// The keys' root heights it wrote.
-    heights: Vec<f64>,
-}
 
 impl Document {
     /// How the last Find foot contacts moved the shown sequence's hips, while its keys are still

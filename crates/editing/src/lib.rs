@@ -1,6 +1,6 @@
 //! The editor's logic without Bevy (docs/architecture.md: a pure core under thin plugins): the
 //! document every edit goes through ([`document`]; its drags in [`drag`], its locks in
-//! [`lock_edits`], its timeline in [`timeline`], its files and recovery in [`document_io`], BVH,
+//! [`lock_edits`], its timeline in [`timeline`], its files and recovery in [`document::io`], BVH,
 //! glTF and JSON files for other tools in [`exchange`]), every change as one [`Edit`] applied by
 //! [`Document::apply`] ([`edit`]), undo ([`history`]), which joints a drag moves ([`chain_mode`]),
 //! the stage of several figures and props around the edited one ([`stage`]), the solver run
@@ -10,18 +10,17 @@
 //! The Bevy editor copies ECS state into these, calls them, and writes the result back; its ray
 //! casts come from Bevy's picking, turned into a [`drag::Ray`].
 
+pub mod applied;
 pub mod bracket_keys;
 pub mod chain_mode;
 pub mod curve_edits;
 pub mod document;
-pub mod document_io;
 pub mod drag;
 pub mod edit;
 pub mod edit_error;
 pub mod exchange;
 pub mod file_action;
 pub mod foot_contacts;
-pub mod history;
 pub mod lock_edits;
 pub mod outliner;
 pub mod pose_tools;
@@ -36,12 +35,13 @@ pub mod timeline;
 pub mod trail;
 pub mod view;
 
+pub use applied::Applied;
 pub use chain_mode::{ChainMode, chain_for};
 pub use document::Document;
+pub use document::history::{self, Change, Edited, History, UndoStep};
 pub use drag::{Drag, Grip, Ray};
-pub use edit::{Applied, Edit, SequenceSettings};
+pub use edit::{Edit, SequenceSettings};
 pub use edit_error::EditError;
-pub use history::{Change, Edited, History, UndoStep};
 pub use replay::{ReplayError, Script, Step};
 pub use solve::{Comparison, GhostStep, IkRunner, IkSettings, SolveOutcome, Solving};
 pub use view::View;

@@ -8,18 +8,9 @@ use marionette_document::LibraryPose;
 use marionette_skeleton::symmetry::Symmetry;
 use marionette_skeleton::{JointId, Pose, ROOT_STATE_LEN, joint_rotation::JointRotations};
 
+pub use crate::document::held::PoseClip;
 use crate::history::{Change, UndoStep};
 use crate::{Document, EditError};
-
-/// A copied pose: the state, and the joints it was copied from (empty: the whole figure, its
-/// root's position included).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PoseClip {
-    /// The state when copied.
-    pub q: Vec<f64>,
-    /// The joints copied (empty: all).
-    pub joints: Vec<JointId>,
-}
 
 /// How a pose tool refused.
 fn refused(what: impl Into<String>) -> EditError {

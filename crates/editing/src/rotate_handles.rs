@@ -11,6 +11,7 @@
 use marionette_skeleton::{DofId, DofKind, JointId};
 use nalgebra::{Rotation3, Unit, Vector3};
 
+pub use crate::document::held::figure_size;
 use crate::drag::Ray;
 use crate::history::UndoStep;
 use crate::solve::IkRunner;
@@ -43,25 +44,6 @@ pub struct Handle {
 /// The ring radius of the first hinge, as a fraction of the figure's height; the next ones a
 /// little larger, so rings of one joint do not lie on each other.
 const RING: f64 = 0.07;
-
-/// The diagonal of the box around the figure's joints and sites at rest (m, at least 1 cm):
-/// what the handles are sized by, the same whatever the pose.
-pub fn figure_size(skeleton: &marionette_skeleton::Skeleton) -> f64 {
-    let mut fk = marionette_skeleton::Fk::new(skeleton);
-    fk.update(skeleton, &marionette_skeleton::Pose::rest(skeleton).q);
-    let points = skeleton
-        .joint_ids()
-        .map(|j| fk.joint_position(j))
-        .chain(skeleton.site_ids().map(|s| fk.site_position(s)));
-    let (lo, hi) = points.fold(
-        (
-            Vector3::repeat(f64::INFINITY),
-            Vector3::repeat(f64::NEG_INFINITY),
-        ),
-        |(lo, hi), p| (lo.inf(&p), hi.sup(&p)),
-    );
-    (hi - lo).norm().max(0.01)
-}
 
 /// A unit vector across `axis`.
 pub fn across(axis: &Vector3<f64>) -> Vector3<f64> {

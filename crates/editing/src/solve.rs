@@ -267,30 +267,6 @@ pub struct Solving {
     pub comparison: Comparison,
 }
 
-impl Solving {
-    /// Applies `edit` when it changes only how solves run (the solver and its settings, what a
-    /// drag moves, the comparison), which is not part of the document: `None` for every other
-    /// edit. A refused setting changes nothing.
-    pub fn apply_setting(&mut self, edit: &crate::Edit) -> Option<Result<(), crate::EditError>> {
-        use crate::Edit;
-        Some(match edit {
-            Edit::Settings(settings) => self
-                .runner
-                .set_settings(*settings)
-                .map_err(crate::EditError::Settings),
-            Edit::ChainMode(mode) => {
-                self.chain_mode = *mode;
-                Ok(())
-            }
-            Edit::Comparison(comparison) => {
-                self.comparison = comparison.clone();
-                Ok(())
-            }
-            _ => return None,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,18 +8,8 @@
 use marionette_skeleton::{Fk, JointId};
 use nalgebra::Vector3;
 
+pub use crate::document::held::ShownTrail;
 use crate::{ChainMode, Document, EditError, Grip};
-
-/// A trail asked for: what it follows and over which frames.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ShownTrail {
-    /// A site ([`Grip::Site`]) or a joint's origin ([`Grip::Joint`]).
-    pub of: Grip,
-    /// First frame.
-    pub from: i64,
-    /// Last frame.
-    pub to: i64,
-}
 
 /// A trail: where its point is on each frame (the figure's frame, as the scene draws it).
 #[derive(Debug, Clone, PartialEq)]

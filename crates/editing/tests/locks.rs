@@ -338,8 +338,8 @@ fn a_document_saves_opens_and_recovers_with_its_locks() {
         .expect("written");
     let after_edits = edited.pose().to_vec();
     drop(edited);
-    let offered =
-        marionette_editing::document_io::pending_recovery(Some(&path), &untitled).expect("offered");
+    let offered = marionette_editing::document::io::pending_recovery(Some(&path), &untitled)
+        .expect("offered");
     assert_eq!(offered, recovery);
     let recovered = Document::recover(&offered, Some(&path)).expect("recover");
     // Saved in degrees: equal to the last bits of the conversion.

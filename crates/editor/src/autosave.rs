@@ -1,6 +1,6 @@
 //! Nothing lost after a crash: while the document has unsaved edits it is written every 60 s
 //! (and when quitting is asked with edits unsaved) to a recovery file beside it, or in the user's
-//! data folder for a document never saved ([`marionette_editing::document_io`]). On start a
+//! data folder for a document never saved ([`marionette_editing::document::io`]). On start a
 //! recovery file newer than the document is offered ([`Prompts::recovery`]; the panels ask,
 //! the files carry out the answer): recover (the edits come back, unsaved) or discard (the
 //! file is removed).
@@ -46,7 +46,7 @@ impl Default for Autosave {
         Autosave {
             every,
             last: Instant::now(),
-            untitled: marionette_editing::document_io::data_dir(),
+            untitled: marionette_editing::document::io::data_dir(),
             had_file: false,
         }
     }
@@ -71,7 +71,7 @@ fn find_recovery(
 ) {
     timer.had_file = document.file().is_some();
     prompts.recovery =
-        marionette_editing::document_io::pending_recovery(document.file(), &timer.untitled);
+        marionette_editing::document::io::pending_recovery(document.file(), &timer.untitled);
 }
 
 /// Writes the recovery file when the interval has passed and there are unsaved edits (not in

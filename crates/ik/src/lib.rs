@@ -30,6 +30,7 @@ mod merit;
 pub mod preference;
 pub mod problem;
 pub mod solver;
+pub mod solver_kind;
 pub mod solvers;
 pub mod system;
 
@@ -39,5 +40,5 @@ pub use problem::{Problem, ProblemDefect, ProblemError, ProblemFile};
 pub use solver::{
     Needs, Reach, Report, Settings, Solver, StepInfo, SwivelReport, solve, solve_into, track,
 };
-pub use solvers::{SolverKind, SolverOptions, UnknownSolver};
+pub use solver_kind::{SolverKind, SolverOptions, UnknownSolver};
 pub use system::System;

@@ -219,6 +219,19 @@ pub fn clamp_largest(v: &mut DVector<f64>, cap: f64) {
     }
 }
 
+/// Whether two slices of words are equal, compared word by word: a slice or array comparison
+/// becomes a call to `memcmp`, which was 7 % of a 0.3 µs limb solve in the per-step cache checks.
+pub fn same_words<T>(a: &[T], b: &[T]) -> bool
+where
+    T: Copy + Default + PartialEq + std::ops::BitXor<Output = T> + std::ops::BitOr<Output = T>,
+{
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(T::default(), |acc, (&x, &y)| acc | (x ^ y))
+            == T::default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,6 @@
 //! One DOF interpolated on its own, as a curve of its value over frames (a single hinge, a
 //! slide, or one hinge of a joint whose DOFs are keyed apart or given free handles); a span
-//! with free handles (on a DOF or a root coordinate) as a Bézier curve; and the handles the
-//! curve editor draws.
+//! with free handles (on a DOF or a root coordinate) as a Bézier curve.
 //!
 //! Between two of its keys (frames fₐ < f_b, values vₐ, v_b) the value is a cubic: linear for
 //! `Slerp` and `Linear` spans (the angle is what slerp gives about one axis), and for `Squad`
@@ -15,12 +14,11 @@
 //! handle (or (−Δf/3, −m_b/3)), P₃ = (f_b, v_b), each handle's frames clamped into the span so
 //! that frame(t) never decreases; the value at a frame is the curve's at the t whose frame it
 //! is. Such a span is not eased (its handles set its timing). Without free handles the
-//! arithmetic is exactly the one used before handles existed.
+//! arithmetic is exactly the one used before handles existed. The handles the curve editor
+//! draws are made in [`crate::curve_handles`].
 
 use marionette_document::{FreeHandles, KeyInterpolation, RotationInterpolation, Sequence};
-use marionette_skeleton::{DofId, ROOT_STATE_LEN, Skeleton};
-
-use crate::Interpolator;
+use marionette_skeleton::{DofId, Skeleton};
 
 /// A DOF's curve through the keys of one timing.
 #[derive(Debug, Clone)]
@@ -169,100 +167,6 @@ impl Ends {
         let t = bezier_time(x1, x2, (frame - fa) as f64 / span);
         bezier(va, va + after[1], vb + before[1], vb, t)
     }
-}
-
-/// A key's handles on one curve as the curve is drawn: its frame, its value, and the
-/// handles into and out of it, (frames, value) from its point, free or the span's own.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CurveHandles {
-    /// The key's frame.
-    pub frame: i64,
-    /// The curve's value at the key (radians or metres).
-    pub value: f64,
-    /// Into the key: (frames ≤ 0, value).
-    pub before: [f64; 2],
-    /// Out of the key: (frames ≥ 0, value).
-    pub after: [f64; 2],
-    /// Whether they are the key's free handles (else the spans' own tangents).
-    pub free: bool,
-}
-
-/// The handles of every key holding curve `state` of `sequence` (a DOF, or a coordinate of the
-/// root translation), as the curve goes when it goes on its own ([`Channel`], or the root's
-/// coordinate along its root curve): a key's free handles, else the tangents of the spans
-/// on each side (as each span's interpolation says; a third of the span long; flat at the
-/// ends and around `Step` spans). `interpolator` is the sequence's (the root's tangents are
-/// read from it), made once for all its curves.
-pub fn curve_handles(
-    skeleton: &Skeleton,
-    sequence: &Sequence,
-    interpolator: &Interpolator,
-    state: usize,
-) -> Vec<CurveHandles> {
-    let dof = skeleton.dof_at_state(state);
-    if dof.is_none() && state >= ROOT_STATE_LEN {
-        return Vec::new();
-    }
-    let keys: Vec<usize> = (0..sequence.keys.len())
-        .filter(|&i| sequence.keys[i].holds_state(skeleton, state))
-        .collect();
-    if keys.is_empty() {
-        return Vec::new();
-    }
-    let kind = |i: usize| sequence.keys[keys[i]].interpolation;
-    // Per span, its tangents (per unit of u) leaving its first key and arriving at its last.
-    let tangents: Vec<(f64, f64)> = match dof {
-        Some(d) => {
-            let c = Channel::new(skeleton, sequence, d, 0, &keys);
-            (0..keys.len() - 1)
-                .map(|i| c.span_tangents(i, by_squad(kind(i), sequence.rotation)))
-                .collect()
-        }
-        None => (0..keys.len() - 1)
-            .map(|i| {
-                let (ta, tb) = interpolator.root_span_tangents(i, kind(i));
-                (ta[state], tb[state])
-            })
-            .collect(),
-    };
-    let span = |i: usize| {
-        let frames = (sequence.keys[keys[i + 1]].frame - sequence.keys[keys[i]].frame) as f64;
-        if kind(i) == Some(KeyInterpolation::Step) {
-            (frames, 0.0, 0.0)
-        } else {
-            (frames, tangents[i].0, tangents[i].1)
-        }
-    };
-    let n = keys.len();
-    (0..n)
-        .map(|i| {
-            let key = &sequence.keys[keys[i]];
-            let free = key.handles_of(state).map(|h| (h.before, h.after));
-            let before = match (free, i) {
-                (Some(h), _) => h.0,
-                (None, 0) => [0.0, 0.0],
-                (None, _) => {
-                    let (f, _, mb) = span(i - 1);
-                    [-f / 3.0, -mb / 3.0]
-                }
-            };
-            let after = match free {
-                Some(h) => h.1,
-                None if i + 1 == n => [0.0, 0.0],
-                None => {
-                    let (f, ma, _) = span(i);
-                    [f / 3.0, ma / 3.0]
-                }
-            };
-            CurveHandles {
-                frame: key.frame,
-                value: key.pose.q[state],
-                before,
-                after,
-                free: free.is_some(),
-            }
-        })
-        .collect()
 }
 
 /// Squad's inner points for angles about one axis: cᵢ = aᵢ − ((aᵢ₊₁ − aᵢ) + (aᵢ₋₁ − aᵢ))/4,

@@ -35,14 +35,15 @@ pub mod bake;
 pub mod channel;
 pub mod cleanup;
 pub mod contacts;
+pub mod curve_handles;
 pub mod frames_file;
 pub mod interpolate;
 pub mod root_curve;
 pub mod stage;
 
 pub use bake::{BakeSettings, BakedFrame, Baker, bake_with_threads, lock_summary};
-pub use channel::{CurveHandles, curve_handles};
 pub use cleanup::{Cleaned, ContactPoint, clean_feet};
+pub use curve_handles::{CurveHandles, curve_handles};
 pub use interpolate::Interpolator;
 pub use root_curve::RootCurve;
 pub use stage::{StageBake, StageBaker, StageFrame};

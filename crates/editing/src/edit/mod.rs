@@ -18,8 +18,11 @@ use nalgebra::Vector3;
 
 use crate::drag::Grip;
 use crate::history::UndoStep;
-use crate::solve::{Comparison, IkSettings, SolveOutcome, Solving};
+use crate::solve::{Comparison, IkSettings, Solving};
 pub use crate::timeline::SequenceSettings;
+mod settings;
+
+pub use crate::applied::Applied;
 use crate::{ChainMode, Document, EditError};
 
 /// Updates "solve until satisfied" may take in the editor.
@@ -310,18 +313,6 @@ pub enum Edit {
     Undo,
     /// Redo the last undone edit.
     Redo,
-}
-
-/// What an applied edit reports back.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Applied {
-    /// Done (or nothing to do), nothing to tell.
-    Quietly,
-    /// Done; this is worth telling the user ("Locked left heel", "Undid: Drag right wrist").
-    Said(String),
-    /// A solve ran ("solve until satisfied"): its outcome, for the status bar and the plot,
-    /// and what to tell.
-    Solved(Box<SolveOutcome>, String),
 }
 
 impl Document {

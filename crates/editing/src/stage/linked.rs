@@ -18,24 +18,8 @@ use marionette_motion::stage::{Merged, StageBaker, StageFrame};
 use marionette_skeleton::Chain;
 
 use crate::Document;
+use crate::document::held::LinkedGroup;
 use crate::solve::{IkRunner, SolveOutcome};
-
-/// The figures a change of the edited figure moves with it, solved as one skeleton.
-#[derive(Debug, Clone)]
-pub(crate) struct LinkedGroup {
-    /// The group as one skeleton; slot order is stage order.
-    merged: Merged,
-    /// The edited figure's slot.
-    me: usize,
-    /// Welman's per-joint weights of the merged skeleton (each figure's own, as edited).
-    stiffness: Vec<f64>,
-    /// The links holding now and the locks they can disturb, on the merged skeleton.
-    held: GoalSet,
-    /// The priority the edit's goal takes: below every lock and link.
-    edit_priority: u32,
-    /// Every member's pose when the group was made (stage index, state): a drag's "before".
-    pub start: Vec<(usize, Vec<f64>)>,
-}
 
 /// One solve of the group: every member's pose after it, the outcome, and the largest error of
 /// the locks and links.

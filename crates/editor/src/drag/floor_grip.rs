@@ -105,7 +105,8 @@ pub fn grip_floor(
         Option<Res<bevy::picking::hover::HoverMap>>,
     ),
 ) {
-    let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
+    let Some(ray) =
+        super::press::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
     else {
         return;
     };

@@ -39,7 +39,8 @@ pub fn grip_handle(
     if on_site || keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]) {
         return;
     }
-    let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
+    let Some(ray) =
+        super::press::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
     else {
         return;
     };

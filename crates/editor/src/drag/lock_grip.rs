@@ -41,7 +41,8 @@ pub fn grip_marker(
     mut active: ResMut<ActiveDrag>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
-    let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
+    let Some(ray) =
+        super::press::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
     else {
         return;
     };

@@ -14,6 +14,7 @@ pub mod floor_grip;
 pub mod ghosts;
 pub mod handle_grip;
 pub mod lock_grip;
+mod press;
 pub mod trail_grip;
 
 use bevy::prelude::*;
@@ -24,6 +25,7 @@ use crate::messages::{EditRequest, PickRequest, PickTarget};
 use crate::resources::{ActiveDrag, CursorRay, DragGrip, OpenDocument, SolveStatus, SolvingState};
 use crate::selection::Selection;
 use ghosts::Ghosts;
+pub use press::{fresh_press, over_panel};
 
 /// Begins, previews and ends drags of the figure and of lock markers.
 pub struct DragPlugin;
@@ -55,30 +57,6 @@ impl Plugin for DragPlugin {
             .add_systems(Update, solve_drag.in_set(EditorSet::Solve))
             .init_resource::<crate::derived::TrailPaths>();
     }
-}
-
-/// Whether the pointer is over a panel (egui wants it): presses there are the panel's.
-pub fn over_panel(egui_input: Option<&bevy_egui::input::EguiWantsInput>) -> bool {
-    egui_input.is_some_and(|e| e.wants_any_pointer_input())
-}
-
-/// The cursor's ray when the left button was pressed this frame in a view and nothing is being
-/// dragged: where a grip of a marker, a rotate handle or a floor handle may begin.
-pub fn fresh_press(
-    mouse: &ButtonInput<MouseButton>,
-    cursor: &CursorRay,
-    document: &OpenDocument,
-    active: &ActiveDrag,
-    egui_input: Option<&bevy_egui::input::EguiWantsInput>,
-) -> Option<marionette_editing::Ray> {
-    if !mouse.just_pressed(MouseButton::Left)
-        || document.drag().is_some()
-        || active.grip().is_some()
-        || over_panel(egui_input)
-    {
-        return None;
-    }
-    cursor.0.as_ref().and_then(crate::convert::ray)
 }
 
 /// Turns this frame's presses into a drag: the nearest hit, site handles counted a little nearer

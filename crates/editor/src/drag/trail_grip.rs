@@ -30,7 +30,8 @@ pub fn grip_trail(
     if paths.trails.is_empty() {
         return;
     }
-    let Some(ray) = super::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
+    let Some(ray) =
+        super::press::fresh_press(&mouse, &cursor, &document, &active, egui_input.as_deref())
     else {
         return;
     };

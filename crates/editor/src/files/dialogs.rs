@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use marionette_editing::Document;
 use marionette_editing::exchange::ExportFormat;
 
-use super::FileWork;
+use super::work::FileWork;
 use crate::messages::FileAction;
 use crate::resources::{Paths, TypedPath};
 

@@ -10,7 +10,7 @@ use marionette_editing::Document;
 use marionette_ik::{GoalKind, TargetShape};
 use nalgebra::Vector3;
 
-use super::OnTop;
+use super::on_top::OnTop;
 use crate::convert::{quat, vec3};
 use crate::derived::LockStatus;
 use crate::resources::{LockHover, OpenDocument, SolvingState};

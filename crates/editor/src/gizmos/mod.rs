@@ -8,6 +8,7 @@
 //! [`stage_plan`].
 
 pub mod locks;
+mod on_top;
 pub mod stage_plan;
 pub mod trails;
 
@@ -22,11 +23,7 @@ use crate::derived::{BakedStrip, SelectedLimb};
 use crate::resources::{Display, OpenDocument};
 use crate::scene::Ground;
 use crate::selection::Selection;
-
-/// The overlays that must show through the bodies (axes, limit arcs, the drag line, the swivel
-/// gizmo): drawn in front of the geometry, a little thicker than the grid.
-#[derive(Default, Reflect, GizmoConfigGroup)]
-pub struct OnTop;
+pub use on_top::OnTop;
 
 /// The gizmos.
 pub struct GizmosPlugin;

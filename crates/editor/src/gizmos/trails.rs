@@ -9,7 +9,7 @@ use crate::convert::vec3;
 use crate::derived::TrailPaths;
 
 /// Draws each trail: its path, a dot per frame, a bigger one per key.
-pub fn draw_trails(mut gizmos: Gizmos<super::OnTop>, paths: Res<TrailPaths>) {
+pub fn draw_trails(mut gizmos: Gizmos<super::on_top::OnTop>, paths: Res<TrailPaths>) {
     let colour = Color::srgb(0.95, 0.55, 0.95);
     for trail in &paths.trails {
         gizmos.linestrip(trail.points.iter().map(|(_, p)| vec3(p)), colour);

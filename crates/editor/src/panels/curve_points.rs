@@ -9,7 +9,7 @@ use marionette_document::KeyInterpolation;
 use marionette_editing::Edit;
 use marionette_skeleton::{JointId, ROOT_STATE_LEN};
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 
 /// One curve: a state value of the shown sequence.
 #[derive(Debug, Clone, PartialEq)]

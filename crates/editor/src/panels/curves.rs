@@ -27,12 +27,12 @@ use marionette_editing::curve_edits::shown_scale;
 use marionette_editing::{Document, Edit};
 use marionette_skeleton::{JointId, ROOT_STATE_LEN};
 
-use super::PanelOutput;
 pub use super::curve_points::{Curve, PointHandles};
 use super::curve_points::{
     Grab, MenuCurve, Reshape, curve_near, draw_curve, handle_dropped, handle_near, point_near,
     reshaped, selection_bounds, tangent_menu,
 };
+use super::output::PanelOutput;
 use crate::EditorSet;
 use crate::derived::BakedStrip;
 use crate::resources::{Display, OpenDocument};

@@ -3,7 +3,8 @@
 
 use bevy_egui::egui;
 
-use super::{PanelOutput, theme};
+use super::output::PanelOutput;
+use super::theme;
 use crate::export::RunningExport;
 use crate::files::typed_path;
 use crate::messages::{FileAction, FileRequest, QuitRequest};

@@ -10,8 +10,9 @@ use marionette_editing::edit::SATISFY_BUDGET;
 use marionette_editing::{ChainMode, Comparison, Document, Edit};
 use marionette_ik::SolverKind;
 
-use super::undo_step;
-use super::{PanelOutput, theme};
+use super::output::PanelOutput;
+use super::output::undo_step;
+use super::theme;
 use crate::derived::SelectedLimb;
 use crate::drag::ghosts::{GHOST_COLOURS, Ghosts};
 use crate::resources::{SolveStatus, SolvingState};

@@ -11,8 +11,9 @@ use bevy_egui::egui;
 use marionette_editing::{Document, Edit};
 use marionette_skeleton::{JointId, Skeleton};
 
+use super::output::PanelOutput;
 use super::ruler::{GUTTER, visible_frames};
-use super::{PanelOutput, theme};
+use super::theme;
 use crate::timeline::FrameRange;
 
 const LANE_H: f32 = 14.0;

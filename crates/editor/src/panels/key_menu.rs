@@ -7,7 +7,8 @@ use bevy_egui::egui;
 use marionette_document::{Key, KeyInterpolation};
 use marionette_editing::{Document, Edit};
 
-use super::{PanelOutput, theme};
+use super::output::PanelOutput;
+use super::theme;
 
 /// The key whose menu is open, and where.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -11,8 +11,9 @@ use marionette_editing::{Document, Edit};
 use marionette_ik::{GoalKind, TargetShape};
 use marionette_skeleton::Skeleton;
 
-use super::undo_step;
-use super::{PanelOutput, theme};
+use super::output::PanelOutput;
+use super::output::undo_step;
+use super::theme;
 use crate::derived::LockStatus;
 use crate::input::Command;
 use crate::selection::Selection;

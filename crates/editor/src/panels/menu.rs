@@ -6,7 +6,7 @@ use bevy_egui::egui;
 use marionette_editing::exchange::ExportFormat;
 use marionette_editing::{Document, View};
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 use crate::input::Command;
 use crate::messages::{FileAction, FileRequest, QuitRequest};
 use crate::resources::Display;

@@ -21,6 +21,7 @@ pub mod locks;
 pub mod menu;
 pub mod motion;
 pub mod outliner;
+mod output;
 pub mod panel_memory;
 mod params;
 pub mod pose_library;
@@ -40,21 +41,17 @@ use bevy_egui::{
     EguiContext, EguiContextSettings, EguiFullOutput, EguiGlobalSettings, EguiInput,
     EguiStartupSet, PrimaryEguiContext, egui,
 };
-use marionette_editing::Edit;
 
 use crate::EditorSet;
-use crate::derived::{BakedStrip, LockStatus, SelectedLimb};
-use crate::drag::ghosts::Ghosts;
 use crate::export::RunningExport;
-use crate::input::{Command, Requests};
-use crate::messages::{FileRequest, QuitRequest, RecoveryAnswer, TimelineRequest};
-use crate::resources::{
-    CharacterReport, Display, LockHover, Notices, OpenDocument, Prompts, SolveStatus, SolvingState,
-};
+use crate::input::Requests;
+use crate::messages::RecoveryAnswer;
+use crate::resources::{LockHover, Notices, OpenDocument, SolveStatus};
 use crate::selection::Selection;
-use crate::timeline::{FrameClipboard, FrameRange, Playback};
-use crate::views::target::{ViewResolution, ViewsImage, paint_views};
-use crate::views::{Layout, ViewArea};
+use crate::timeline::Playback;
+use crate::views::ViewArea;
+use crate::views::target::paint_views;
+pub use output::{PanelOutput, undo_step};
 use params::{PanelInputs, PanelState};
 
 /// The panels.
@@ -83,34 +80,6 @@ impl Plugin for PanelsPlugin {
         .init_resource::<timeline::TimelineUi>()
         .init_resource::<pose_library::PoseLibraryUi>()
         .add_plugins(panel_memory::PanelMemoryPlugin);
-    }
-}
-
-/// What the panels ask for, sent after the pass.
-#[derive(Debug, Default)]
-pub struct PanelOutput {
-    /// Edits.
-    pub edits: Vec<Edit>,
-    /// Commands of the key table (menus run the same commands as the keys).
-    pub commands: Vec<Command>,
-    /// File actions.
-    pub files: Vec<FileRequest>,
-    /// The timeline's transport and clipboard.
-    pub timeline: Vec<TimelineRequest>,
-    /// Quit (asking first if the document is unsaved), or quit discarding it.
-    pub quit: Option<QuitRequest>,
-    /// The answer to the recovery offer.
-    pub recovery: Option<bool>,
-}
-
-impl PanelOutput {
-    fn is_empty(&self) -> bool {
-        self.edits.is_empty()
-            && self.commands.is_empty()
-            && self.files.is_empty()
-            && self.timeline.is_empty()
-            && self.quit.is_none()
-            && self.recovery.is_none()
     }
 }
 
@@ -459,14 +428,5 @@ fn send(
     }
     if let Some(recover) = out.recovery {
         requests.recovery.write(RecoveryAnswer(recover));
-    }
-}
-
-/// Whether a change of a slider or drag value starts a new undo step or extends the drag's.
-pub fn undo_step(response: &bevy_egui::egui::Response) -> marionette_editing::UndoStep {
-    if response.dragged() && !response.drag_started() {
-        marionette_editing::UndoStep::Extend
-    } else {
-        marionette_editing::UndoStep::New
     }
 }

@@ -13,7 +13,7 @@ use marionette_ik::GoalKind;
 use marionette_motion::contacts::horizontal_speeds;
 use marionette_skeleton::{Fk, SiteId};
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 use crate::EditorSet;
 use crate::derived::BakedStrip;
 use crate::resources::{Display, OpenDocument};

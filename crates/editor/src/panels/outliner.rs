@@ -9,7 +9,7 @@ use bevy_egui::egui;
 use marionette_editing::outliner::{OutlineItem, dof_sliders, from_display, outline};
 use marionette_editing::{Document, Edit};
 
-use super::{PanelOutput, undo_step};
+use super::output::{PanelOutput, undo_step};
 use crate::selection::Selection;
 
 /// Draws the outliner and the forward-kinematics sliders.

@@ -101,7 +101,7 @@ pub struct PanelMemoryPlugin;
 impl Plugin for PanelMemoryPlugin {
     fn build(&self, app: &mut App) {
         if !app.world().contains_resource::<PanelLayoutFile>() {
-            let file = marionette_editing::document_io::data_dir().join("panels.ron");
+            let file = marionette_editing::document::io::data_dir().join("panels.ron");
             app.insert_resource(PanelLayoutFile(file));
         }
         let file = app.world().resource::<PanelLayoutFile>().0.clone();

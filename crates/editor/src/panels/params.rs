@@ -4,7 +4,17 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::*;
+use super::{curves, motion, panel_memory, pose_library, timeline};
+use crate::derived::{BakedStrip, LockStatus, SelectedLimb};
+use crate::drag::ghosts::Ghosts;
+use crate::export::RunningExport;
+use crate::resources::{
+    CharacterReport, Display, LockHover, Notices, OpenDocument, Prompts, SolveStatus, SolvingState,
+};
+use crate::selection::Selection;
+use crate::timeline::{FrameClipboard, FrameRange, Playback};
+use crate::views::target::{ViewResolution, ViewsImage};
+use crate::views::{Layout, ViewArea};
 
 /// What the panels show and never change.
 #[derive(SystemParam)]

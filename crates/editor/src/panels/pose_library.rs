@@ -8,7 +8,7 @@ use bevy_egui::egui;
 use marionette_editing::{Document, Edit};
 use marionette_skeleton::{Fk, Skeleton};
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 
 /// The window's own settings: the name typed, the blend, whether only the selection takes it.
 #[derive(Resource, Debug, Clone, PartialEq)]

@@ -7,7 +7,7 @@
 use bevy_egui::egui;
 use marionette_editing::retarget_capture::RetargetPlan;
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 
 /// Shown in a combo box for "no joint".
 const UNMAPPED: &str = "— unmapped —";

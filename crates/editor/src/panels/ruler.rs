@@ -8,7 +8,8 @@ use bevy_egui::egui;
 use marionette_document::Lock;
 use marionette_editing::{Document, Edit};
 
-use super::{PanelOutput, theme};
+use super::output::PanelOutput;
+use super::theme;
 use crate::derived::BakedStrip;
 use crate::timeline::{FrameRange, key_frames};
 

@@ -9,7 +9,7 @@ use marionette_document::Hold;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit};
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 
 /// The grips and releases of prop `p` in the shown sequence, and the buttons that add them.
 pub(super) fn prop_holds(ui: &mut egui::Ui, document: &Document, p: usize, out: &mut PanelOutput) {

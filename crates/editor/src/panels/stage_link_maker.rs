@@ -6,7 +6,7 @@ use bevy_egui::egui;
 use marionette_editing::stage::{PropHold, StageEdit};
 use marionette_editing::{Document, Edit};
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 
 /// Figure `k`'s site names.
 fn sites_of(document: &Document, k: usize) -> Vec<String> {

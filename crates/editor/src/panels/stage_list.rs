@@ -12,7 +12,7 @@ use marionette_document::{Prop, PropPlace, PropShape};
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit};
 
-use super::PanelOutput;
+use super::output::PanelOutput;
 
 /// Draws the stage section (figures and props).
 pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
@@ -226,5 +226,7 @@ fn number(
             .suffix(suffix)
             .max_decimals(3),
     );
-    response.changed().then(|| super::undo_step(&response))
+    response
+        .changed()
+        .then(|| super::output::undo_step(&response))
 }

@@ -10,8 +10,9 @@ use marionette_document::{RootInterpolation, RotationInterpolation};
 use marionette_editing::{Document, Edit, SequenceSettings};
 use marionette_skeleton::{Fk, Skeleton};
 
+use super::output::PanelOutput;
 use super::ruler::{Grab, RulerView, ruler};
-use super::{PanelOutput, theme};
+use super::theme;
 use crate::derived::BakedStrip;
 use crate::input::Command;
 use crate::messages::TimelineRequest;

@@ -253,7 +253,7 @@ fn loadable_path(file: &marionette_interchange::gltf::read::GltfFile) -> PathBuf
     if !is_vrm && !is_fbx {
         return absolute;
     }
-    let cache = marionette_editing::document_io::data_dir().join("characters");
+    let cache = marionette_editing::document::io::data_dir().join("characters");
     let name = absolute
         .file_stem()
         .map_or_else(|| "character".into(), |s| s.to_string_lossy().into_owned());

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use marionette_skeleton::{JointId, Shape, Skeleton};
 use nalgebra::Vector3;
 
-use super::{Body, FigurePart, Ground, JointFrame, Palette, SITE_HANDLE_SIZE, SiteHandle};
+use super::parts::{Body, FigurePart, Ground, JointFrame, Palette, SITE_HANDLE_SIZE, SiteHandle};
 use crate::convert::{quat, vec3};
 use crate::figure_bounds::{figure_size, ground_height};
 use crate::resources::OpenDocument;

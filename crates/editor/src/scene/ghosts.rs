@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use marionette_skeleton::{Fk, JointId};
 
-use super::{Body, FigurePart, Palette};
+use super::parts::{Body, FigurePart, Palette};
 use crate::convert::{quat, vec3};
 use crate::drag::ghosts::Ghosts;
 

@@ -8,7 +8,7 @@
 use bevy::prelude::*;
 use marionette_skeleton::JointId;
 
-use super::{Body, GhostMeshBody, Palette};
+use super::parts::{Body, GhostMeshBody, Palette};
 use crate::EditorSet;
 use crate::resources::OpenDocument;
 use crate::selection::{Hovered, Selection};

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use super::{Body, SiteHandle};
+use super::parts::{Body, SiteHandle};
 use crate::messages::{PickRequest, PickTarget};
 use crate::selection::Hovered;
 

@@ -12,7 +12,7 @@ use bevy::picking::pointer::{Location, PointerAction, PointerButton, PointerId, 
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowEvent, WindowRef};
 
-use super::ViewArea;
+use super::layout::ViewArea;
 use super::target::ViewsImage;
 
 /// Bevy's mouse input for picking off, the views' own on.

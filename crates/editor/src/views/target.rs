@@ -15,7 +15,7 @@ use bevy::render::render_resource::{Extent3d, TextureFormat};
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiTextureHandle, EguiUserTextures, egui};
 
-use super::{Layout, ViewArea, ViewCamera, viewports};
+use super::layout::{Layout, ViewArea, ViewCamera, viewports};
 
 /// The resolution scale of the 3D views when reduced: half the window's pixels each way.
 pub const REDUCED_SCALE: f32 = 0.5;

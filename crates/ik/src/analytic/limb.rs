@@ -146,7 +146,10 @@ impl KeptWrist {
             point.y.to_bits(),
             point.z.to_bits(),
         ];
-        if !self.key.is_some_and(|k| super::same_words(&k, &key)) {
+        if !self
+            .key
+            .is_some_and(|k| crate::linalg::same_words(&k, &key))
+        {
             self.moved = axes.rotate(angles, point);
             self.key = Some(key);
         }

@@ -9,6 +9,7 @@
 //! imports a character through [`import_character`].
 
 pub mod build;
+mod error;
 pub mod export;
 pub mod humanoid;
 pub mod posing;
@@ -20,40 +21,12 @@ use std::path::Path;
 use marionette_skeleton::Skeleton;
 use marionette_skeleton::format::SkeletonFile;
 
-use crate::fbx::{FbxError, fbx_to_glb, looks_like_fbx};
-use crate::gltf::read::{GltfError, GltfFile};
+use crate::fbx::{fbx_to_glb, looks_like_fbx};
+use crate::gltf::read::GltfFile;
+pub use error::CharacterError;
 use humanoid::{HumanBone, Humanoid, Method};
 use rig::Rig;
 use skinning::CharacterMesh;
-
-/// Why a character could not be imported.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CharacterError {
-    /// The glTF file itself is broken.
-    #[error(transparent)]
-    Gltf(#[from] GltfError),
-    /// The FBX file could not be read.
-    #[error(transparent)]
-    Fbx(#[from] FbxError),
-    /// The file is glTF but holds no character Marionette can pose.
-    #[error("{file}: {}{why}", node.as_ref().map(|n| format!("node {n}: ")).unwrap_or_default())]
-    Rig {
-        /// The file.
-        file: String,
-        /// The node at fault, if one is.
-        node: Option<String>,
-        /// What is wrong.
-        why: String,
-    },
-    /// The skeleton made from the rig is refused (a bug, or a file beyond what is handled).
-    #[error("{file}: the rig does not make a valid skeleton: {why}")]
-    Skeleton {
-        /// The file.
-        file: String,
-        /// The skeleton's defects.
-        why: String,
-    },
-}
 
 /// A character file, read: its glTF, its rig, its humanoid (or why it is not one) and its
 /// skinned meshes.

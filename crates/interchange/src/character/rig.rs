@@ -6,7 +6,7 @@
 
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
-use super::CharacterError;
+use super::error::CharacterError;
 use crate::gltf::read::{GltfFile, decompose};
 
 /// The most joints a character may have (what Bevy skins on the GPU).

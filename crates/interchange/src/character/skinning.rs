@@ -7,7 +7,7 @@
 
 use nalgebra::{Matrix4, Point3, Vector3};
 
-use super::CharacterError;
+use super::error::CharacterError;
 use super::rig::Rig;
 use crate::gltf::read::GltfFile;
 

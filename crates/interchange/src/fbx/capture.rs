@@ -12,7 +12,8 @@
 
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
-use super::{Content, FbxError, joining_nodes, load, matrix_of};
+use super::nodes::{joining_nodes, matrix_of};
+use super::{Content, FbxError, load};
 use crate::bvh::Bvh;
 use crate::bvh::write::{TrackedJoint, bvh_of_tracks};
 

@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 
 use super::corners::corner_of;
 use super::materials::material_of;
-use super::{MAX_NODES, joining_nodes, matrix_of};
+use super::nodes::{joining_nodes, matrix_of};
 use crate::gltf::assemble::Assembly;
+use crate::gltf::read::MAX_NODES;
 
 /// The glTF binary of `scene`, read from a file in `folder` (where textures it names are
 /// looked for).

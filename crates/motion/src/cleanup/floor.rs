@@ -9,7 +9,7 @@
 use marionette_document::{Key, Sequence};
 use marionette_skeleton::{Fk, Skeleton};
 
-use super::ContactPoint;
+use super::point::ContactPoint;
 
 /// The points kept above the floor and the height each stands at when the figure is at rest
 /// (its floor).

@@ -11,7 +11,9 @@ use marionette_document::{Lock, LockError};
 use marionette_skeleton::{Fk, Skeleton};
 use nalgebra::Vector3;
 
-use super::{Baking, CleanupError, FloorPoints, HELD_WITHIN, Planted, paths};
+use super::baking::{Baking, CleanupError, Planted, paths};
+use super::floor::FloorPoints;
+use super::point::HELD_WITHIN;
 
 /// How many times floor locks are added and the sequence baked again.
 const ROUNDS: usize = 3;

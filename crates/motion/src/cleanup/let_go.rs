@@ -11,8 +11,10 @@
 use marionette_document::{Lock, LockError};
 use marionette_skeleton::Skeleton;
 
+use super::baking::{Baking, CleanupError, Planted};
+use super::floor::FloorPoints;
 use super::floor_locks::{self, OnPoint};
-use super::{Baking, CleanupError, ContactPoint, FloorPoints, Planted};
+use super::point::ContactPoint;
 use crate::contacts::Contact;
 
 /// A point of a foot going deeper than this below its floor while two contacts of its foot are

@@ -10,162 +10,32 @@
 //!
 //! [`contacts`]: crate::contacts
 
-use marionette_document::{Lock, LockError, Sequence};
-use marionette_ik::{Goal, GoalKind, TargetShape};
-use marionette_skeleton::{Fk, JointId, Pose, SiteId, Skeleton};
+use marionette_document::{Lock, Sequence};
+use marionette_skeleton::{Fk, Pose, Skeleton};
 use nalgebra::Vector3;
 
-use crate::bake::{BakeSettings, Baker, bake_with_threads};
+use crate::bake::BakeSettings;
 
+mod baking;
 pub mod floor;
 mod floor_locks;
 mod let_go;
 mod pelvis;
 mod plants;
+mod point;
 mod report;
 
 use crate::contacts::{Contact, ContactThresholds, find_contacts};
+pub use baking::CleanupError;
+use baking::{Baking, bake, paths};
 pub use floor::FloorPoints;
 use floor::root_raised;
 pub use let_go::{LET_GO_BELOW, LetGo};
-pub use pelvis::{Leg, REACH, SMOOTHING_SECONDS, smooth_at_least};
+pub use pelvis::{REACH, SMOOTHING_SECONDS, smooth_at_least};
 use plants::{conflicts, plant_feet_whole};
+pub use point::{ContactPoint, HELD_WITHIN, Leg};
 pub use report::{Cleaned, ContactReport, EdgeSteps};
 use report::{at_limits, beyond_reach, edge_steps};
-
-/// A contact that slides more than this while planted after the cleanup (metres) is reported as
-/// not held.
-pub const HELD_WITHIN: f64 = 0.002;
-
-/// A point of the figure whose contacts are found: a site, or a joint's origin.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ContactPoint {
-    /// The site's or the joint's name.
-    pub name: String,
-    /// The joint carrying it.
-    pub joint: JointId,
-    /// Where on the joint (its frame; zero for the joint's origin).
-    pub offset: Vector3<f64>,
-    /// The site, when it is one (the lock is then a `Position` goal on it, else a `Point`).
-    pub site: Option<SiteId>,
-    /// The leg carrying it, when known: its lock is then kept by the leg from the hip down
-    /// (whatever other children the leg's joints have), and the hips come down where the leg
-    /// cannot reach where it is planted.
-    pub leg: Option<Leg>,
-}
-
-impl ContactPoint {
-    /// The site `site` of `skeleton`.
-    pub fn site(skeleton: &Skeleton, site: SiteId) -> ContactPoint {
-        let s = skeleton.site(site);
-        ContactPoint {
-            name: s.name.clone(),
-            joint: s.joint,
-            offset: s.offset,
-            site: Some(site),
-            leg: None,
-        }
-    }
-
-    /// The origin of joint `joint` of `skeleton`.
-    pub fn joint(skeleton: &Skeleton, joint: JointId) -> ContactPoint {
-        ContactPoint {
-            name: skeleton.joint(joint).name.clone(),
-            joint,
-            offset: Vector3::zeros(),
-            site: None,
-            leg: None,
-        }
-    }
-
-    /// The same point on `leg`.
-    pub fn on_leg(self, leg: Leg) -> ContactPoint {
-        ContactPoint {
-            leg: Some(leg),
-            ..self
-        }
-    }
-
-    /// The lock holding this point at `target` ([`ContactPoint::kept`]).
-    fn lock(
-        &self,
-        skeleton: &Skeleton,
-        name: String,
-        target: Vector3<f64>,
-    ) -> Result<Lock, LockError> {
-        self.kept(skeleton, name, self.goal(target))
-    }
-
-    /// The lock holding this point on the level plane through `on_floor` (free across it),
-    /// kept as its contacts are.
-    fn floor_lock(
-        &self,
-        skeleton: &Skeleton,
-        name: String,
-        on_floor: Vector3<f64>,
-    ) -> Result<Lock, LockError> {
-        let goal = Goal::new(GoalKind::Point {
-            joint: self.joint,
-            offset: self.offset,
-            target: on_floor,
-            shape: TargetShape::Plane(Vector3::y()),
-        });
-        self.kept(skeleton, name, goal)
-    }
-
-    /// A lock holding `goal`, kept by this point's leg from the hip down when its leg is known,
-    /// else by its limb.
-    fn kept(&self, skeleton: &Skeleton, name: String, goal: Goal) -> Result<Lock, LockError> {
-        Lock::new(skeleton, name, goal, self.leg.map(|l| l.upper))
-    }
-
-    /// The goal holding this point at `target`.
-    fn goal(&self, target: Vector3<f64>) -> Goal {
-        Goal::new(match self.site {
-            Some(site) => GoalKind::Position { site, target },
-            None => GoalKind::Point {
-                joint: self.joint,
-                offset: self.offset,
-                target,
-                shape: TargetShape::Point,
-            },
-        })
-    }
-
-    /// Whether `other` is the same point (on the same joint, at the same offset).
-    pub fn is_at(&self, other: &ContactPoint) -> bool {
-        self.joint == other.joint && (self.offset - other.offset).norm() < 1e-12
-    }
-
-    /// The prefix of the names of this point's contact locks.
-    fn lock_prefix(&self) -> String {
-        format!("{} contact ", self.name)
-    }
-
-    /// The prefix of the names of this point's floor locks ([`floor_locks`]).
-    fn floor_prefix(&self) -> String {
-        format!("{} floor ", self.name)
-    }
-}
-
-/// Why a cleanup could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum CleanupError {
-    /// The sequence does not re-solve its locks when baked.
-    #[error(
-        "sequence \"{0}\" does not hold its locks (hold_locks: false): locks could not keep its feet"
-    )]
-    LocksNotHeld(String),
-    /// No point to look at.
-    #[error("no foot points to find contacts of")]
-    NoPoints,
-    /// A lock could not be made (its name says which).
-    #[error(transparent)]
-    Lock(#[from] LockError),
-    /// The thread pool could not be built.
-    #[error("could not start the bake's threads: {0}")]
-    Threads(#[from] rayon::ThreadPoolBuildError),
-}
 
 /// The figure's height standing at rest: the vertical extent of its joints and sites (metres).
 pub fn figure_height(skeleton: &Skeleton) -> f64 {
@@ -179,84 +49,6 @@ pub fn figure_height(skeleton: &Skeleton) -> f64 {
         (l.min(y), h.max(y))
     });
     if high > low { high - low } else { 1.0 }
-}
-
-/// The paths of `points` over `frames`.
-fn paths(
-    skeleton: &Skeleton,
-    frames: &[Vec<f64>],
-    points: &[ContactPoint],
-) -> Vec<Vec<Vector3<f64>>> {
-    let mut fk = Fk::new(skeleton);
-    let mut out = vec![Vec::with_capacity(frames.len()); points.len()];
-    for q in frames {
-        fk.update(skeleton, q);
-        for (path, p) in out.iter_mut().zip(points) {
-            path.push(fk.point(p.joint, &p.offset));
-        }
-    }
-    out
-}
-
-/// A sequence and the locks it is baked with.
-struct Baking<'a> {
-    skeleton: &'a Skeleton,
-    sequence: &'a Sequence,
-    locks: &'a [Lock],
-    settings: BakeSettings,
-}
-
-impl Baking<'_> {
-    /// The frames of `frames` (every frame of the sequence) that `changed` locks reach (their
-    /// ranges and blends) baked again with the locks and `more`: a frame's bake depends only on
-    /// the locks holding or easing on it.
-    fn refresh(&self, more: &[Lock], changed: &[&Lock], frames: &mut [Vec<f64>]) {
-        use rayon::prelude::*;
-        let mut all = self.locks.to_vec();
-        all.extend(more.iter().cloned());
-        let baker = Baker::new(self.skeleton, self.sequence, &all, self.settings);
-        let (first, last) = baker.range();
-        let mut wanted: Vec<i64> = changed
-            .iter()
-            .filter_map(|l| l.reach())
-            .flat_map(|(a, b)| a.max(first)..=b.min(last))
-            .collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let made: Vec<(i64, Vec<f64>)> = wanted
-            .into_par_iter()
-            .map_init(|| Fk::new(self.skeleton), |fk, f| (f, baker.frame(f, fk).q))
-            .collect();
-        for (f, q) in made {
-            if let Some(slot) = frames.get_mut((f - first) as usize) {
-                *slot = q;
-            }
-        }
-    }
-}
-
-/// The contacts found and the locks that hold them.
-struct Planted<'a> {
-    floor: &'a FloorPoints,
-    points: &'a [ContactPoint],
-    /// (point index, contact).
-    found: &'a [(usize, Contact)],
-    /// Per contact, its lock when it is locked.
-    locks: &'a [Option<&'a Lock>],
-}
-
-/// Every frame of `sequence` baked against `locks`.
-fn bake(
-    skeleton: &Skeleton,
-    sequence: &Sequence,
-    locks: &[Lock],
-    settings: BakeSettings,
-) -> Result<Vec<Vec<f64>>, CleanupError> {
-    let baker = Baker::new(skeleton, sequence, locks, settings);
-    Ok(bake_with_threads(&baker, 0, &|| {})?
-        .into_iter()
-        .map(|f| f.q)
-        .collect())
 }
 
 /// Finds the contacts of `points` over `sequence` (a valid sequence of `skeleton`) baked with

@@ -18,7 +18,7 @@
 use marionette_skeleton::{Fk, JointId, Skeleton};
 use nalgebra::Vector3;
 
-use super::ContactPoint;
+use super::point::ContactPoint;
 use crate::contacts::Contact;
 
 /// The share of a leg's straight length it is asked to reach: a knee never quite straight (a
@@ -27,19 +27,6 @@ pub const REACH: f64 = 0.998;
 
 /// The half-width of the smoothing of the hips' lowering and raising (seconds).
 pub const SMOOTHING_SECONDS: f64 = 0.12;
-
-/// A leg: the joints whose origins are the hip, the knee and, where the leg has a foot, the
-/// ankle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Leg {
-    /// The upper leg (its origin is the hip).
-    pub upper: JointId,
-    /// The lower leg (its origin is the knee).
-    pub lower: JointId,
-    /// The foot (its origin is the ankle); `None` for a leg of two segments whose points are on
-    /// its lower leg (a stick figure's).
-    pub foot: Option<JointId>,
-}
 
 /// How far the hips must come down (metres, ≥ 0) for the leg carrying `point` to reach
 /// `planted` on the frame whose joints `fk` holds.
@@ -126,6 +113,7 @@ pub fn smooth_at_least(values: &[f64], half_width: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cleanup::Leg;
     use marionette_skeleton::{Pose, builtin};
 
     #[test]

@@ -6,7 +6,8 @@ use marionette_document::{Lock, Sequence};
 use marionette_skeleton::{Fk, JointId, Skeleton};
 use nalgebra::Vector3;
 
-use super::{ContactPoint, HELD_WITHIN, LetGo};
+use super::let_go::LetGo;
+use super::point::{ContactPoint, HELD_WITHIN};
 use crate::contacts::{Contact, ContactThresholds};
 
 /// One contact as found and as held.

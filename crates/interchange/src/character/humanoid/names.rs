@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use marionette_skeleton::sides::split_name;
 
-use super::{HumanBone, Side};
+use super::bones::HumanBone;
 use crate::character::rig::Rig;
+use marionette_skeleton::sides::Side;
 
 /// What a joint's name says it is: (side, bone kind).
 fn kind_of(name: &str) -> Option<(Option<Side>, &'static str)> {

@@ -2,8 +2,9 @@
 //! hips with two leg chains going down, a spine going up to the joint where two arms and the
 //! neck branch off, the head above it.
 
-use super::{HumanBone, Limb, Side};
+use super::bones::{HumanBone, Limb};
 use crate::character::rig::Rig;
+use marionette_skeleton::sides::Side;
 use marionette_skeleton::sides::split_name;
 
 /// Whether `a` is `b` or above it.

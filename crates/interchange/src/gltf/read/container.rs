@@ -6,7 +6,7 @@ use std::path::Path;
 use marionette_skeleton::ron_io::MAX_DATA_BYTES;
 use serde_json::Value;
 
-use super::GltfError;
+use super::error::GltfError;
 
 /// The JSON and binary chunks of a GLB file.
 pub(super) fn glb_chunks(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>), String> {

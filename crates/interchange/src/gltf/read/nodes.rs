@@ -6,8 +6,26 @@ use marionette_skeleton::rotation::nearest_rotation;
 use nalgebra::{Matrix3, Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
 
-use super::{GltfError, MAX_NODES, NodeInfo};
+use super::error::{GltfError, MAX_NODES};
 
+/// One node: its name, place in the tree and rest transform.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeInfo {
+    /// Its name in the file, if any.
+    pub name: Option<String>,
+    /// Its parent node.
+    pub parent: Option<usize>,
+    /// Its child nodes.
+    pub children: Vec<usize>,
+    /// Its transform relative to its parent (the file's TRS or matrix).
+    pub local: Matrix4<f64>,
+    /// Its mesh.
+    pub mesh: Option<usize>,
+    /// Its skin.
+    pub skin: Option<usize>,
+}
+
+/// Every node of the file's JSON, checked to be one forest.
 pub(super) fn read_nodes(json: &Value, file: &str) -> Result<Vec<NodeInfo>, GltfError> {
     let list = json["nodes"].as_array().map_or(&[][..], Vec::as_slice);
     if list.len() > MAX_NODES {

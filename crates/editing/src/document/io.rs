@@ -11,8 +11,9 @@ use std::time::SystemTime;
 use marionette_document::{DocumentFile, Stage, StageError, StageFigure, StageFile};
 use marionette_skeleton::{FileError, Pose};
 
-use crate::stage::{FigureSlot, StageParts};
-use crate::{Document, History};
+use super::Document;
+use super::history::History;
+use super::{FigureSlot, StageParts};
 
 /// Why a document could not be opened or saved.
 pub type DocumentError = StageError;
@@ -103,7 +104,7 @@ impl Document {
         });
         if !slots.is_empty() {
             doc.stage = StageParts {
-                id: crate::stage::new_figure_id(),
+                id: super::new_figure_id(),
                 figures: slots,
                 active: 0,
                 props,

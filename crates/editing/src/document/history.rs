@@ -6,7 +6,17 @@
 use marionette_document::{LibraryPose, Lock, Sequence};
 use marionette_skeleton::JointId;
 
-use crate::stage::{StageLayout, StageParts};
+use super::stage_layout::StageLayout;
+
+/// What undo and redo change on the stage: the other figures' poses a linked edit set, and
+/// the stage's layout. The document's stage parts implement it.
+pub trait StageUndo: std::fmt::Debug {
+    /// Puts `poses` (figure identity, state) on the figures they name; the edited figure's
+    /// into `pose`.
+    fn put_poses(&mut self, pose: &mut Vec<f64>, poses: &[(u64, Vec<f64>)]);
+    /// Lays the stage out as `layout` says.
+    fn restore(&mut self, layout: &StageLayout);
+}
 
 /// The parts of a document that edits change, borrowed for an undo or a redo.
 #[derive(Debug)]
@@ -22,7 +32,7 @@ pub struct Edited<'a> {
     /// The pose library.
     pub library: &'a mut Vec<LibraryPose>,
     /// The rest of the stage.
-    pub stage: &'a mut StageParts,
+    pub stage: &'a mut dyn StageUndo,
 }
 
 /// One undoable edit.
@@ -361,6 +371,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::StageParts;
 
     fn change(label: &str, before: f64, after: f64) -> Change {
         Change::Pose {

@@ -1,0 +1,15 @@
+//! What an applied edit reports back ([`Applied`]): nothing, a sentence, or a solve's outcome.
+
+use crate::solve::SolveOutcome;
+
+/// What an applied edit reports back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    /// Done (or nothing to do), nothing to tell.
+    Quietly,
+    /// Done; this is worth telling the user ("Locked left heel", "Undid: Drag right wrist").
+    Said(String),
+    /// A solve ran ("solve until satisfied"): its outcome, for the status bar and the plot,
+    /// and what to tell.
+    Solved(Box<SolveOutcome>, String),
+}
