@@ -19,7 +19,7 @@ use crate::sequence::{Key, KeyInterpolation, RootInterpolation, RotationInterpol
 /// The version of a one-figure document, which this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// The version of a stage document (several figures and props, [`crate::stage_file`]).
+/// The version of a stage document (several figures and props, [`crate::stage::file`]).
 pub const STAGE_VERSION: u32 = 2;
 
 fn yes() -> bool {

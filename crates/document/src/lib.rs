@@ -16,9 +16,6 @@ mod key_file;
 pub mod lock;
 pub mod sequence;
 pub mod stage;
-pub mod stage_check;
-pub mod stage_file;
-mod stage_format;
 
 pub use curve_name::{curve_name, curve_state};
 pub use file::{
@@ -32,9 +29,9 @@ pub use sequence::{
     FreeHandles, Key, KeyInterpolation, KeyedParts, MAX_FPS, MAX_FRAME, MAX_HANDLE_VALUE, MAX_SPAN,
     MIN_FPS, RootInterpolation, RotationInterpolation, Sequence, frame_in_range,
 };
+pub use stage::check::StageDefect;
+pub use stage::file::{StageError, StageFile};
 pub use stage::{
     Cue, Hold, Link, LinkTarget, Placement, Prop, PropContact, PropKey, PropPlace, PropShape,
     PropTrack, SiteRef, Stage, StageFigure,
 };
-pub use stage_check::StageDefect;
-pub use stage_file::{StageError, StageFile};

@@ -1,6 +1,6 @@
 //! Files for other tools from the editor: the shown sequence (baked, locks held) or the current
 //! pose exported as BVH, glTF or JSON (of a stage: the whole stage as glb, the edited figure
-//! placed on it as BVH or JSON, through the command line's own [`marionette_interchange::stage_export`]), and a BVH capture or a glTF character imported as a new
+//! placed on it as BVH or JSON, through the command line's own [`marionette_interchange::stage::export`]), and a BVH capture or a glTF character imported as a new
 //! document, through the readers every front end shares ([`marionette_interchange`]). Failures
 //! are errors that change nothing.
 
@@ -81,7 +81,7 @@ impl ExportJob {
     /// Bakes (calling `progress` after each frame) and writes the file.
     pub fn run(&self, progress: &(dyn Fn() + Sync)) -> Result<Exported, String> {
         if let Some((stage, figure, folder)) = &self.stage {
-            use marionette_interchange::stage_export::{StageExport, export_stage};
+            use marionette_interchange::stage::export::{StageExport, export_stage};
             let export = StageExport {
                 stage,
                 sequence: self.sequence.as_ref().map(|s| s.name.as_str()),

@@ -15,5 +15,4 @@ pub mod file_kind;
 pub mod gltf;
 pub mod json;
 pub mod retarget;
-pub mod stage_export;
-pub mod stage_glb;
+pub mod stage;

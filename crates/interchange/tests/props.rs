@@ -38,7 +38,7 @@ fn every_shipped_prop_is_valid_glb_of_its_size_centred_on_its_origin() {
     for (name, size) in SHIPPED {
         let path = props().join(name);
         assert_eq!(
-            marionette_document::stage_check::mesh_problem(&path),
+            marionette_document::stage::check::mesh_problem(&path),
             None,
             "{name}"
         );

@@ -2,7 +2,7 @@
 //! sequence, baked with its locks held (or, without `--sequence`, its pose), for other tools;
 //! `marionette export POSE.ron --skeleton S.ron --format bvh|glb|json --out FILE` writes one pose
 //! as one frame. A character's glb is the character's own file, posed. A stage's glb holds every
-//! figure and prop ([`marionette_interchange::stage_glb`]); its BVH and JSON one figure
+//! figure and prop ([`marionette_interchange::stage::glb`]); its BVH and JSON one figure
 //! (`--figure NAME`). Exit status: 0 written, 1 bad input (nothing written).
 
 use std::path::PathBuf;
@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use marionette_document::{Stage, StageFile};
 use marionette_interchange::export::{ExportFormat, Sources, assets_folder, export_bytes};
 use marionette_interchange::file_kind::FileKind;
-use marionette_interchange::stage_export::{StageExport, export_stage};
+use marionette_interchange::stage::export::{StageExport, export_stage};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 use marionette_skeleton::Skeleton;
 

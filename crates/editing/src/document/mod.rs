@@ -3,9 +3,15 @@
 //! so each is checked (bad values are errors that change nothing), clamped to the limits, and
 //! undoable as one step (a whole drag included: the pose changes live while dragging and one step
 //! is recorded when it ends, as Fyrox's editor does). The editor sends every edit as one
-//! [`crate::Edit`] to [`Document::apply`] ([`crate::edit`]); the edits themselves are here (the
-//! pose, stiffness, undo), in [`crate::drag`], [`crate::lock_edits`] and [`crate::timeline`];
-//! opening and saving Document files in [`io`].
+//! [`crate::Edit`] to [`Document::apply`] ([`crate::edit`]); the edits themselves are in
+//! `figure_edits.rs` (the pose, stiffness, undo), [`crate::drag`], [`crate::lock_edits`],
+//! [`crate::timeline`] and the others; opening and saving Document files in [`io`].
+//!
+//! This folder holds the Document and what it holds, and nothing it holds depends on an edit:
+//! the undo history ([`history`]), the stage's other figures, props, links and cues
+//! ([`StageParts`], here because each figure is a Document of its own) and the layout undo
+//! restores ([`stage_layout`]), the drag in progress ([`drag_state`]), and the smaller things in
+//! [`held`].
 //!
 //! Every solve goes through one goal set ([`Document::goal_set`]): the locks the edit can disturb
 //! and the edit's own goal, each goal served by its own chain. A drag, the swivel, the ghosts and

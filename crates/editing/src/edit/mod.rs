@@ -20,6 +20,7 @@ use crate::drag::Grip;
 use crate::history::UndoStep;
 use crate::solve::{Comparison, IkSettings, Solving};
 pub use crate::timeline::SequenceSettings;
+mod said;
 mod settings;
 
 pub use crate::applied::Applied;
@@ -326,23 +327,7 @@ impl Document {
             Edit::SetSwivel { limb, angle, undo } => {
                 crate::swivel::set_swivel(self, &limb, angle, undo).map_err(EditError::Swivel)?;
             }
-            Edit::SolveUntilSatisfied { budget } => {
-                let Some(outcome) = self.solve_until_satisfied(runner, budget) else {
-                    return Ok(Applied::Said(
-                        "Nothing to solve yet: drag a body or a handle, or lock a part, first"
-                            .into(),
-                    ));
-                };
-                let report = &outcome.report;
-                let said = format!(
-                    "{}: {} after {} iterations, residual {:.4} mm",
-                    outcome.ran,
-                    if report.converged { "met" } else { "not met" },
-                    report.iterations,
-                    report.residual * 1000.0
-                );
-                return Ok(Applied::Solved(Box::new(outcome), said));
-            }
+            Edit::SolveUntilSatisfied { budget } => return Ok(self.solved(runner, budget)),
             Edit::OpenPose(path) => {
                 self.load_pose(&path)
                     .map_err(|e| EditError::PoseFile(e.to_string()))?;
@@ -350,26 +335,14 @@ impl Document {
             }
             Edit::BeginDrag(grip) => self.begin_grip(grip, solving.chain_mode)?,
             Edit::EndDrag => self.end_drag(),
-            Edit::CancelDrag => {
-                if self.drag().is_none() {
-                    return Ok(Applied::Quietly);
-                }
-                self.cancel_drag();
-                return Ok(Applied::Said("Drag cancelled".into()));
-            }
+            Edit::CancelDrag => return Ok(self.drag_cancelled()),
             Edit::Lock { part, kind } => {
                 let index = self.lock_part(part, kind, runner)?;
-                return Ok(Applied::Said(format!(
-                    "Locked {}",
-                    self.locks()[index].name
-                )));
+                return Ok(self.locked(index));
             }
             Edit::LockTogether(a, b) => {
                 let index = self.lock_together(a, b, runner)?;
-                return Ok(Applied::Said(format!(
-                    "Locked {}",
-                    self.locks()[index].name
-                )));
+                return Ok(self.locked(index));
             }
             Edit::RemoveLock(i) => self.remove_lock(i)?,
             Edit::RenameLock(i, name) => self.rename_lock(i, &name)?,
@@ -466,18 +439,8 @@ impl Document {
                 }
             }
             Edit::Stage(edit) => return self.apply_stage(edit, runner),
-            Edit::Undo => {
-                return Ok(Applied::Said(match self.undo() {
-                    Some(label) => format!("Undid: {label}"),
-                    None => "Nothing to undo".into(),
-                }));
-            }
-            Edit::Redo => {
-                return Ok(Applied::Said(match self.redo() {
-                    Some(label) => format!("Redid: {label}"),
-                    None => "Nothing to redo".into(),
-                }));
-            }
+            Edit::Undo => return Ok(self.undone()),
+            Edit::Redo => return Ok(self.redone()),
         }
         Ok(Applied::Quietly)
     }

@@ -267,7 +267,7 @@ impl Document {
         self.check_new_name(&prop.name, None)?;
         check_prop_place(&prop.name, &prop.place)?;
         let folder = self.folder();
-        if let Some(why) = marionette_document::stage_check::shape_problem(&prop.shape, &folder) {
+        if let Some(why) = marionette_document::stage::check::shape_problem(&prop.shape, &folder) {
             return Err(refused(format!("prop \"{}\": {why}", prop.name)));
         }
         let before = self.stage.layout();

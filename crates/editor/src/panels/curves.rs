@@ -22,7 +22,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use egui_plot::{Plot, VLine};
+use egui_plot::{Plot, PlotPoint, VLine};
 use marionette_editing::curve_edits::shown_scale;
 use marionette_editing::{Document, Edit};
 use marionette_skeleton::{JointId, ROOT_STATE_LEN};
@@ -201,6 +201,83 @@ fn colour(i: usize) -> egui::Color32 {
     COLOURS[i % COLOURS.len()]
 }
 
+/// The row above the plot: Frame all (whether it was clicked), the blend and Tween, and the
+/// reshaping of the selected points.
+fn toolbar(
+    ui: &mut egui::Ui,
+    curves: &[Curve],
+    joints: &[JointId],
+    state: &mut CurvesUi,
+    out: &mut PanelOutput,
+) -> bool {
+    ui.horizontal(|ui| {
+        let frame_all = ui
+            .button("Frame all")
+            .on_hover_text("Every curve (F over the plot with no point selected)")
+            .clicked();
+        ui.separator();
+        ui.add(egui::Slider::new(&mut state.blend, 0.0..=1.0).text("blend"));
+        if ui
+            .button("Tween")
+            .on_hover_text("A key at the current frame on the selected joints, the blend's share of the way from each one's key before to its key after")
+            .clicked()
+        {
+            out.edits.push(Edit::Tween { joints: joints.to_vec(), blend: state.blend });
+        }
+        ui.separator();
+        let any = !state.selected.is_empty();
+        for (label, how, tip) in [
+            ("Smooth", Reshape::Smooth, "Each selected point a quarter of the way to its neighbours' mean"),
+            ("Blend to before", Reshape::Blend(false, state.blend), "Each selected point the blend's share of the way to the key before"),
+            ("Blend to after", Reshape::Blend(true, state.blend), "Each selected point the blend's share of the way to the key after"),
+        ] {
+            if ui.add_enabled(any, egui::Button::new(label)).on_hover_text(tip).clicked()
+                && let Some(edit) = reshaped(curves, &state.selected, how)
+            {
+                out.edits.push(edit);
+            }
+        }
+        frame_all
+    })
+    .inner
+}
+
+/// A click on the plot: Ctrl on a curve keys that DOF there; on a point selects it (Shift adds
+/// or removes it); elsewhere goes to the frame under the pointer.
+fn clicked(
+    curves: &[Curve],
+    near: Option<(usize, i64)>,
+    on_curve: Option<(usize, i64, f64)>,
+    at: Option<PlotPoint>,
+    modifiers: egui::Modifiers,
+    state: &mut CurvesUi,
+    out: &mut PanelOutput,
+) {
+    match (near, on_curve) {
+        (None, Some((c, f, value))) if modifiers.command => {
+            let curve = &curves[c];
+            out.edits
+                .push(Edit::KeyDofs(vec![(f, curve.state, value / curve.scale)]));
+        }
+        (Some((c, f)), _) => {
+            let point = (curves[c].state, f);
+            if !modifiers.shift {
+                state.selected.clear();
+            }
+            if let Some(i) = state.selected.iter().position(|p| *p == point) {
+                state.selected.remove(i);
+            } else {
+                state.selected.push(point);
+            }
+        }
+        (None, _) => {
+            if let Some(at) = at {
+                out.edits.push(Edit::GoToFrame(at.x.round() as i64));
+            }
+        }
+    }
+}
+
 /// The curve editor window.
 pub fn curves_window(
     ctx: &egui::Context,
@@ -221,35 +298,7 @@ pub fn curves_window(
                 ui.label("Show a sequence and select joints to see their curves.");
                 return;
             }
-            let mut frame_all = false;
-            ui.horizontal(|ui| {
-                frame_all = ui
-                    .button("Frame all")
-                    .on_hover_text("Every curve (F over the plot with no point selected)")
-                    .clicked();
-                ui.separator();
-                ui.add(egui::Slider::new(&mut state.blend, 0.0..=1.0).text("blend"));
-                if ui
-                    .button("Tween")
-                    .on_hover_text("A key at the current frame on the selected joints, the blend's share of the way from each one's key before to its key after")
-                    .clicked()
-                {
-                    out.edits.push(Edit::Tween { joints: joints.clone(), blend: state.blend });
-                }
-                ui.separator();
-                let any = !state.selected.is_empty();
-                for (label, how, tip) in [
-                    ("Smooth", Reshape::Smooth, "Each selected point a quarter of the way to its neighbours' mean"),
-                    ("Blend to before", Reshape::Blend(false, state.blend), "Each selected point the blend's share of the way to the key before"),
-                    ("Blend to after", Reshape::Blend(true, state.blend), "Each selected point the blend's share of the way to the key after"),
-                ] {
-                    if ui.add_enabled(any, egui::Button::new(label)).on_hover_text(tip).clicked()
-                        && let Some(edit) = reshaped(&tracks.curves, &state.selected, how)
-                    {
-                        out.edits.push(edit);
-                    }
-                }
-            });
+            let mut frame_all = toolbar(ui, &tracks.curves, &joints, state, out);
             ui.label("dashed: as interpolated · solid: as baked with the locks · points: keys (drag: value, or sideways: frame; the selected ones together) · handles on the selected points · Ctrl+click a curve: key that DOF");
             let frame = document.frame() as f64;
             // Over the window (its whole area: the plot is not laid out yet).
@@ -353,28 +402,7 @@ pub fn curves_window(
                 state.tangents = Some((f, p + egui::vec2(4.0, 4.0), (curve.name.clone(), curve.state, free)));
             }
             if r.clicked() {
-                match (near, on_curve) {
-                    (None, Some((c, f, value))) if modifiers.command => {
-                        let curve = &tracks.curves[c];
-                        out.edits.push(Edit::KeyDofs(vec![(f, curve.state, value / curve.scale)]));
-                    }
-                    (Some((c, f)), _) => {
-                        let point = (tracks.curves[c].state, f);
-                        if !modifiers.shift {
-                            state.selected.clear();
-                        }
-                        if let Some(i) = state.selected.iter().position(|p| *p == point) {
-                            state.selected.remove(i);
-                        } else {
-                            state.selected.push(point);
-                        }
-                    }
-                    (None, _) => {
-                        if let Some(at) = at {
-                            out.edits.push(Edit::GoToFrame(at.x.round() as i64));
-                        }
-                    }
-                }
+                clicked(&tracks.curves, near, on_curve, at, modifiers, state, out);
             }
         });
     if let Some((frame, at, on)) = &state.tangents

@@ -46,11 +46,11 @@ use crate::EditorSet;
 use crate::export::RunningExport;
 use crate::input::Requests;
 use crate::messages::RecoveryAnswer;
-use crate::resources::{LockHover, Notices, OpenDocument, SolveStatus};
+use crate::resources::{Display, LockHover, Notices, OpenDocument, Prompts, SolveStatus};
 use crate::selection::Selection;
 use crate::timeline::Playback;
 use crate::views::ViewArea;
-use crate::views::target::paint_views;
+use crate::views::target::{ViewResolution, paint_views};
 pub use output::{PanelOutput, undo_step};
 use params::{PanelInputs, PanelState};
 
@@ -215,17 +215,7 @@ fn editor_ui(
             );
         });
         egui::Panel::bottom("status bar").show(ui, |ui| {
-            status::status_bar(
-                ui,
-                &status::StatusView {
-                    document,
-                    solving: &inputs.solving,
-                    solve: &inputs.solve,
-                    locks: &inputs.lock_status,
-                    notices: &state.notices,
-                },
-                &mut resolution,
-            );
+            status_bar(ui, &inputs, &state, &mut resolution);
         });
         let tolerance = inputs.solving.runner.settings().tolerance;
         // At least its default height from the start, so adding the first lock does not move
@@ -269,39 +259,7 @@ fn editor_ui(
                 timeline::timeline_panel(ui, &view, &mut state, &mut out);
             },
         );
-        remembered_panel(
-            ui,
-            (Edge::Left, "outliner"),
-            &mut panels.outliner,
-            panel_memory::SIDE_SIZES,
-            ("outliner", "»"),
-            |ui| {
-                outliner::outliner_panel(
-                    ui,
-                    document,
-                    &inputs.character.0,
-                    &mut selection,
-                    &mut out,
-                );
-            },
-        );
-        remembered_panel(
-            ui,
-            (Edge::Right, "ik panel"),
-            &mut panels.ik,
-            panel_memory::SIDE_SIZES,
-            ("IK panel", "«"),
-            |ui| {
-                let view = ik::IkView {
-                    document,
-                    solving: &inputs.solving,
-                    limb: &inputs.limb,
-                    solve: &inputs.solve,
-                    ghosts: &inputs.ghosts,
-                };
-                ik::ik_panel(ui, &view, &mut out);
-            },
-        );
+        side_panels(ui, &inputs, &mut panels, &mut selection, &mut out);
         let left = ui.available_rect_before_wrap();
         // Only where the panels leave room (a drag keeps the views' place, not the panels').
         paint_views(ui.ctx(), &inputs.views_image, &state.area, left);
@@ -311,50 +269,13 @@ fn editor_ui(
         if let Some(running) = &inputs.export {
             dialogs::export_progress(ui, running);
         }
-        if display.motion_plot {
-            let mut site = state.motion_site.clone();
-            motion::motion_window(
-                ui.ctx(),
-                document,
-                &inputs.motion,
-                &mut site,
-                &mut display.motion_plot,
-                &mut out,
-            );
-            state.motion_site.set_if_neq(site);
-        }
-        if display.curves {
-            let mut ui_state = state.curves_ui.clone();
-            let tracks = (&*inputs.curves, selection.joints(document));
-            curves::curves_window(
-                ui.ctx(),
-                document,
-                tracks,
-                &mut ui_state,
-                &mut display.curves,
-                &mut out,
-            );
-            state.curves_ui.set_if_neq(ui_state);
-        }
-        if display.pose_library {
-            let mut settings = state.library.clone();
-            pose_library::pose_library_window(
-                ui.ctx(),
-                document,
-                &selection.joints(document),
-                &mut settings,
-                &mut display.pose_library,
-                &mut out,
-            );
-            state.library.set_if_neq(settings);
-        }
-        retarget_map::retarget_map_window(ui.ctx(), &mut prompts.retarget, &mut out);
-        if let Some(grip) = inputs.active.handle() {
-            dialogs::handle_value(ui.ctx(), document, &grip);
-        }
-        dialogs::quit_question(ui, &mut prompts, &mut out);
-        dialogs::recovery_question(ui, &prompts, &mut out);
-        dialogs::path_prompt(ui, &mut prompts, &mut out);
+        floating_windows(
+            ui,
+            &inputs,
+            &mut state,
+            (&mut display, &selection, &mut prompts),
+            &mut out,
+        );
     });
     **output = Some(full);
     state.layout.set_if_neq(layout);
@@ -385,6 +306,122 @@ fn editor_ui(
         &state.selection,
         &mut state.notices,
         &mut requests,
+    );
+}
+
+/// The outliner on the left and the IK panel on the right, each hidden or resized as
+/// remembered.
+fn side_panels(
+    ui: &mut egui::Ui,
+    inputs: &PanelInputs,
+    panels: &mut panel_memory::PanelLayout,
+    selection: &mut Selection,
+    out: &mut PanelOutput,
+) {
+    use panel_memory::{Edge, remembered_panel};
+    let document = &inputs.document.0;
+    remembered_panel(
+        ui,
+        (Edge::Left, "outliner"),
+        &mut panels.outliner,
+        panel_memory::SIDE_SIZES,
+        ("outliner", "»"),
+        |ui| {
+            outliner::outliner_panel(ui, document, &inputs.character.0, selection, out);
+        },
+    );
+    remembered_panel(
+        ui,
+        (Edge::Right, "ik panel"),
+        &mut panels.ik,
+        panel_memory::SIDE_SIZES,
+        ("IK panel", "«"),
+        |ui| {
+            let view = ik::IkView {
+                document,
+                solving: &inputs.solving,
+                limb: &inputs.limb,
+                solve: &inputs.solve,
+                ghosts: &inputs.ghosts,
+            };
+            ik::ik_panel(ui, &view, out);
+        },
+    );
+}
+
+/// The windows that float over the views (the motion plot, the curves, the pose library, the
+/// retarget map) and the dialogs (errors, progress, questions, the path prompt).
+fn floating_windows(
+    ui: &mut egui::Ui,
+    inputs: &PanelInputs,
+    state: &mut PanelState,
+    (display, selection, prompts): (&mut Display, &Selection, &mut Prompts),
+    out: &mut PanelOutput,
+) {
+    let document = &inputs.document.0;
+    if display.motion_plot {
+        let mut site = state.motion_site.clone();
+        motion::motion_window(
+            ui.ctx(),
+            document,
+            &inputs.motion,
+            &mut site,
+            &mut display.motion_plot,
+            out,
+        );
+        state.motion_site.set_if_neq(site);
+    }
+    if display.curves {
+        let mut ui_state = state.curves_ui.clone();
+        let tracks = (&*inputs.curves, selection.joints(document));
+        curves::curves_window(
+            ui.ctx(),
+            document,
+            tracks,
+            &mut ui_state,
+            &mut display.curves,
+            out,
+        );
+        state.curves_ui.set_if_neq(ui_state);
+    }
+    if display.pose_library {
+        let mut settings = state.library.clone();
+        pose_library::pose_library_window(
+            ui.ctx(),
+            document,
+            &selection.joints(document),
+            &mut settings,
+            &mut display.pose_library,
+            out,
+        );
+        state.library.set_if_neq(settings);
+    }
+    retarget_map::retarget_map_window(ui.ctx(), &mut prompts.retarget, out);
+    if let Some(grip) = inputs.active.handle() {
+        dialogs::handle_value(ui.ctx(), document, &grip);
+    }
+    dialogs::quit_question(ui, prompts, out);
+    dialogs::recovery_question(ui, prompts, out);
+    dialogs::path_prompt(ui, prompts, out);
+}
+
+/// The status bar along the bottom.
+fn status_bar(
+    ui: &mut egui::Ui,
+    inputs: &PanelInputs,
+    state: &PanelState,
+    resolution: &mut ViewResolution,
+) {
+    status::status_bar(
+        ui,
+        &status::StatusView {
+            document: &inputs.document.0,
+            solving: &inputs.solving,
+            solve: &inputs.solve,
+            locks: &inputs.lock_status,
+            notices: &state.notices,
+        },
+        resolution,
     );
 }
 

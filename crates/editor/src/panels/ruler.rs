@@ -94,34 +94,7 @@ pub fn ruler(
         );
         painter.rect_filled(r, 0.0, theme::SELECTED_RANGE);
     }
-    // Ticks and numbers.
-    let every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
-        .into_iter()
-        .find(|&n| n as f32 * ppf >= 34.0)
-        .unwrap_or(1000);
-    for f in start..=end {
-        let x = x_of(f);
-        let long = f % every == 0;
-        if ppf >= 3.0 || long {
-            let h = if long { 7.0 } else { 3.0 };
-            painter.line_segment(
-                [
-                    egui::pos2(x, rect.min.y + RULER_H - h),
-                    egui::pos2(x, rect.min.y + RULER_H),
-                ],
-                egui::Stroke::new(1.0, weak),
-            );
-        }
-        if long {
-            painter.text(
-                egui::pos2(x + 2.0, rect.min.y + 1.0),
-                egui::Align2::LEFT_TOP,
-                f,
-                text.clone(),
-                weak,
-            );
-        }
-    }
+    draw_ticks(&painter, rect, (start, end), (&x_of, ppf), &text);
     // Lane names.
     let name = |y: f32, s: &str, colour: egui::Color32| {
         painter.text(
@@ -184,21 +157,7 @@ pub fn ruler(
     }
     // The violation strip.
     name(strip_top + STRIP_H * 0.5, "violation", weak);
-    for &(f, error) in &view.strip.errors {
-        if f < start || f > end {
-            continue;
-        }
-        let colour = if error <= view.tolerance {
-            theme::STRIP_HELD
-        } else {
-            theme::STRIP_VIOLATED
-        };
-        let r = egui::Rect::from_x_y_ranges(
-            (x_of(f) - ppf * 0.5)..=(x_of(f) + ppf * 0.5),
-            (strip_top + 2.0)..=(strip_top + STRIP_H - 1.0),
-        );
-        painter.rect_filled(r, 0.0, colour);
-    }
+    draw_strip(&painter, view, (start, end), (&x_of, ppf), strip_top);
     // The current frame.
     let x = x_of(doc.frame());
     painter.line_segment(
@@ -225,6 +184,69 @@ pub fn ruler(
             frame: key.frame,
             at: pos + egui::vec2(4.0, 4.0),
         });
+    }
+}
+
+/// The ruler's ticks, every frame when there is room, and its numbers.
+fn draw_ticks(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    (start, end): (i64, i64),
+    (x_of, ppf): (&dyn Fn(i64) -> f32, f32),
+    text: &egui::FontId,
+) {
+    let weak = theme::QUIET;
+    let every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+        .into_iter()
+        .find(|&n| n as f32 * ppf >= 34.0)
+        .unwrap_or(1000);
+    for f in start..=end {
+        let x = x_of(f);
+        let long = f % every == 0;
+        if ppf >= 3.0 || long {
+            let h = if long { 7.0 } else { 3.0 };
+            painter.line_segment(
+                [
+                    egui::pos2(x, rect.min.y + RULER_H - h),
+                    egui::pos2(x, rect.min.y + RULER_H),
+                ],
+                egui::Stroke::new(1.0, weak),
+            );
+        }
+        if long {
+            painter.text(
+                egui::pos2(x + 2.0, rect.min.y + 1.0),
+                egui::Align2::LEFT_TOP,
+                f,
+                text.clone(),
+                weak,
+            );
+        }
+    }
+}
+
+/// The violation strip: per frame, green where every lock holds, red where one does not.
+fn draw_strip(
+    painter: &egui::Painter,
+    view: &RulerView,
+    (start, end): (i64, i64),
+    (x_of, ppf): (&dyn Fn(i64) -> f32, f32),
+    strip_top: f32,
+) {
+    for &(f, error) in &view.strip.errors {
+        if f < start || f > end {
+            continue;
+        }
+        let colour = if error <= view.tolerance {
+            theme::STRIP_HELD
+        } else {
+            theme::STRIP_VIOLATED
+        };
+        let r = egui::Rect::from_x_y_ranges(
+            (x_of(f) - ppf * 0.5)..=(x_of(f) + ppf * 0.5),
+            (strip_top + 2.0)..=(strip_top + STRIP_H - 1.0),
+        );
+        painter.rect_filled(r, 0.0, colour);
     }
 }
 

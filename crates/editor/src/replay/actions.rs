@@ -101,19 +101,7 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
             world.write_message(FileRequest::on(action, path));
             confirm(world, errors, 2, what)
         }
-        Action::Export { format, path } => {
-            let what = format!("export {}", path.display());
-            world.write_message(FileRequest::on(
-                marionette_editing::file_action::FileAction::Export(format),
-                path,
-            ));
-            world.resource_mut::<Replay>().phase = Phase::Exporting {
-                errors,
-                what,
-                waited: 0,
-            };
-            true
-        }
+        Action::Export { format, path } => export(world, format, path, errors),
         Action::Drag { grip, to, frames } => start_drag(world, window, grip, to, frames),
         Action::Rotate {
             joint,
@@ -133,18 +121,7 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
             false
         }
         Action::CheckSelection(joint) => {
-            let document = world.resource::<OpenDocument>();
-            let selected = world.resource::<Selection>().joint(document);
-            if selected != Some(joint) {
-                let name =
-                    |j: marionette_skeleton::JointId| document.skeleton().joint(j).name.clone();
-                let text = format!(
-                    "\"{}\" is not selected (selected: {:?})",
-                    name(joint),
-                    selected.map(name)
-                );
-                fail(world, text);
-            }
+            check_selection(world, joint);
             false
         }
         Action::Recover(recover) => {
@@ -165,24 +142,11 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
             true
         }
         Action::SetPanel(panel, shown) => {
-            let mut panels = world.resource_mut::<crate::panels::panel_memory::PanelLayout>();
-            match panel {
-                Panel::Outliner => panels.outliner.shown = shown,
-                Panel::Ik => panels.ik.shown = shown,
-                Panel::Timeline => panels.timeline.shown = shown,
-                Panel::Locks => panels.locks.shown = shown,
-            }
+            set_panel(world, panel, shown);
             true
         }
         Action::Select { joint, add } => {
-            world.resource_scope(|world, mut selection: Mut<Selection>| {
-                let document = world.resource::<OpenDocument>();
-                if add {
-                    selection.extend(document, joint);
-                } else {
-                    selection.select(document, Some(joint));
-                }
-            });
+            select(world, joint, add);
             true
         }
         Action::Show(Window::PoseLibrary) => {
@@ -224,6 +188,64 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
             true
         }
     }
+}
+
+/// Asks for an export of the shown sequence as `format` to `path`, and waits for it.
+fn export(
+    world: &mut World,
+    format: marionette_editing::exchange::ExportFormat,
+    path: std::path::PathBuf,
+    errors: u64,
+) -> bool {
+    let what = format!("export {}", path.display());
+    world.write_message(FileRequest::on(
+        marionette_editing::file_action::FileAction::Export(format),
+        path,
+    ));
+    world.resource_mut::<Replay>().phase = Phase::Exporting {
+        errors,
+        what,
+        waited: 0,
+    };
+    true
+}
+
+/// Fails the replay unless `joint` is the selected joint.
+fn check_selection(world: &mut World, joint: marionette_skeleton::JointId) {
+    let document = world.resource::<OpenDocument>();
+    let selected = world.resource::<Selection>().joint(document);
+    if selected != Some(joint) {
+        let name = |j: marionette_skeleton::JointId| document.skeleton().joint(j).name.clone();
+        let text = format!(
+            "\"{}\" is not selected (selected: {:?})",
+            name(joint),
+            selected.map(name)
+        );
+        fail(world, text);
+    }
+}
+
+/// Shows or hides a docked panel.
+fn set_panel(world: &mut World, panel: Panel, shown: bool) {
+    let mut panels = world.resource_mut::<crate::panels::panel_memory::PanelLayout>();
+    match panel {
+        Panel::Outliner => panels.outliner.shown = shown,
+        Panel::Ik => panels.ik.shown = shown,
+        Panel::Timeline => panels.timeline.shown = shown,
+        Panel::Locks => panels.locks.shown = shown,
+    }
+}
+
+/// Selects `joint`, or adds it to the selection.
+fn select(world: &mut World, joint: marionette_skeleton::JointId, add: bool) {
+    world.resource_scope(|world, mut selection: Mut<Selection>| {
+        let document = world.resource::<OpenDocument>();
+        if add {
+            selection.extend(document, joint);
+        } else {
+            selection.select(document, Some(joint));
+        }
+    });
 }
 
 /// Why the last solve does not pass `CheckResidual(max_mm)`, if it does not.

@@ -85,35 +85,10 @@ pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCa
     let frame_count = frame_count as usize;
     // Rest: the scene as loaded.
     let rest: Vec<Matrix4<f64>> = bones.iter().map(|b| matrix_of(&b.node_to_world)).collect();
-    let parent: Vec<Option<usize>> = bones
-        .iter()
-        .map(|b| {
-            let mut at = b.parent.as_deref();
-            while let Some(n) = at.filter(|n| !n.is_root) {
-                if let Some(k) = bones
-                    .iter()
-                    .position(|o| o.element.typed_id == n.element.typed_id)
-                {
-                    return Some(k);
-                }
-                at = n.parent.as_deref();
-            }
-            None
-        })
-        .collect();
+    let parent = parents_of(&bones);
     if parent.iter().filter(|p| p.is_none()).count() != 1 {
         return Err(fail("its bones are not one tree".into()));
     }
-    let position = |m: &Matrix4<f64>| Vector3::new(m[(0, 3)], m[(1, 3)], m[(2, 3)]);
-    let rotation = |m: &Matrix4<f64>| -> Matrix3<f64> {
-        let linear = m.fixed_view::<3, 3>(0, 0).into_owned();
-        // Without its scale: the columns made unit length.
-        Matrix3::from_columns(&[
-            linear.column(0).normalize(),
-            linear.column(1).normalize(),
-            linear.column(2).normalize(),
-        ])
-    };
     let rest_turn: Vec<Matrix3<f64>> = rest.iter().map(rotation).collect();
     let ids: Vec<u32> = bones.iter().map(|b| b.element.typed_id).collect();
     let mut locals: Vec<Vec<(Matrix3<f64>, Vector3<f64>)>> =
@@ -159,7 +134,58 @@ pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCa
             track.push((local, translation));
         }
     }
-    let joints = bones
+    let joints = tracked_joints(&bones, &parent, &rest);
+    Ok(FbxCapture {
+        bvh: bvh_of_tracks(joints, &locals, frame_count, fps),
+        take: stack.element.name.to_string(),
+        takes,
+    })
+}
+
+/// Per bone, the bone it hangs from (the nearest of its ancestors that is a bone).
+fn parents_of(bones: &[&ufbx::Node]) -> Vec<Option<usize>> {
+    bones
+        .iter()
+        .map(|b| {
+            let mut at = b.parent.as_deref();
+            while let Some(n) = at.filter(|n| !n.is_root) {
+                if let Some(k) = bones
+                    .iter()
+                    .position(|o| o.element.typed_id == n.element.typed_id)
+                {
+                    return Some(k);
+                }
+                at = n.parent.as_deref();
+            }
+            None
+        })
+        .collect()
+}
+
+/// The translation of an affine matrix.
+fn position(m: &Matrix4<f64>) -> Vector3<f64> {
+    Vector3::new(m[(0, 3)], m[(1, 3)], m[(2, 3)])
+}
+
+/// The rotation of an affine matrix, without its scale: its columns made unit length.
+fn rotation(m: &Matrix4<f64>) -> Matrix3<f64> {
+    let linear = m.fixed_view::<3, 3>(0, 0).into_owned();
+    Matrix3::from_columns(&[
+        linear.column(0).normalize(),
+        linear.column(1).normalize(),
+        linear.column(2).normalize(),
+    ])
+}
+
+/// The capture's joints: each bone's name, parent and offset from its parent at `rest` (the
+/// root's from the origin, and the root's position tracked); a leaf ends in a 5 cm site along
+/// its bone.
+fn tracked_joints(
+    bones: &[&ufbx::Node],
+    parent: &[Option<usize>],
+    rest: &[Matrix4<f64>],
+) -> Vec<TrackedJoint> {
+    bones
         .iter()
         .enumerate()
         .map(|(k, b)| {
@@ -180,12 +206,7 @@ pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCa
                 }),
             }
         })
-        .collect();
-    Ok(FbxCapture {
-        bvh: bvh_of_tracks(joints, &locals, frame_count, fps),
-        take: stack.element.name.to_string(),
-        takes,
-    })
+        .collect()
 }
 
 /// The bones (nodes with a bone attribute) and the nodes joining them into one tree, in the

@@ -1,4 +1,4 @@
-//! Several glTF files put into one (a stage's figures and props, [`crate::stage_glb`]): each
+//! Several glTF files put into one (a stage's figures and props, [`crate::stage::glb`]): each
 //! part's buffers, accessors, meshes, materials, textures, images, samplers, skins, cameras and
 //! nodes are appended with every index that points at them moved by what came before, its BIN
 //! chunk appended to the one buffer, and its first animation's channels gathered into the one

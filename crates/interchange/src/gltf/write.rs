@@ -296,41 +296,7 @@ pub fn to_glb(
         .joint_ids()
         .map(|j| (*fk.joint_rotation(j), fk.joint_position(j)))
         .collect();
-    let mut mesh = MeshData::default();
-    for j in skeleton.joint_ids() {
-        let b = &bind[j.index()];
-        let k = j.index() as u16;
-        match &skeleton.joint(j).shape {
-            Some(Shape::Capsule { radius, start, end }) => {
-                let half = (end - start).norm() / 2.0;
-                mesh.capsule(k, b, (start + end) / 2.0, end - start, half, *radius);
-            }
-            Some(Shape::Box {
-                half_extents,
-                center,
-            }) => mesh.cuboid(k, b, *center, *half_extents),
-            Some(Shape::Sphere { radius, center }) => {
-                mesh.capsule(k, b, *center, Vector3::y(), 0.0, *radius);
-            }
-            Some(Shape::Mesh { origin, path }) => {
-                let read = assets
-                    .ok_or_else(|| "no assets folder was given".to_owned())
-                    .and_then(|dir| crate::gltf::mesh::read_triangles(&dir.join(path)));
-                match read {
-                    Ok(t) if !t.indices.is_empty() => mesh.triangles(k, b, *origin, &t),
-                    other => {
-                        let why = other.err().unwrap_or_else(|| "it has no triangles".into());
-                        warnings.push(format!(
-                            "joint \"{}\": mesh {path} drawn as a sphere: {why}",
-                            skeleton.joint(j).name
-                        ));
-                        mesh.capsule(k, b, *origin, Vector3::y(), 0.0, 0.03);
-                    }
-                }
-            }
-            None => {}
-        }
-    }
+    let mesh = body_mesh(skeleton, &bind, assets, &mut warnings);
     let mut buffer = Buffer::default();
     let mut primitives = Vec::new();
     if !mesh.indices.is_empty() {
@@ -375,7 +341,6 @@ pub fn to_glb(
         .collect();
     let ibm = buffer.floats(&ibm, "MAT4", n, None, false);
     // Nodes: the joints (their rest transforms), then the skinned mesh at the scene's root.
-    let locals = crate::bvh::write::local_tracks(skeleton, frames);
     let mut nodes: Vec<Value> = skeleton
         .joint_ids()
         .map(|j| {
@@ -406,6 +371,85 @@ pub fn to_glb(
         scene_nodes.push(nodes.len() - 1);
     }
     // The animation.
+    let (channels, samplers) = animation(&mut buffer, skeleton, frames, fps);
+    buffer.chunk.pad(4);
+    let mut root = json!({
+        "asset": {"version": "2.0", "generator": "Marionette"},
+        "scene": 0,
+        "scenes": [{"name": skeleton.name(), "nodes": scene_nodes}],
+        "nodes": nodes,
+        "skins": [{"name": skeleton.name(), "joints": (0..n).collect::<Vec<_>>(),
+                   "inverseBindMatrices": ibm, "skeleton": skeleton.root().index()}],
+        "materials": [{"name": "body", "pbrMetallicRoughness": {"baseColorFactor": [0.85, 0.82, 0.76, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}}],
+        "buffers": [{"byteLength": buffer.chunk.bytes.len()}],
+        "bufferViews": buffer.chunk.views,
+        "accessors": buffer.accessors,
+    });
+    if !meshes.is_empty() {
+        root["meshes"] = json!(meshes);
+    }
+    if !channels.is_empty() {
+        root["animations"] = json!([{"name": "baked", "channels": channels, "samplers": samplers}]);
+    }
+    (glb(&root, &buffer.chunk.bytes), warnings)
+}
+
+/// The figure's bodies as one mesh skinned rigidly to their joints at `bind` (each joint's
+/// rest rotation and position); a mesh body that cannot be read from `assets` is drawn as a
+/// sphere, and `warnings` says why.
+fn body_mesh(
+    skeleton: &Skeleton,
+    bind: &[(Matrix3<f64>, Vector3<f64>)],
+    assets: Option<&std::path::Path>,
+    warnings: &mut Vec<String>,
+) -> MeshData {
+    let mut mesh = MeshData::default();
+    for j in skeleton.joint_ids() {
+        let b = &bind[j.index()];
+        let k = j.index() as u16;
+        match &skeleton.joint(j).shape {
+            Some(Shape::Capsule { radius, start, end }) => {
+                let half = (end - start).norm() / 2.0;
+                mesh.capsule(k, b, (start + end) / 2.0, end - start, half, *radius);
+            }
+            Some(Shape::Box {
+                half_extents,
+                center,
+            }) => mesh.cuboid(k, b, *center, *half_extents),
+            Some(Shape::Sphere { radius, center }) => {
+                mesh.capsule(k, b, *center, Vector3::y(), 0.0, *radius);
+            }
+            Some(Shape::Mesh { origin, path }) => {
+                let read = assets
+                    .ok_or_else(|| "no assets folder was given".to_owned())
+                    .and_then(|dir| crate::gltf::mesh::read_triangles(&dir.join(path)));
+                match read {
+                    Ok(t) if !t.indices.is_empty() => mesh.triangles(k, b, *origin, &t),
+                    other => {
+                        let why = other.err().unwrap_or_else(|| "it has no triangles".into());
+                        warnings.push(format!(
+                            "joint \"{}\": mesh {path} drawn as a sphere: {why}",
+                            skeleton.joint(j).name
+                        ));
+                        mesh.capsule(k, b, *origin, Vector3::y(), 0.0, 0.03);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    mesh
+}
+
+/// The animation of `frames` at `fps`: per joint a rotation channel, and a translation channel
+/// where the joint moves; its samplers' data written into `buffer`.
+fn animation(
+    buffer: &mut Buffer,
+    skeleton: &Skeleton,
+    frames: &[Vec<f64>],
+    fps: f64,
+) -> (Vec<Value>, Vec<Value>) {
+    let locals = crate::bvh::write::local_tracks(skeleton, frames);
     let mut channels = Vec::new();
     let mut samplers = Vec::new();
     if !frames.is_empty() {
@@ -439,26 +483,7 @@ pub fn to_glb(
             }
         }
     }
-    buffer.chunk.pad(4);
-    let mut root = json!({
-        "asset": {"version": "2.0", "generator": "Marionette"},
-        "scene": 0,
-        "scenes": [{"name": skeleton.name(), "nodes": scene_nodes}],
-        "nodes": nodes,
-        "skins": [{"name": skeleton.name(), "joints": (0..n).collect::<Vec<_>>(),
-                   "inverseBindMatrices": ibm, "skeleton": skeleton.root().index()}],
-        "materials": [{"name": "body", "pbrMetallicRoughness": {"baseColorFactor": [0.85, 0.82, 0.76, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}}],
-        "buffers": [{"byteLength": buffer.chunk.bytes.len()}],
-        "bufferViews": buffer.chunk.views,
-        "accessors": buffer.accessors,
-    });
-    if !meshes.is_empty() {
-        root["meshes"] = json!(meshes);
-    }
-    if !channels.is_empty() {
-        root["animations"] = json!([{"name": "baked", "channels": channels, "samplers": samplers}]);
-    }
-    (glb(&root, &buffer.chunk.bytes), warnings)
+    (channels, samplers)
 }
 
 /// A prop's shape as a small glTF file of its own: one unskinned mesh on one node at the

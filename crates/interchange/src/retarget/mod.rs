@@ -23,61 +23,22 @@
 //!   then moved up or down so that the target's ankles on the first frame are as high as at
 //!   its reference: the target stands where the capture stands.
 
-use nalgebra::{Matrix3, Rotation3, Vector3};
+use nalgebra::Matrix3;
 
 use marionette_document::{Key, RootInterpolation, RotationInterpolation, Sequence};
-use marionette_skeleton::joint_rotation::{HingeLayout, JointRotations};
-use marionette_skeleton::{Fk, JointId, ROOT_STATE_LEN, Skeleton};
+use marionette_skeleton::{Fk, JointId, Skeleton};
 
 use crate::character::humanoid::{HumanBone, Humanoid, recognise_rig};
 use crate::character::rig::{Rig, RigJoint};
-use marionette_skeleton::rotation::{nearest_rotation, quaternion_of};
 
+mod alignment;
+mod frame;
 pub mod map;
+mod parts;
 pub mod placement;
 
 pub use map::{MapEntry, RetargetMap};
-
-/// Why a retarget could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RetargetError {
-    /// A skeleton is not a humanoid the map could be found on.
-    #[error("the {which} is not a humanoid: {why}")]
-    NotHumanoid {
-        /// "capture" or "target".
-        which: &'static str,
-        /// What is missing.
-        why: String,
-    },
-    /// The capture has no frames.
-    #[error("the capture has no frames")]
-    NoFrames,
-    /// The motion made is beyond what a document holds (a root beyond the largest
-    /// coordinate once scaled by the ratio of hip heights).
-    #[error("the motion on the figure: {0}")]
-    Sequence(String),
-    /// A mapped bone's rotation could not be made (the capture's or the figure's joints
-    /// coincide where a bone needs a direction, or a frame turns it by numbers that are not
-    /// finite).
-    #[error("{bone}: no rotation can be made for it{} (do two of its joints coincide?)", frame.map(|f| format!(" on frame {f}")).unwrap_or_default())]
-    Degenerate {
-        /// The humanoid bone (VRM's name).
-        bone: &'static str,
-        /// The frame, when it is one frame's.
-        frame: Option<usize>,
-    },
-}
-
-/// One bone of the map: the humanoid bone, its joint in the capture and in the target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MappedBone {
-    /// The humanoid bone.
-    pub bone: HumanBone,
-    /// Its joint in the capture.
-    pub capture: JointId,
-    /// Its joint in the target.
-    pub target: JointId,
-}
+pub use parts::{MappedBone, RetargetError};
 
 /// What a retarget made.
 #[derive(Debug, Clone)]
@@ -122,65 +83,6 @@ pub fn rig_of(skeleton: &Skeleton, q: &[f64]) -> Rig {
 /// The humanoid of `skeleton` at state `q`.
 pub fn humanoid_of(skeleton: &Skeleton, q: &[f64]) -> Result<Humanoid, String> {
     recognise_rig(&rig_of(skeleton, q))
-}
-
-/// The bone whose joint a bone points at, in a chain (`None` for the ends: hands, toes, head).
-fn next_bone(bone: HumanBone, has: &dyn Fn(HumanBone) -> bool) -> Option<HumanBone> {
-    use HumanBone::*;
-    let candidates: &[HumanBone] = match bone {
-        Hips => &[Spine],
-        Spine => &[Chest, UpperChest, Neck],
-        Chest => &[UpperChest, Neck],
-        UpperChest => &[Neck],
-        Neck => &[Head],
-        LeftShoulder => &[LeftUpperArm],
-        RightShoulder => &[RightUpperArm],
-        LeftUpperArm => &[LeftLowerArm],
-        RightUpperArm => &[RightLowerArm],
-        LeftLowerArm => &[LeftHand],
-        RightLowerArm => &[RightHand],
-        LeftUpperLeg => &[LeftLowerLeg],
-        RightUpperLeg => &[RightLowerLeg],
-        LeftLowerLeg => &[LeftFoot],
-        RightLowerLeg => &[RightFoot],
-        LeftFoot => &[LeftToes],
-        RightFoot => &[RightToes],
-        _ => &[],
-    };
-    candidates.iter().copied().find(|b| has(*b))
-}
-
-/// Whether `bone` is lined up about the vertical only, keeping its own pitch (a foot: both
-/// figures stand flat-footed at their rests, whichever way their foot bones point).
-fn keeps_its_pitch(bone: HumanBone) -> bool {
-    matches!(bone, HumanBone::LeftFoot | HumanBone::RightFoot)
-}
-
-/// The least rotation turning `from` onto `to` (identity when either is zero, half a turn
-/// about an axis across them when they are opposite). Written with atan2 (nalgebra's
-/// `rotation_between` takes acos of a cosine that rounding can push past 1, giving NaN for two
-/// nearly equal directions).
-fn between(from: &Vector3<f64>, to: &Vector3<f64>) -> Matrix3<f64> {
-    let (Some(a), Some(b)) = (from.try_normalize(1e-12), to.try_normalize(1e-12)) else {
-        return Matrix3::identity();
-    };
-    let cross = a.cross(&b);
-    let (sin, cos) = (cross.norm(), a.dot(&b));
-    if sin > 1e-12 {
-        let axis = nalgebra::Unit::new_normalize(cross);
-        return Rotation3::from_axis_angle(&axis, sin.atan2(cos)).into_inner();
-    }
-    if cos > 0.0 {
-        return Matrix3::identity();
-    }
-    // Opposite directions: half a turn about any axis across them.
-    let across = a
-        .cross(&Vector3::x())
-        .try_normalize(1e-9)
-        .or_else(|| a.cross(&Vector3::y()).try_normalize(1e-9))
-        .unwrap_or_else(Vector3::z);
-    Rotation3::from_axis_angle(&nalgebra::Unit::new_unchecked(across), std::f64::consts::PI)
-        .into_inner()
 }
 
 /// The hips' height above the figure's lowest joint.
@@ -318,86 +220,12 @@ pub fn retarget(
     }
     let capture_rest = marionette_skeleton::Pose::rest(capture).q;
     let (hc, ht, map) = humanoids_and_map(capture, (target, target_rest), overrides)?;
-    let mapped = |bone: HumanBone| map.iter().find(|m| m.bone == bone).copied();
     let mut fc = Fk::new(capture);
     fc.update(capture, &capture_rest);
     let mut ft = Fk::new(target);
     ft.update(target, target_rest);
-    // The target turned to face where the capture faces.
-    let facing = {
-        let flat = |v: Vector3<f64>, up: &Vector3<f64>| v - up * v.dot(up);
-        let from = flat(ht.forward, &hc.up);
-        let to = flat(hc.forward, &hc.up);
-        between(&ht.up, &hc.up) * between(&from, &to)
-    };
-    // Per mapped bone, the next mapped bone of its chain and the target's rest direction to it.
-    let next: Vec<Option<usize>> = map
-        .iter()
-        .map(|m| {
-            let n = next_bone(m.bone, &|b| mapped(b).is_some())?;
-            map.iter().position(|x| x.bone == n)
-        })
-        .collect();
-    let rest_direction: Vec<Vector3<f64>> = map
-        .iter()
-        .zip(&next)
-        .map(|(m, n)| {
-            n.map_or_else(Vector3::zeros, |n| {
-                ft.joint_position(map[n].target) - ft.joint_position(m.target)
-            })
-        })
-        .collect();
-    // Per mapped bone, the capture's rest direction its own is turned onto: the capture's bone
-    // towards its next one, except for a foot, which is turned about the vertical only (its
-    // pitch kept): both figures stand flat-footed at their rests, so a foot flat in the capture
-    // stays flat on the figure whatever way its bone points (towards the ball of the foot, or
-    // into the floor as RiggedFigure's does), rather than pitched by the difference.
-    let aligned_to: Vec<Option<Vector3<f64>>> = map
-        .iter()
-        .zip(&next)
-        .enumerate()
-        .map(|(k, (m, n))| {
-            let dc = fc.joint_position(map[(*n)?].capture) - fc.joint_position(m.capture);
-            if !keeps_its_pitch(m.bone) {
-                return Some(dc);
-            }
-            let own = facing * rest_direction[k];
-            let flat = |v: &Vector3<f64>| v - hc.up * v.dot(&hc.up);
-            Some(
-                match (
-                    flat(&own).try_normalize(1e-6),
-                    flat(&dc).try_normalize(1e-6),
-                ) {
-                    (Some(from), Some(to)) => between(&from, &to) * own,
-                    _ => own,
-                },
-            )
-        })
-        .collect();
-    // Per mapped bone, its alignment: facing, then its rest direction onto the capture's.
-    let mut alignment: Vec<Matrix3<f64>> = Vec::with_capacity(map.len());
-    for (k, m) in map.iter().enumerate() {
-        let a = match aligned_to[k] {
-            Some(dc) => between(&(facing * rest_direction[k]), &dc) * facing,
-            // An end bone lines up as its parent bone does.
-            None => (0..k)
-                .rev()
-                .find(|&i| is_above(target, map[i].target, m.target))
-                .map_or(facing, |i| alignment[i]),
-        };
-        alignment.push(a);
-    }
-    let finite = |m: &Matrix3<f64>| m.iter().all(|v| v.is_finite());
-    if let Some(k) = (0..map.len()).find(|&k| !finite(&alignment[k])) {
-        return Err(RetargetError::Degenerate {
-            bone: map[k].bone.vrm_name(),
-            frame: None,
-        });
-    }
-    let reference: Vec<Matrix3<f64>> = map.iter().map(|m| *fc.joint_rotation(m.capture)).collect();
-    let target_rest_world: Vec<Matrix3<f64>> =
-        map.iter().map(|m| *ft.joint_rotation(m.target)).collect();
-    let hips = mapped(HumanBone::Hips);
+    let aligned = alignment::align(&map, (&hc, &ht), &fc, (target, &ft))?;
+    let hips = map.iter().find(|m| m.bone == HumanBone::Hips).copied();
     let hip_ratio = hips.map_or(1.0, |h| {
         let c = hip_height(capture, &fc, h.capture);
         let t = hip_height(target, &ft, h.target);
@@ -417,161 +245,14 @@ pub fn retarget(
             .fold(f64::INFINITY, f64::min)
     };
     let target_hip_height = hips.map_or(0.0, |h| hip_height(target, &ft, h.target));
-    let rotations = JointRotations::new(target);
-    // Joint `j`'s world rotation under `parent` with its hinges at `q`.
-    let world_of = |j: JointId, parent: &Matrix3<f64>, q: &[f64]| {
-        parent
-            * target.joint(j).orientation
-            * rotations
-                .rotation(target, j, q)
-                .to_rotation_matrix()
-                .into_inner()
-    };
-    // Reads `j`'s hinges back from the world rotation `wanted`; returns the one reached.
-    let place = |j: JointId, wanted: &Matrix3<f64>, parent: &Matrix3<f64>, q: &mut Vec<f64>| {
-        let hinges = target.joint(j).orientation.transpose() * parent.transpose() * wanted;
-        rotations.read_back(target, j, &quaternion_of(&nearest_rotation(&hinges)), q);
-        world_of(j, parent, q)
-    };
-    // Per target joint, its mapped bone (an index into `map`).
-    let mut bone_of_joint = vec![None; target.joints().len()];
-    for (k, m) in map.iter().enumerate() {
-        bone_of_joint[m.target.index()] = Some(k);
-    }
+    let poser = frame::Poser::new(target, &map, &aligned);
     let mut q = target_rest.to_vec();
     let mut keys = Vec::with_capacity(frames.len());
     let mut limited: Vec<(HumanBone, usize, f64)> = map.iter().map(|m| (m.bone, 0, 0.0)).collect();
     let mut world = vec![Matrix3::identity(); target.joints().len()];
     for (f, frame) in frames.iter().enumerate() {
         fc.update(capture, frame);
-        let wanted_of = |k: usize| {
-            let change = fc.joint_rotation(map[k].capture) * reference[k].transpose();
-            change * alignment[k] * target_rest_world[k]
-        };
-        // Where the capture points bone `k` (for a foot, the direction it was aligned to, turned
-        // as the capture's foot turned from its rest).
-        let capture_direction = |k: usize| {
-            let n = next[k]?;
-            Some(if keeps_its_pitch(map[k].bone) {
-                fc.joint_rotation(map[k].capture)
-                    * reference[k].transpose()
-                    * aligned_to[k].unwrap_or_default()
-            } else {
-                fc.joint_position(map[n].capture) - fc.joint_position(map[k].capture)
-            })
-        };
-        for j in target.joint_ids() {
-            let joint = target.joint(j);
-            let parent = joint
-                .parent
-                .map_or_else(Matrix3::identity, |p| world[p.index()]);
-            let Some(k) = bone_of_joint[j.index()] else {
-                world[j.index()] = world_of(j, &parent, &q);
-                continue;
-            };
-            let mut wanted = wanted_of(k);
-            if !finite(&wanted) {
-                return Err(RetargetError::Degenerate {
-                    bone: map[k].bone.vrm_name(),
-                    frame: Some(f),
-                });
-            }
-            // How far from the capture's a rotation of this bone points it (and, when its next
-            // joint is a single hinge it carries, that bone too), placed as the limits allow.
-            let single_next = next[k].filter(|&n| {
-                matches!(rotations.layout(map[n].target), HingeLayout::Single(_))
-                    && target.joint(map[n].target).parent == Some(j)
-            });
-            let error = |w: &Matrix3<f64>, d1: &Vector3<f64>| {
-                let mut trial = q.clone();
-                let reached = place(j, w, &parent, &mut trial);
-                let own = reached * target_rest_world[k].transpose() * rest_direction[k];
-                let then = single_next
-                    .zip(capture_direction(single_next.unwrap_or(k)))
-                    .map(|(n, d2)| {
-                        let reached_n = place(map[n].target, &wanted_of(n), &reached, &mut trial);
-                        angle(
-                            &(reached_n * target_rest_world[n].transpose() * rest_direction[n]),
-                            &d2,
-                        )
-                    });
-                angle(&own, d1) + then.unwrap_or(0.0)
-            };
-            if let Some(d1) = capture_direction(k)
-                && let Some(along) = d1.try_normalize(1e-12)
-            {
-                let mut best = (error(&wanted, &d1), wanted);
-                // A bone whose next joint is a single hinge (an upper arm before its elbow, a
-                // thigh before its knee) is turned about itself so the hinge bends the limb the
-                // way the capture's bends: of no twist and the two that line the hinge up with
-                // the bend, the one that points both bones nearest the capture's.
-                if let (Some(n), Some(d2)) = (single_next, single_next.and_then(capture_direction))
-                {
-                    let axis_index = rotations.hinges(map[n].target)[0];
-                    let local_axis = target.dofs()[axis_index - ROOT_STATE_LEN].axis;
-                    let hinge_axis = wanted * target.joint(map[n].target).orientation * local_axis;
-                    let bend = d1.cross(&d2);
-                    for sign in [1.0, -1.0] {
-                        let candidate = twist_onto(&along, &hinge_axis, &(bend * sign)) * wanted;
-                        let e = error(&candidate, &d1);
-                        if e < best.0 {
-                            best = (e, candidate);
-                        }
-                    }
-                }
-                // A joint of fewer than three hinges cannot take every rotation: of the twists
-                // of the wanted rotation about the capture's direction, the one whose nearest
-                // reachable rotation points nearest (10° apart, then refined to 0.01°).
-                if rotations.hinges(j).len() < 3 && best.0 > 1e-3 {
-                    let twist = |phi: f64| {
-                        Rotation3::from_axis_angle(&nalgebra::Unit::new_unchecked(along), phi)
-                            .into_inner()
-                            * best.1
-                    };
-                    let start = best.1;
-                    let mut around = (0.0, best.0);
-                    for step in 1..36 {
-                        let phi = f64::from(step) * 10f64.to_radians();
-                        let e = error(&twist(phi), &d1);
-                        if e < around.1 {
-                            around = (phi, e);
-                        }
-                    }
-                    let mut width = 5f64.to_radians();
-                    while width > 1e-4 {
-                        for phi in [around.0 - width, around.0 + width] {
-                            let e = error(&twist(phi), &d1);
-                            if e < around.1 {
-                                around = (phi, e);
-                            }
-                        }
-                        width *= 0.5;
-                    }
-                    if around.1 < best.0 {
-                        best = (around.1, twist(around.0));
-                    } else {
-                        best.1 = start;
-                    }
-                }
-                wanted = best.1;
-            }
-            let reached = place(j, &wanted, &parent, &mut q);
-            // How far the limits kept the bone: its direction where it points at a next bone
-            // (a hinge cannot twist, and need not), else its whole rotation.
-            let off = match capture_direction(k) {
-                Some(d) => angle(
-                    &(reached * target_rest_world[k].transpose() * rest_direction[k]),
-                    &d,
-                ),
-                None => Rotation3::from_matrix_unchecked(reached.transpose() * wanted).angle(),
-            }
-            .to_degrees();
-            if off > 1.0 {
-                limited[k].1 += 1;
-                limited[k].2 = f64::max(limited[k].2, off);
-            }
-            world[j.index()] = reached;
-        }
+        poser.pose(&fc, f, &mut q, &mut world, &mut limited)?;
         if let (Some(h), Some(start)) = (hips, hips_reference) {
             let at = fc.joint_position(h.capture);
             let mut moved = (at - start) * hip_ratio;
@@ -607,35 +288,11 @@ pub fn retarget(
     })
 }
 
-/// The angle between two directions (0 when either is zero).
-fn angle(a: &Vector3<f64>, b: &Vector3<f64>) -> f64 {
-    if a.norm() < 1e-12 || b.norm() < 1e-12 {
-        0.0
-    } else {
-        a.angle(b)
-    }
-}
-
-/// The turn about `along` (a unit vector) that brings `from` onto `to` as seen across
-/// `along` (identity when either has nothing across it).
-fn twist_onto(along: &Vector3<f64>, from: &Vector3<f64>, to: &Vector3<f64>) -> Matrix3<f64> {
-    let across = |v: &Vector3<f64>| v - along * v.dot(along);
-    let (a, b) = (across(from), across(to));
-    if a.norm() < 1e-9 || b.norm() < 1e-9 {
-        return Matrix3::identity();
-    }
-    let phi = a.cross(&b).dot(along).atan2(a.dot(&b));
-    Rotation3::from_axis_angle(&nalgebra::Unit::new_unchecked(*along), phi).into_inner()
-}
-
-/// Whether `a` is an ancestor of `b` (joints are stored depth first: `b` is in `a`'s subtree).
-fn is_above(skeleton: &Skeleton, a: JointId, b: JointId) -> bool {
-    a.index() < b.index() && b.index() < skeleton.joint(a).subtree_end
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::retarget::parts::between;
+    use nalgebra::Vector3;
 
     #[test]
     fn between_turns_one_direction_onto_another_even_when_they_nearly_agree() {

@@ -11,7 +11,7 @@
 //! [`contacts`]: crate::contacts
 
 use marionette_document::{Lock, Sequence};
-use marionette_skeleton::{Fk, Pose, Skeleton};
+use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::Vector3;
 
 use crate::bake::BakeSettings;
@@ -68,69 +68,23 @@ pub fn clean_feet(
     }
     let rest = Pose::rest(skeleton).q;
     let floor = FloorPoints::new(skeleton, points, &rest);
-    let prefixes: Vec<String> = points
-        .iter()
-        .map(ContactPoint::lock_prefix)
-        .chain(floor.points().iter().map(ContactPoint::floor_prefix))
-        .collect();
-    let mut kept: Vec<Lock> = locks
-        .iter()
-        .filter(|l| !prefixes.iter().any(|p| l.name.starts_with(p.as_str())))
-        .cloned()
-        .collect();
+    let mut kept = without_earlier_cleanups(locks, points, &floor);
     let replaced = locks.len() - kept.len();
     let first_frame = sequence.keys.first().map_or(0, |k| k.frame);
     let fps = sequence.fps;
     // The feet first put back on the floor where the legs could not fold as the performer's.
     let half_width = ((SMOOTHING_SECONDS * fps).round() as usize).max(1);
-    let mut frames = bake(skeleton, sequence, &kept, settings)?;
-    let raised = pelvis::smooth_at_least(&floor.below(skeleton, &frames), half_width);
-    let mut sequence = root_raised(sequence, first_frame, &raised);
-    let every_frame_keyed = sequence
-        .keys
-        .iter()
-        .enumerate()
-        .all(|(i, k)| k.frame == first_frame + i as i64);
-    if kept.is_empty() && every_frame_keyed {
-        // Nothing to solve: each frame is its key, raised.
-        for (q, r) in frames.iter_mut().zip(&raised) {
-            q[1] += r;
-        }
-    } else if raised.iter().any(|&r| r > 0.0) {
-        frames = bake(skeleton, &sequence, &kept, settings)?;
-    }
+    let baking = Baking {
+        skeleton,
+        sequence,
+        locks: &kept,
+        settings,
+    };
+    let r = raised_onto_floor(&baking, &floor, half_width)?;
+    let (mut sequence, raised, mut frames) = (r.sequence, r.raised, r.frames);
     let before = paths(skeleton, &frames, points);
-    let thresholds = ContactThresholds::for_figure(figure_height(skeleton), fps);
-    let mut found: Vec<(usize, Contact)> = before
-        .iter()
-        .enumerate()
-        .flat_map(|(i, path)| {
-            find_contacts(path, fps, &thresholds)
-                .into_iter()
-                .map(move |c| (i, c))
-        })
-        .collect();
-    found.sort_by_key(|&(i, c)| (c.first, i));
-    let limbs = points
-        .iter()
-        .map(|p| {
-            Ok(p.lock(skeleton, p.name.clone(), Vector3::zeros())?
-                .limb()
-                .clone())
-        })
-        .collect::<Result<Vec<_>, CleanupError>>()?;
-    plant_feet_whole(
-        &limbs,
-        &before,
-        thresholds.blend.max(0) as usize,
-        &mut found,
-    );
-    // No plant below the floor.
-    for (i, c) in &mut found {
-        if let Some(lowest) = floor.floor_of(&points[*i]) {
-            c.planted.y = c.planted.y.max(lowest);
-        }
-    }
+    let c = planted_contacts(skeleton, points, &before, fps, &floor)?;
+    let (thresholds, found, limbs) = (c.thresholds, c.found, c.limbs);
     // Then the hips come down where a leg cannot reach where its foot is planted.
     let needed = pelvis::lowering_needed(skeleton, &frames, points, &found, &rest);
     let lowered = pelvis::smooth_at_least(&needed, half_width);
@@ -141,28 +95,19 @@ pub fn clean_feet(
     let pelvis: Vec<f64> = raised.iter().zip(&lowered).map(|(r, l)| r - l).collect();
     let mut names = Vec::new();
     for &(i, c) in &found {
-        let p = &points[i];
-        let (a, b) = (first_frame + c.first as i64, first_frame + c.last as i64);
-        let name = format!("{}{a}–{b}", p.lock_prefix());
-        let mut lock = p.lock(skeleton, name.clone(), c.planted)?;
-        lock.set_frames(Some((a, b)))?;
-        let offset = (c.planted - before[i][c.first])
-            .norm()
-            .max((c.planted - before[i][c.last]).norm());
-        lock.set_blend(thresholds.blend_for(offset, fps))?;
+        let lock = contact_lock(
+            skeleton,
+            &points[i],
+            c,
+            &before[i],
+            (&thresholds, fps),
+            first_frame,
+        )?;
+        names.push(lock.name.clone());
         kept.push(lock);
-        names.push(name);
     }
     frames = bake(skeleton, &sequence, &kept, settings)?;
     let mut after = paths(skeleton, &frames, points);
-    let farthest = |path: &[Vector3<f64>], a: usize, b: usize, planted: &Vector3<f64>| {
-        (a..=b)
-            .map(|f| (f, (path[f] - planted).norm()))
-            .fold(
-                (a, 0.0),
-                |worst, now| if now.1 > worst.1 { now } else { worst },
-            )
-    };
     let slid: Vec<bool> = found
         .iter()
         .map(|&(i, c)| farthest(&after[i], c.first, c.last, &c.planted).1 > HELD_WITHIN)
@@ -175,11 +120,6 @@ pub fn clean_feet(
         .zip(&gave_way)
         .map(|(l, g)| g.is_none().then(|| l.clone()))
         .collect();
-    let with_contacts = |contact_locks: &[Option<Lock>]| {
-        let mut all = kept.clone();
-        all.extend(contact_locks.iter().flatten().cloned());
-        all
-    };
     // The frames the locks given way reached, baked again without them.
     let dropped: Vec<&Lock> = added
         .iter()
@@ -187,10 +127,12 @@ pub fn clean_feet(
         .filter_map(|(l, g)| g.map(|_| l))
         .collect();
     if !dropped.is_empty() {
+        let mut all = kept.clone();
+        all.extend(contact_locks.iter().flatten().cloned());
         Baking {
             skeleton,
             sequence: &sequence,
-            locks: &with_contacts(&contact_locks),
+            locks: &all,
             settings,
         }
         .refresh(&[], &dropped, &mut frames);
@@ -210,38 +152,23 @@ pub fn clean_feet(
         (thresholds.blend, first_frame),
     )?;
     after = paths(skeleton, &frames, points);
+    let reporting = Reporting {
+        skeleton,
+        points,
+        paths: [&before, &after],
+        frames: &frames,
+        lowered: &lowered,
+        first_frame,
+    };
     let contacts: Vec<ContactReport> = found
         .iter()
         .zip(&names)
         .zip(&contact_locks)
         .zip(&gave_way)
         .zip(let_go)
-        .map(|((((&(i, c), lock), held_by), gave_way), let_go)| {
-            let (worst, slide_after) = farthest(&after[i], c.first, c.last, &c.planted);
-            ContactReport {
-                point: points[i].name.clone(),
-                lock: lock.clone(),
-                gave_way_to: gave_way.map(|m| names[m].clone()),
-                frames: (first_frame + c.first as i64, first_frame + c.last as i64),
-                slide_before: farthest(&before[i], c.first, c.last, &c.planted).1,
-                slide_after,
-                at_limits: match held_by {
-                    Some(held_by) if slide_after > HELD_WITHIN => {
-                        at_limits(skeleton, held_by, &frames[worst])
-                    }
-                    _ => Vec::new(),
-                },
-                beyond_reach: held_by.as_ref().filter(|_| slide_after > HELD_WITHIN).map(
-                    |held_by| {
-                        beyond_reach(skeleton, &points[i], held_by, &frames[worst], &c.planted)
-                    },
-                ),
-                lowered: lowered[c.first..=c.last]
-                    .iter()
-                    .copied()
-                    .fold(0.0, f64::max),
-                let_go,
-            }
+        .map(|((((&found, lock), held_by), gave_way), let_go)| {
+            let gave_way_to = gave_way.map(|m| names[m].clone());
+            reporting.report(found, lock, held_by.as_ref(), gave_way_to, let_go)
         })
         .collect();
     let steps = edge_steps(
@@ -252,12 +179,7 @@ pub fn clean_feet(
         first_frame,
     );
     kept.extend(contact_locks.into_iter().flatten());
-    let floor_held = on_the_floor.len();
     kept.extend(floor_locks::locks_of(&on_the_floor));
-    let below_floor = floor
-        .below(skeleton, &frames)
-        .into_iter()
-        .fold(0.0, f64::max);
     Ok(Cleaned {
         locks: kept,
         replaced,
@@ -267,7 +189,219 @@ pub fn clean_feet(
         frames: frames.len(),
         sequence,
         pelvis,
-        below_floor,
-        floor_locks: floor_held,
+        below_floor: floor
+            .below(skeleton, &frames)
+            .into_iter()
+            .fold(0.0, f64::max),
+        floor_locks: on_the_floor.len(),
     })
+}
+
+/// `locks` without those an earlier cleanup of `points` made (contact and floor locks, by
+/// their names), so a cleanup run again replaces them.
+fn without_earlier_cleanups(
+    locks: &[Lock],
+    points: &[ContactPoint],
+    floor: &FloorPoints,
+) -> Vec<Lock> {
+    let prefixes: Vec<String> = points
+        .iter()
+        .map(ContactPoint::lock_prefix)
+        .chain(floor.points().iter().map(ContactPoint::floor_prefix))
+        .collect();
+    locks
+        .iter()
+        .filter(|l| !prefixes.iter().any(|p| l.name.starts_with(p.as_str())))
+        .cloned()
+        .collect()
+}
+
+/// The sequence of `baking` with its root raised where a foot goes below the floor (smoothly,
+/// over `half_width` frames each side), how far on each frame, and its frames baked so.
+fn raised_onto_floor(
+    baking: &Baking,
+    floor: &FloorPoints,
+    half_width: usize,
+) -> Result<Raised, CleanupError> {
+    let Baking {
+        skeleton,
+        sequence,
+        locks,
+        settings,
+    } = *baking;
+    let first_frame = sequence.keys.first().map_or(0, |k| k.frame);
+    let mut frames = bake(skeleton, sequence, locks, settings)?;
+    let raised = pelvis::smooth_at_least(&floor.below(skeleton, &frames), half_width);
+    let sequence = root_raised(sequence, first_frame, &raised);
+    let every_frame_keyed = sequence
+        .keys
+        .iter()
+        .enumerate()
+        .all(|(i, k)| k.frame == first_frame + i as i64);
+    if locks.is_empty() && every_frame_keyed {
+        // Nothing to solve: each frame is its key, raised.
+        for (q, r) in frames.iter_mut().zip(&raised) {
+            q[1] += r;
+        }
+    } else if raised.iter().any(|&r| r > 0.0) {
+        frames = bake(skeleton, &sequence, locks, settings)?;
+    }
+    Ok(Raised {
+        sequence,
+        raised,
+        frames,
+    })
+}
+
+/// A sequence raised onto the floor.
+struct Raised {
+    /// The sequence, its root raised.
+    sequence: Sequence,
+    /// Per frame, how far it was raised.
+    raised: Vec<f64>,
+    /// Its frames, baked.
+    frames: Vec<Vec<f64>>,
+}
+
+/// The contacts of `points` on their paths `before` (a take at `fps`), found by the thresholds
+/// for the figure's height, each point's plants made whole across the foot ([`plants`]) and
+/// none below the floor; with the thresholds and each point's limb.
+fn planted_contacts(
+    skeleton: &Skeleton,
+    points: &[ContactPoint],
+    before: &[Vec<Vector3<f64>>],
+    fps: f64,
+    floor: &FloorPoints,
+) -> Result<Contacts, CleanupError> {
+    let thresholds = ContactThresholds::for_figure(figure_height(skeleton), fps);
+    let mut found: Vec<(usize, Contact)> = before
+        .iter()
+        .enumerate()
+        .flat_map(|(i, path)| {
+            find_contacts(path, fps, &thresholds)
+                .into_iter()
+                .map(move |c| (i, c))
+        })
+        .collect();
+    found.sort_by_key(|&(i, c)| (c.first, i));
+    let limbs = points
+        .iter()
+        .map(|p| {
+            Ok(p.lock(skeleton, p.name.clone(), Vector3::zeros())?
+                .limb()
+                .clone())
+        })
+        .collect::<Result<Vec<_>, CleanupError>>()?;
+    plant_feet_whole(&limbs, before, thresholds.blend.max(0) as usize, &mut found);
+    // No plant below the floor.
+    for (i, c) in &mut found {
+        if let Some(lowest) = floor.floor_of(&points[*i]) {
+            c.planted.y = c.planted.y.max(lowest);
+        }
+    }
+    Ok(Contacts {
+        thresholds,
+        found,
+        limbs,
+    })
+}
+
+/// The contacts a take plants, and what they were found by.
+struct Contacts {
+    /// The thresholds they were found by.
+    thresholds: ContactThresholds,
+    /// (point index, contact), by first frame.
+    found: Vec<(usize, Contact)>,
+    /// Per point, the limb its lock is kept by.
+    limbs: Vec<Chain>,
+}
+
+/// The lock holding contact `c` of `point` (whose path was `path`) where it is planted, over
+/// its frames, easing in and out over a blend as long as the thresholds ask for the distance
+/// it pulls the point.
+fn contact_lock(
+    skeleton: &Skeleton,
+    point: &ContactPoint,
+    c: Contact,
+    path: &[Vector3<f64>],
+    (thresholds, fps): (&ContactThresholds, f64),
+    first_frame: i64,
+) -> Result<Lock, CleanupError> {
+    let (a, b) = (first_frame + c.first as i64, first_frame + c.last as i64);
+    let name = format!("{}{a}–{b}", point.lock_prefix());
+    let mut lock = point.lock(skeleton, name, c.planted)?;
+    lock.set_frames(Some((a, b)))?;
+    let offset = (c.planted - path[c.first])
+        .norm()
+        .max((c.planted - path[c.last]).norm());
+    lock.set_blend(thresholds.blend_for(offset, fps))?;
+    Ok(lock)
+}
+
+/// The frame of frames `a..=b` of `path` farthest from `planted`, and how far.
+fn farthest(path: &[Vector3<f64>], a: usize, b: usize, planted: &Vector3<f64>) -> (usize, f64) {
+    (a..=b)
+        .map(|f| (f, (path[f] - planted).norm()))
+        .fold(
+            (a, 0.0),
+            |worst, now| if now.1 > worst.1 { now } else { worst },
+        )
+}
+
+/// What the report of each contact is made from.
+struct Reporting<'a> {
+    skeleton: &'a Skeleton,
+    points: &'a [ContactPoint],
+    /// The points' paths before and after the cleanup.
+    paths: [&'a [Vec<Vector3<f64>>]; 2],
+    /// The frames after the cleanup.
+    frames: &'a [Vec<f64>],
+    /// Per frame, how far the hips came down.
+    lowered: &'a [f64],
+    first_frame: i64,
+}
+
+impl Reporting<'_> {
+    /// The report of contact `c` of point `i`, locked by the lock named `lock` (held by
+    /// `held_by` unless it gave way, to the lock named `gave_way_to`), let go as `let_go` says.
+    fn report(
+        &self,
+        (i, c): (usize, Contact),
+        lock: &str,
+        held_by: Option<&Lock>,
+        gave_way_to: Option<String>,
+        let_go: Option<LetGo>,
+    ) -> ContactReport {
+        let [before, after] = self.paths;
+        let (worst, slide_after) = farthest(&after[i], c.first, c.last, &c.planted);
+        let slid = held_by.filter(|_| slide_after > HELD_WITHIN);
+        ContactReport {
+            point: self.points[i].name.clone(),
+            lock: lock.to_owned(),
+            gave_way_to,
+            frames: (
+                self.first_frame + c.first as i64,
+                self.first_frame + c.last as i64,
+            ),
+            slide_before: farthest(&before[i], c.first, c.last, &c.planted).1,
+            slide_after,
+            at_limits: slid.map_or_else(Vec::new, |held_by| {
+                at_limits(self.skeleton, held_by, &self.frames[worst])
+            }),
+            beyond_reach: slid.map(|held_by| {
+                beyond_reach(
+                    self.skeleton,
+                    &self.points[i],
+                    held_by,
+                    &self.frames[worst],
+                    &c.planted,
+                )
+            }),
+            lowered: self.lowered[c.first..=c.last]
+                .iter()
+                .copied()
+                .fold(0.0, f64::max),
+            let_go,
+        }
+    }
 }

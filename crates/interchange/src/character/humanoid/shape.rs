@@ -63,24 +63,8 @@ pub(super) fn by_shape(
     use HumanBone::*;
     let height = rig.height();
     let name = |b: HumanBone| named.iter().find(|(x, _)| *x == b).map(|&(_, j)| j);
-    // Hips: named, else the joint with two subtrees reaching well below it and one well above.
-    let hips_by_shape = || {
-        (0..rig.joints.len()).find(|&j| {
-            let y = rig.joints[j].position.y;
-            let kids = &rig.joints[j].children;
-            let down = kids
-                .iter()
-                .filter(|&&c| span(rig, c).0 < y - 0.25 * height)
-                .count();
-            let up = kids
-                .iter()
-                .filter(|&&c| span(rig, c).1 > y + 0.2 * height)
-                .count();
-            down == 2 && up >= 1
-        })
-    };
     let hips = name(Hips)
-        .or_else(hips_by_shape)
+        .or_else(|| hips_by_shape(rig, height))
         .ok_or("no hips: no joint has two legs below it and a spine above")?;
     let hips_y = rig.joints[hips].position.y;
     let mut bones = vec![(Hips, hips)];
@@ -134,19 +118,7 @@ pub(super) fn by_shape(
         .filter(|&c| c != neck_root)
         .collect();
     // The two arms: the branches reaching furthest sideways.
-    let reach = |c: usize| {
-        let mut r: f64 = 0.0;
-        let mut stack = vec![c];
-        while let Some(k) = stack.pop() {
-            r = r.max(
-                (rig.joints[k].position - rig.joints[branch].position)
-                    .xz()
-                    .norm(),
-            );
-            stack.extend(rig.joints[k].children.iter().copied());
-        }
-        r
-    };
+    let reach = |c: usize| sideways_reach(rig, c, branch);
     arms.sort_by(|a, b| reach(*b).total_cmp(&reach(*a)));
     arms.truncate(2);
     if arms.len() < 2 {
@@ -171,32 +143,8 @@ pub(super) fn by_shape(
     }
     bones.push((Head, head));
     // Sides: by names where the chains hold named bones, else by the glTF convention (+X left).
-    let side = |chain_root: usize, bones_of: [[HumanBone; 4]; 2]| -> Side {
-        let chain_sides: Vec<Side> = main_chain(rig, chain_root)
-            .iter()
-            .filter_map(|&j| split_name(&rig.joints[j].name).0)
-            .collect();
-        if let Some(&first) = chain_sides.first()
-            && chain_sides.iter().all(|&s| s == first)
-        {
-            return first;
-        }
-        if sides_named {
-            for (k, side) in [(0, Side::Left), (1, Side::Right)] {
-                if bones_of[k]
-                    .iter()
-                    .filter_map(|b| name(*b))
-                    .any(|j| above(rig, chain_root, j))
-                {
-                    return side;
-                }
-            }
-        }
-        if rig.joints[chain_root].position.x > rig.joints[hips].position.x {
-            Side::Left
-        } else {
-            Side::Right
-        }
+    let side = |chain_root: usize, bones_of: [[HumanBone; 4]; 2]| {
+        side_of_chain(rig, (chain_root, hips), bones_of, named, sides_named)
     };
     let arm_bones = [
         HumanBone::limb(Limb::Arm(Side::Left)),
@@ -222,6 +170,77 @@ pub(super) fn by_shape(
         bones.extend(limb_bones(rig, limb, root, &name, height)?);
     }
     Ok(bones)
+}
+
+/// The hips found by shape: the first joint with two subtrees reaching well below it (a
+/// quarter of the figure's `height`) and one well above (a fifth).
+fn hips_by_shape(rig: &Rig, height: f64) -> Option<usize> {
+    (0..rig.joints.len()).find(|&j| {
+        let y = rig.joints[j].position.y;
+        let kids = &rig.joints[j].children;
+        let down = kids
+            .iter()
+            .filter(|&&c| span(rig, c).0 < y - 0.25 * height)
+            .count();
+        let up = kids
+            .iter()
+            .filter(|&&c| span(rig, c).1 > y + 0.2 * height)
+            .count();
+        down == 2 && up >= 1
+    })
+}
+
+/// How far sideways (across the floor) the subtree from joint `c` reaches from `branch`.
+fn sideways_reach(rig: &Rig, c: usize, branch: usize) -> f64 {
+    let mut r: f64 = 0.0;
+    let mut stack = vec![c];
+    while let Some(k) = stack.pop() {
+        r = r.max(
+            (rig.joints[k].position - rig.joints[branch].position)
+                .xz()
+                .norm(),
+        );
+        stack.extend(rig.joints[k].children.iter().copied());
+    }
+    r
+}
+
+/// The side of the limb whose chain starts at `chain_root`: by the names along the chain when
+/// they agree; else, when the names set the sides, by which side's bones (`bones_of`: left's,
+/// right's) among `named` it holds; else by the glTF convention (+X of the hips is left).
+fn side_of_chain(
+    rig: &Rig,
+    (chain_root, hips): (usize, usize),
+    bones_of: [[HumanBone; 4]; 2],
+    named: &[(HumanBone, usize)],
+    sides_named: bool,
+) -> Side {
+    let name = |b: HumanBone| named.iter().find(|(x, _)| *x == b).map(|&(_, j)| j);
+    let chain_sides: Vec<Side> = main_chain(rig, chain_root)
+        .iter()
+        .filter_map(|&j| split_name(&rig.joints[j].name).0)
+        .collect();
+    if let Some(&first) = chain_sides.first()
+        && chain_sides.iter().all(|&s| s == first)
+    {
+        return first;
+    }
+    if sides_named {
+        for (k, side) in [(0, Side::Left), (1, Side::Right)] {
+            if bones_of[k]
+                .iter()
+                .filter_map(|b| name(*b))
+                .any(|j| above(rig, chain_root, j))
+            {
+                return side;
+            }
+        }
+    }
+    if rig.joints[chain_root].position.x > rig.joints[hips].position.x {
+        Side::Left
+    } else {
+        Side::Right
+    }
 }
 
 /// The bones of one limb whose chain starts at `root`.

@@ -8,12 +8,12 @@ use std::path::Path;
 
 use marionette_skeleton::{FileError, ron_io};
 
-use crate::file::{DocumentError, DocumentFile, STAGE_VERSION, VersionProbe, folder, write_pretty};
-use crate::stage::{Hold, LinkTarget, PropContact, SiteRef, Stage};
-use crate::stage_check::{StageDefect, resolve_stage};
-use crate::stage_format::{
+use super::check::{StageDefect, resolve_stage};
+use super::format::{
     CueDef, FigureDef, HoldDef, LinkDef, LinkTargetDef, PropDef, PropKeyDef, StageDef, TrackDef,
 };
+use crate::file::{DocumentError, DocumentFile, STAGE_VERSION, VersionProbe, folder, write_pretty};
+use crate::stage::{Hold, LinkTarget, PropContact, SiteRef, Stage};
 
 /// Why a stage document could not be loaded.
 #[derive(Debug, thiserror::Error)]

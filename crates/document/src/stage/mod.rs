@@ -1,7 +1,7 @@
 //! A stage: several figures and props in one document, with links between them (a hand in a
 //! hand, a hand on a table) and cues that say what the props do in each sequence (their keys,
 //! who grips them from which frame, when they are let go). The file is version 2 of the Document
-//! format ([`crate::stage_file`]); a version-1 document is a stage of one figure
+//! format ([`crate::stage::file`]); a version-1 document is a stage of one figure
 //! ([`Stage::from_document`]) and is written back as version 1 while it stays one
 //! ([`Stage::is_one_figure`]).
 //!
@@ -9,6 +9,13 @@
 //! the figure's own frame; its [`Placement`] on the floor puts that frame on the stage. A sequence
 //! of the stage is every figure's sequence of that name played together (a figure without one
 //! keeps its pose) with the cue of that name for the props.
+
+pub mod check;
+mod cues;
+pub mod file;
+mod format;
+mod links;
+mod lookup;
 
 use marionette_skeleton::SiteId;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};

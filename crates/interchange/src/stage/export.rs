@@ -1,6 +1,6 @@
 //! One export of a stage, whatever asks for it (`marionette export`, File ▸ Export in the
 //! editor): its sequence baked with the whole stage (links held, props carried by their grips),
-//! or its pose; then the whole stage as one glb ([`crate::stage_glb`]), or one figure as BVH or
+//! or its pose; then the whole stage as one glb ([`crate::stage::glb`]), or one figure as BVH or
 //! JSON, placed on the stage (JSON frames carry every prop's place).
 
 use std::path::Path;
@@ -13,7 +13,7 @@ use nalgebra::Isometry3;
 use serde_json::Value;
 
 use crate::export::{ExportFormat, OnStage, Sources, assets_folder, export_bytes};
-use crate::stage_glb::{StageFrames, StageSources, stage_glb};
+use crate::stage::glb::{StageFrames, StageSources, stage_glb};
 
 /// What to export of a stage.
 #[derive(Debug, Clone, Copy)]
