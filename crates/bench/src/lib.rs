@@ -19,7 +19,6 @@ pub mod planted;
 pub mod problems;
 pub mod retarget;
 pub mod stage;
-pub mod stage_drag;
 pub mod table;
 pub mod timing;
 pub mod tracking;
@@ -81,8 +80,10 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
             "characters" => characters::table(if quick { 1 } else { 5 }),
             "retarget" => retarget::table(if quick { 1 } else { 3 }),
             "contacts" => contacts::table(if quick { 1 } else { 3 }, if quick { 8 } else { 1 }),
-            "stage" => stage::table(if quick { 100 } else { 1_000 }, if quick { 1 } else { 11 }),
-            "stage-drag" => stage_drag::table(if quick { 60 } else { 600 }),
+            "stage" => {
+                stage::bake::table(if quick { 100 } else { 1_000 }, if quick { 1 } else { 11 })
+            }
+            "stage-drag" => stage::drag::table(if quick { 60 } else { 600 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

@@ -184,9 +184,14 @@ fn the_cycle_finder_finds_a_cycle_between_folders() {
 
 #[test]
 fn the_cycle_finder_passes_a_crate_without_cycles() {
+    // `pub(in crate::a)` names where an item is seen, not a use of `a`.
     let found = cycles_of(&[
         ("lib.rs", "mod a;\nmod b;\npub use a::A;\npub use b::*;\n"),
-        ("a.rs", "use crate::B;\npub struct A(B);\n"),
+        (
+            "a.rs",
+            "mod c;\nuse crate::B;\npub struct A(B);\npub fn f() { c::c() }\n",
+        ),
+        ("a/c.rs", "pub(in crate::a) fn c() {}\n"),
         ("b.rs", "pub struct B;\n"),
     ]);
     assert!(found.is_empty(), "{found:?}");

@@ -387,7 +387,9 @@ impl Crate {
             let rooted = ["crate::", "super::", "self::"]
                 .iter()
                 .any(|r| rest.starts_with(r));
-            if !(starts_word && rooted) {
+            // A visibility's path (`pub(in crate::scene)`) names where an item is seen, not a use.
+            let visibility = text[..i].trim_end().ends_with("(in");
+            if !(starts_word && rooted) || visibility {
                 i += 1;
                 continue;
             }

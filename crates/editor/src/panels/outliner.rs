@@ -1,4 +1,4 @@
-//! The left panel: the stage's figures and props ([`super::stage_list`]); for an imported
+//! The left panel: the stage's figures and props ([`super::stage::list`]); for an imported
 //! character, what its import recognised (folded); the
 //! hierarchy with its groups (click a joint to select it), then the selected
 //! joint's DOF sliders with their limits (drag, or type a value into the number) and its
@@ -20,7 +20,7 @@ pub fn outliner_panel(
     selection: &mut Selection,
     out: &mut PanelOutput,
 ) {
-    super::stage_list::stage_list(ui, document, out);
+    super::stage::list::stage_list(ui, document, out);
     let skeleton = document.skeleton();
     ui.heading("Skeleton");
     ui.label(egui::RichText::new(skeleton.name()).weak());

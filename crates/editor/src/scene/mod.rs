@@ -14,8 +14,6 @@ mod one_thread;
 mod parts;
 pub mod picking;
 pub mod stage;
-pub mod stage_characters;
-pub mod stage_poses;
 
 use bevy::light::GlobalAmbientLight;
 use bevy::prelude::*;
@@ -58,11 +56,11 @@ impl Plugin for ScenePlugin {
                 ghosts::sync_ghosts,
                 figure::highlight,
                 stage::rebuild_stage,
-                stage_poses::pose_stage,
-                stage_poses::place_stage,
-                stage_characters::spawn_other_characters,
-                stage_characters::unpickable_other_skins,
-                stage_characters::pose_other_characters,
+                stage::poses::pose_stage,
+                stage::poses::place_stage,
+                stage::characters::spawn_other_characters,
+                stage::characters::unpickable_other_skins,
+                stage::characters::pose_other_characters,
             )
                 .chain()
                 .in_set(EditorSet::Scene),
@@ -78,14 +76,14 @@ impl Plugin for ScenePlugin {
         .add_systems(
             Update,
             (
-                stage_characters::press_other_characters,
+                stage::characters::press_other_characters,
                 stage::grip_after_select,
             )
                 .chain()
                 .in_set(EditorSet::Pick),
         )
-        .init_resource::<stage_characters::OtherCharacters>()
-        .init_resource::<stage_poses::StagePoses>()
+        .init_resource::<stage::characters::OtherCharacters>()
+        .init_resource::<stage::poses::StagePoses>()
         .init_resource::<stage::StageWork>()
         .add_systems(Update, stage::track_stage_work.in_set(EditorSet::Derive))
         .add_plugins((gltf_tint::TintPlugin, figure_material::FigureMaterialPlugin));

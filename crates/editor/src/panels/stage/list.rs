@@ -4,7 +4,7 @@
 //! and to remove a figure other than the edited one, or a prop; the edited figure's name and
 //! its place on the floor (x, z, facing), and each prop's place, are typed or dragged here; two
 //! figures' sites are locked together, or a site to a prop, (or a link removed) here too
-//! ([`super::stage_link_maker`]); each prop's grips and releases ([`super::stage_holds`]).
+//! ([`super::link_maker`]); each prop's grips and releases ([`super::holds`]).
 //! Each button sends one stage edit ([`StageEdit`]); undo takes it back.
 
 use bevy_egui::egui;
@@ -12,7 +12,7 @@ use marionette_document::{Prop, PropPlace, PropShape};
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit};
 
-use super::output::PanelOutput;
+use crate::panels::output::PanelOutput;
 
 /// Draws the stage section (figures and props).
 pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
@@ -109,7 +109,7 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
             })
             .body(|ui| {
                 prop_place(ui, prop, document.prop_place_now(p), out);
-                super::stage_holds::prop_holds(ui, document, p, out);
+                super::holds::prop_holds(ui, document, p, out);
             });
     }
     for link in document.links() {
@@ -126,10 +126,10 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
         });
     }
     if document.figures().len() > 1 {
-        super::stage_link_maker::between_figures(ui, document, out);
+        super::link_maker::between_figures(ui, document, out);
     }
     if !document.props().is_empty() {
-        super::stage_link_maker::to_a_prop(ui, document, out);
+        super::link_maker::to_a_prop(ui, document, out);
     }
     ui.separator();
 }
@@ -228,5 +228,5 @@ fn number(
     );
     response
         .changed()
-        .then(|| super::output::undo_step(&response))
+        .then(|| crate::panels::output::undo_step(&response))
 }

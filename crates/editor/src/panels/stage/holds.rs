@@ -1,4 +1,4 @@
-//! A prop's keys, grips and releases in the outliner ([`super::stage_list`], under the prop):
+//! A prop's keys, grips and releases in the outliner ([`super::list`], under the prop):
 //! those of the shown sequence in frame order, each with a remove button; a key at the current
 //! frame where the prop is now; a figure's site to grip it with at the current frame (a
 //! hand-over when another site holds it then), or a release at the current frame. Each button
@@ -9,7 +9,7 @@ use marionette_document::Hold;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit};
 
-use super::output::PanelOutput;
+use crate::panels::output::PanelOutput;
 
 /// The grips and releases of prop `p` in the shown sequence, and the buttons that add them.
 pub(super) fn prop_holds(ui: &mut egui::Ui, document: &Document, p: usize, out: &mut PanelOutput) {
@@ -89,7 +89,7 @@ pub(super) fn prop_holds(ui: &mut egui::Ui, document: &Document, p: usize, out: 
     let (mut figure, mut site): (usize, usize) = ui
         .data_mut(|d| d.get_temp(id))
         .unwrap_or((document.active_figure(), 0));
-    super::stage_link_maker::figure_and_site(ui, document, 3 + p, (&mut figure, &mut site));
+    super::link_maker::figure_and_site(ui, document, 3 + p, (&mut figure, &mut site));
     ui.horizontal(|ui| {
         let skeleton = document.figures()[figure]
             .document()

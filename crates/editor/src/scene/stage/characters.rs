@@ -1,7 +1,7 @@
 //! The other figures of the stage that are characters, drawn with their skins as the edited one
 //! is ([`super::character`]): each file's scene spawned where the figure stands (in the edited
 //! figure's frame), its joints set from the pose the figure is drawn at
-//! ([`super::stage_poses::StagePoses`]), and picked on the surface as drawn (skinned on the
+//! ([`super::poses::StagePoses`]), and picked on the surface as drawn (skinned on the
 //! CPU): a press on another character's skin edits that figure and drags the body pressed, in
 //! one gesture, as a press on another figure's bodies does.
 
@@ -9,11 +9,11 @@ use bevy::prelude::*;
 use marionette_editing::document::SkinCharacter;
 use marionette_skeleton::Fk;
 
-use super::character::Loaded;
-use super::stage::{PendingGrip, StageWork};
-use super::stage_poses::StagePoses;
+use super::poses::StagePoses;
+use super::{PendingGrip, StageWork};
 use crate::messages::EditRequest;
 use crate::resources::{CursorCamera, CursorRay, OpenDocument};
+use crate::scene::character::Loaded;
 
 /// Every other figure drawn with its skin: (its index on the stage, its name, the character).
 #[derive(Resource, Default)]
@@ -25,7 +25,7 @@ pub struct OtherCharacters {
 
 /// Spawns the other figures' characters again when the stage's layout changed (a figure added,
 /// moved, or another one edited).
-pub(super) fn spawn_other_characters(
+pub(in crate::scene) fn spawn_other_characters(
     mut commands: Commands,
     document: Res<OpenDocument>,
     work: Res<StageWork>,
@@ -62,7 +62,7 @@ pub(super) fn spawn_other_characters(
 /// Their skins' meshes, as they appear, are left out of the views' picking (Bevy's sees the
 /// bind pose, and would hide handles behind where the skin is not): they are picked as drawn
 /// ([`press_other_characters`]).
-pub(super) fn unpickable_other_skins(
+pub(in crate::scene) fn unpickable_other_skins(
     mut commands: Commands,
     others: Res<OtherCharacters>,
     added: Query<Entity, Added<Mesh3d>>,
@@ -85,7 +85,7 @@ pub(super) fn unpickable_other_skins(
 }
 
 /// Finds their joints once their scenes are there, and poses them where the stage draws them.
-pub(super) fn pose_other_characters(
+pub(in crate::scene) fn pose_other_characters(
     document: Res<OpenDocument>,
     poses: Res<StagePoses>,
     mut others: ResMut<OtherCharacters>,
@@ -112,7 +112,7 @@ pub(super) fn pose_other_characters(
 /// A press on another character's skin: the nearest surface hit under the cursor edits that
 /// figure, and its body is gripped once it is ([`super::stage::grip_after_select`]).
 #[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
-pub(super) fn press_other_characters(
+pub(in crate::scene) fn press_other_characters(
     mut commands: Commands,
     document: Res<OpenDocument>,
     others: Res<OtherCharacters>,

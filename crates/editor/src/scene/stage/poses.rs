@@ -9,7 +9,7 @@
 use bevy::prelude::*;
 use nalgebra::Isometry3;
 
-use super::stage::{OtherJoint, PropBody, StageWork};
+use super::{OtherJoint, PropBody, StageWork};
 use crate::convert::{isometry, quat, vec3};
 use crate::resources::OpenDocument;
 
@@ -36,7 +36,7 @@ impl StagePoses {
 
 /// A stage's bake of one sequence, kept while the work it was made from is unchanged.
 #[derive(Default)]
-pub(super) struct CachedBake {
+pub(in crate::scene) struct CachedBake {
     made_from: Option<StageWork>,
     first: i64,
     figures: Vec<Vec<Vec<f64>>>,
@@ -45,7 +45,7 @@ pub(super) struct CachedBake {
 
 /// Works out where the rest of the stage is now ([`StagePoses`]): baking the shown sequence
 /// for the whole stage when the work changed, then taking the timeline's frame of it.
-pub(super) fn pose_stage(
+pub(in crate::scene) fn pose_stage(
     document: Res<OpenDocument>,
     work: Res<StageWork>,
     mut poses: ResMut<StagePoses>,
@@ -138,7 +138,7 @@ pub(super) fn pose_stage(
 type JustSpawned = Or<(Added<OtherJoint>, Added<PropBody>)>;
 
 /// Puts the other figures' joints and the props where [`StagePoses`] says.
-pub(super) fn place_stage(
+pub(in crate::scene) fn place_stage(
     document: Res<OpenDocument>,
     poses: Res<StagePoses>,
     mut joints: Query<(&OtherJoint, &mut Transform), Without<PropBody>>,
@@ -179,7 +179,7 @@ pub(super) fn place_stage(
 
 #[cfg(test)]
 mod tests {
-    use super::super::stage::track_stage_work;
+    use super::super::track_stage_work;
     use super::*;
     use marionette_editing::Document;
     use marionette_editing::{Edit, Solving};

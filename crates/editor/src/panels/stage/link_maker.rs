@@ -1,4 +1,4 @@
-//! The outliner's link makers ([`super::stage_list`]): two figures' sites locked together, or a
+//! The outliner's link makers ([`super::list`]): two figures' sites locked together, or a
 //! figure's site held to a prop where it is now (at a point of it, on its top plane, or along
 //! its long axis). Each is one stage edit and one undo step.
 
@@ -6,7 +6,7 @@ use bevy_egui::egui;
 use marionette_editing::stage::{PropHold, StageEdit};
 use marionette_editing::{Document, Edit};
 
-use super::output::PanelOutput;
+use crate::panels::output::PanelOutput;
 
 /// Figure `k`'s site names.
 fn sites_of(document: &Document, k: usize) -> Vec<String> {

@@ -1,22 +1,25 @@
 //! The rest of the stage in the 3D scene: every figure other than the edited one, drawn with its
-//! bodies (or slim bones; a character with its skin, [`super::stage_characters`]) at its pose, and every prop (its box, cylinder or sphere, or its
+//! bodies (or slim bones; a character with its skin, [`characters`]) at its pose, and every prop (its box, cylinder or sphere, or its
 //! glTF mesh file), each where it stands relative to the edited figure: the scene is drawn in
 //! the edited figure's frame ([`marionette_editing::stage`]), so the stage's other things are
 //! placed by `stage_to_figure · placement`. Where they are at the timeline's frame is
-//! [`super::stage_poses`]. A press on another figure's body selects that figure for editing. The entities are rebuilt
+//! [`poses`]. A press on another figure's body selects that figure for editing. The entities are rebuilt
 //! when the stage's figures or props change, and moved when their poses do; nothing here
 //! edits.
+
+pub mod characters;
+pub mod poses;
 
 use bevy::prelude::*;
 use marionette_document::PropShape;
 use marionette_editing::Document;
 use marionette_editing::stage::StageEdit;
 
-use super::figure::shape_mesh;
-use super::figure_material::FigureMaterial;
 use crate::convert::{quat, vec3};
 use crate::messages::EditRequest;
 use crate::resources::OpenDocument;
+use crate::scene::figure::shape_mesh;
+use crate::scene::figure_material::FigureMaterial;
 
 /// Everything drawn for the rest of the stage.
 #[derive(Component)]
@@ -198,7 +201,7 @@ fn spawn_figure(
 ) {
     let skeleton = document.skeleton();
     let fk = document.fk();
-    // A character is drawn with its skin ([`super::stage_characters`]), which is picked too.
+    // A character is drawn with its skin ([`characters`]), which is picked too.
     let skinned = matches!(
         document.skin_character(),
         marionette_editing::document::SkinCharacter::Read(_)
@@ -218,7 +221,7 @@ fn spawn_figure(
                     .with_rotation(quat(fk.joint_rotation(id)));
                 let shapes = match &skeleton.joint(id).shape {
                     Some(marionette_skeleton::Shape::Mesh { .. }) | None => {
-                        super::figure::bones(skeleton, id, bone_radius * 3.0)
+                        crate::scene::figure::bones(skeleton, id, bone_radius * 3.0)
                     }
                     Some(shape) => vec![shape.clone()],
                 };
