@@ -47,20 +47,6 @@ fn shown(module: &str) -> &str {
 /// Every import cycle in the crate at `src`, among its files and among each folder's children.
 fn cycles_in(src: &Path) -> Vec<String> {
     let krate = Crate::read(src);
-    if std::env::var_os("STRUCTURE_EDGES").is_some() {
-        let in_cycles: std::collections::BTreeSet<String> =
-            krate.file_cycles().into_iter().flatten().collect();
-        for (from, targets) in krate.reasons() {
-            for (to, why) in targets {
-                if std::env::var_os("STRUCTURE_ALL").is_some()
-                    || (in_cycles.contains(&from) && in_cycles.contains(&to))
-                {
-                    let why: Vec<String> = why.into_iter().collect();
-                    eprintln!("{} -> {}: {}", shown(&from), shown(&to), why.join(", "));
-                }
-            }
-        }
-    }
     let mut found: Vec<String> = krate
         .file_cycles()
         .iter()
@@ -80,6 +66,29 @@ fn cycles_in(src: &Path) -> Vec<String> {
     found
 }
 
+/// Why the files of the crate at `src` that are in cycles use each other: per use between two
+/// of them, the paths that make it.
+fn uses_in_cycles(src: &Path) -> Vec<String> {
+    let krate = Crate::read(src);
+    let in_cycles: std::collections::BTreeSet<String> =
+        krate.file_cycles().into_iter().flatten().collect();
+    let mut out = Vec::new();
+    for (from, targets) in krate.reasons() {
+        for (to, why) in targets {
+            if in_cycles.contains(from) && in_cycles.contains(to) {
+                let why: Vec<&str> = why.iter().map(String::as_str).collect();
+                out.push(format!(
+                    "  {} uses {}: {}",
+                    shown(from),
+                    shown(to),
+                    why.join(", ")
+                ));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn no_crate_has_an_import_cycle_among_its_files_or_folders() {
     let mut found = Vec::new();
@@ -89,8 +98,12 @@ fn no_crate_has_an_import_cycle_among_its_files_or_folders() {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        for cycle in cycles_in(&dir.join("src")) {
+        let cycles = cycles_in(&dir.join("src"));
+        for cycle in &cycles {
             found.push(format!("{name}: {cycle}"));
+        }
+        if !cycles.is_empty() {
+            found.extend(uses_in_cycles(&dir.join("src")));
         }
     }
     assert!(found.is_empty(), "import cycles:\n{}", found.join("\n"));

@@ -234,6 +234,8 @@ pub struct Crate {
     named: BTreeMap<String, Vec<Vec<String>>>,
     /// Per module: the names its `use` items bring in from other crates.
     external: BTreeMap<String, BTreeSet<String>>,
+    /// Per module: the modules it uses (itself left out), each with the paths that use it.
+    uses: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
 /// What [`Crate::declaring`] answers for a name another crate declares.
@@ -289,6 +291,7 @@ impl Crate {
             items: BTreeMap::new(),
             named: BTreeMap::new(),
             external: BTreeMap::new(),
+            uses: BTreeMap::new(),
         };
         for file in &files {
             let me = module_of(src, file);
@@ -340,6 +343,7 @@ impl Crate {
             }
             krate.named.insert(me, named);
         }
+        krate.uses = krate.resolve_uses();
         krate
     }
 
@@ -479,23 +483,27 @@ impl Crate {
 
     /// Which modules each module uses (itself left out).
     pub fn edges(&self) -> BTreeMap<String, BTreeSet<String>> {
-        self.reasons()
-            .into_iter()
-            .map(|(from, targets)| (from, targets.into_keys().collect()))
+        self.uses
+            .iter()
+            .map(|(from, targets)| (from.clone(), targets.keys().cloned().collect()))
             .collect()
     }
 
     /// Which modules each module uses, each with the paths that use it.
-    pub fn reasons(&self) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
-        let mut edges: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    pub fn reasons(&self) -> &BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+        &self.uses
+    }
+
+    /// Every path a module names followed to the module declaring it.
+    fn resolve_uses(&self) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+        let mut uses: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
         for (me, paths) in &self.named {
             for path in paths {
                 let target = self
                     .declaring(path, 0)
                     .unwrap_or_else(|| self.landing(path).0);
                 if &target != me && target != ELSEWHERE {
-                    edges
-                        .entry(me.clone())
+                    uses.entry(me.clone())
                         .or_default()
                         .entry(target)
                         .or_default()
@@ -503,7 +511,7 @@ impl Crate {
                 }
             }
         }
-        edges
+        uses
     }
 
     /// The import cycles among the crate's files, each a sorted set of modules.

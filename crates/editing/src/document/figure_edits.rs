@@ -8,7 +8,7 @@ use marionette_document::{GoalSet, Lock};
 use marionette_ik::Goal;
 use marionette_skeleton::{Chain, DofId, JointId, Pose, PoseError, ROOT_STATE_LEN};
 
-use super::history::{Change, Edited, UndoStep};
+use super::history::{Change, Edited, History, UndoStep};
 use super::{DISTURBED, Document};
 use crate::EditError;
 use crate::solve::{IkRunner, SolveOutcome};
@@ -216,36 +216,34 @@ impl Document {
 
     /// Undoes the last edit (ending any drag first); its label, or `None`.
     pub fn undo(&mut self) -> Option<String> {
-        self.end_drag();
-        let sequences = self.sequences.clone();
-        let links = self.stage.links.clone();
-        let label = self.history.undo(Edited {
-            pose: &mut self.pose,
-            stiffness: &mut self.stiffness,
-            locks: &mut self.locks,
-            sequences: &mut self.sequences,
-            library: &mut self.library,
-            stage: &mut self.stage,
-        });
-        // A link added or removed changes the stage's bake of the frame shown.
-        self.after_sequences_changed(sequences != self.sequences || links != self.stage.links);
-        self.fk.update(&self.skeleton, &self.pose);
-        label
+        self.walk_history(History::undo)
     }
 
     /// Redoes the last undone edit; its label, or `None`.
     pub fn redo(&mut self) -> Option<String> {
+        self.walk_history(History::redo)
+    }
+
+    /// One step of the history (`step`: an undo or a redo), with any drag ended first and what
+    /// follows a change of the sequences, links and pose; the step's label, or `None`.
+    fn walk_history(
+        &mut self,
+        step: fn(&mut History, Edited<'_>) -> Option<String>,
+    ) -> Option<String> {
         self.end_drag();
         let sequences = self.sequences.clone();
         let links = self.stage.links.clone();
-        let label = self.history.redo(Edited {
-            pose: &mut self.pose,
-            stiffness: &mut self.stiffness,
-            locks: &mut self.locks,
-            sequences: &mut self.sequences,
-            library: &mut self.library,
-            stage: &mut self.stage,
-        });
+        let label = step(
+            &mut self.history,
+            Edited {
+                pose: &mut self.pose,
+                stiffness: &mut self.stiffness,
+                locks: &mut self.locks,
+                sequences: &mut self.sequences,
+                library: &mut self.library,
+                stage: &mut self.stage,
+            },
+        );
         // A link added or removed changes the stage's bake of the frame shown.
         self.after_sequences_changed(sequences != self.sequences || links != self.stage.links);
         self.fk.update(&self.skeleton, &self.pose);

@@ -136,11 +136,7 @@ fn letting_go(
     let floor_limbs = floor
         .points()
         .iter()
-        .map(|p| {
-            Ok(p.lock(skeleton, p.name.clone(), Default::default())?
-                .limb()
-                .clone())
-        })
+        .map(|p| p.limb(skeleton))
         .collect::<Result<Vec<_>, LockError>>()?;
     let mut out: Vec<Option<Letting>> = vec![None; found.len()];
     for (f, depth) in depths.iter().enumerate() {

@@ -286,12 +286,8 @@ fn planted_contacts(
     found.sort_by_key(|&(i, c)| (c.first, i));
     let limbs = points
         .iter()
-        .map(|p| {
-            Ok(p.lock(skeleton, p.name.clone(), Vector3::zeros())?
-                .limb()
-                .clone())
-        })
-        .collect::<Result<Vec<_>, CleanupError>>()?;
+        .map(|p| p.limb(skeleton))
+        .collect::<Result<Vec<_>, _>>()?;
     plant_feet_whole(&limbs, before, thresholds.blend.max(0) as usize, &mut found);
     // No plant below the floor.
     for (i, c) in &mut found {

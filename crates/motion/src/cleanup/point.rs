@@ -3,7 +3,7 @@
 
 use marionette_document::{Lock, LockError};
 use marionette_ik::{Goal, GoalKind, TargetShape};
-use marionette_skeleton::{JointId, SiteId, Skeleton};
+use marionette_skeleton::{Chain, JointId, SiteId, Skeleton};
 use nalgebra::Vector3;
 
 /// A contact that slides more than this while planted after the cleanup (metres) is reported as
@@ -97,6 +97,14 @@ impl ContactPoint {
             shape: TargetShape::Plane(Vector3::y()),
         });
         self.kept(skeleton, name, goal)
+    }
+
+    /// The limb this point's locks are kept by ([`ContactPoint::kept`]).
+    pub(super) fn limb(&self, skeleton: &Skeleton) -> Result<Chain, LockError> {
+        Ok(self
+            .lock(skeleton, self.name.clone(), Vector3::zeros())?
+            .limb()
+            .clone())
     }
 
     /// A lock holding `goal`, kept by this point's leg from the hip down when its leg is known,
