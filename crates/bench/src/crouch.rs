@@ -1,12 +1,14 @@
 //! Issue 15's crouch, with issue 10's locks: the humanoid standing at rest (straight knees, the
 //! singular start), both heels position-locked where they stand, the pelvis dragged straight
 //! down 10, 20 and 30 cm in the front view through the editor's document
-//! ([`Document::drag_step`]). Dragging the root body moves the root translation; the locks'
+//! ([`marionette_editing::Edit::DragTo`]). Dragging the root body moves the root translation; the locks'
 //! limbs (hip, knee, ankle) must fold to keep the heels, which at straight knees only a
 //! second-order move can start.
 
 use marionette_document::{LockKind, LockPart};
-use marionette_editing::{ChainMode, Document, IkRunner, IkSettings, Ray};
+use marionette_editing::{ChainMode, Document, Grip, IkRunner, IkSettings, Ray};
+
+use crate::edits;
 use marionette_ik::SolverKind;
 use marionette_skeleton::builtin;
 use nalgebra::Vector3;
@@ -19,26 +21,30 @@ use crate::table::Table;
 /// [`MAX_FRAMES`]).
 pub fn run(kind: SolverKind, depth: f64) -> (f64, f64, Option<usize>) {
     let mut doc = Document::new(builtin::humanoid(), None);
-    let mut runner = IkRunner::new(IkSettings {
+    let runner = IkRunner::new(IkSettings {
         solver: kind,
         ..IkSettings::default()
     })
     .expect("default settings");
+    let mut solving = edits::solving(runner, ChainMode::NearestBranch);
     for heel in ["left heel", "right heel"] {
         let site = doc.skeleton().site_by_name(heel).expect("heel");
-        doc.lock_part(LockPart::Site(site), LockKind::Position, &mut runner)
-            .expect("a heel lock");
+        edits::lock(
+            &mut doc,
+            LockPart::Site(site),
+            LockKind::Position,
+            &mut solving,
+        );
     }
     let pelvis = doc.skeleton().root();
     let start = doc.fk().joint_position(pelvis);
-    doc.begin_joint_drag(pelvis, ChainMode::NearestBranch)
-        .expect("the root can be dragged");
+    edits::begin(&mut doc, Grip::Joint(pelvis), &mut solving).expect("the root can be dragged");
     let mut result = (f64::INFINITY, f64::INFINITY, None);
     for frame in 0..MAX_FRAMES {
         let t = ((frame + 1) as f64 / GLIDE_FRAMES as f64).min(1.0);
         let cursor = start - Vector3::y() * depth * t;
         let ray = ray_through(&cursor);
-        doc.drag_step(&ray, &mut runner).expect("dragging");
+        edits::step(&mut doc, &ray, &mut solving).expect("dragging");
         let heel = doc
             .lock_violations()
             .iter()

@@ -1,12 +1,14 @@
 //! The editor's IK work per frame while the user drags, through the same path the editor takes
-//! (`marionette_editing::Document::drag_step`: the cursor-ray goal, the document's system, the
+//! (`marionette_editing::Edit::DragTo`: the cursor-ray goal, the document's system, the
 //! chosen solver's updates for the frame, forward kinematics of the result): the humanoid's right
 //! forearm dragged up and around for 600 frames in a front view, in each chain mode's default
 //! (nearest branch: the arm from the shoulder) and for the whole body. Issue 5's budget: ≤ 1 ms.
 
 use std::time::Instant;
 
-use marionette_editing::{ChainMode, Document, IkRunner, IkSettings, Ray};
+use marionette_editing::{ChainMode, Document, Grip, IkRunner, IkSettings, Ray};
+
+use crate::edits;
 use marionette_ik::SolverKind;
 use marionette_skeleton::builtin;
 use nalgebra::Vector3;
@@ -28,21 +30,25 @@ pub fn run(kind: SolverKind, mode: ChainMode, frames: usize) -> [f64; 3] {
 /// [`run`] with any IK settings.
 pub fn run_with(settings: IkSettings, mode: ChainMode, frames: usize) -> [f64; 3] {
     let mut doc = Document::new(builtin::humanoid(), None);
-    let mut runner = IkRunner::new(settings).expect("settings");
+    let mut solving = edits::solving(IkRunner::new(settings).expect("settings"), mode);
     let forearm = doc.skeleton().joint_by_name("right elbow").expect("elbow");
     let hit = doc.fk().point(forearm, &Vector3::new(0.0, -0.2, 0.0));
-    doc.begin_drag(forearm, &hit, mode).expect("drag");
+    let grip = Grip::Body {
+        joint: forearm,
+        hit,
+    };
+    edits::begin(&mut doc, grip, &mut solving).expect("drag");
     let (mut micros, mut residual) = (Vec::with_capacity(frames), 0.0);
     for f in 0..frames {
         let a = std::f64::consts::TAU * f as f64 / 200.0;
         let cursor = hit + Vector3::new(0.25 * a.sin(), 0.3 * (1.0 - a.cos()), 3.0);
         let ray = Ray::new(cursor, -Vector3::z()).expect("ray");
         let began = Instant::now();
-        let outcome = doc.drag_step(&ray, &mut runner).expect("dragging");
+        let outcome = edits::step(&mut doc, &ray, &mut solving).expect("dragging");
         micros.push(began.elapsed().as_secs_f64() * 1e6);
         residual += outcome.report.residual;
     }
-    doc.end_drag();
+    edits::end(&mut doc, &mut solving);
     let largest = micros.iter().copied().fold(0.0, f64::max);
     [median(&mut micros), largest, residual / frames as f64]
 }

@@ -3,12 +3,16 @@
 //! a random reachable target (the site where a random pose of the dragged chain alone puts it) in
 //! each orthographic view, exactly as the editor drags: the chain up to the nearest branch, each
 //! frame the goal is the point of the cursor's view ray nearest the grip
-//! ([`marionette_editing::Document::drag_step`]), at most 10 updates a frame. The cursor glides
+//! ([`marionette_editing::Edit::DragTo`]), at most 10 updates a frame. The cursor glides
 //! to the target over [`GLIDE_FRAMES`] frames, as a hand would, then stays; a drag reaches when
 //! the grip is within 1 mm of the final ray. Rest poses with straight limbs at their limits are
 //! the singular starts that used to stall every numeric solver.
 
-use marionette_editing::{ChainMode, Document, IkRunner, IkSettings, Ray, chain_for};
+use marionette_editing::{
+    ChainMode, Document, Grip, IkRunner, IkSettings, Ray, Solving, chain_for,
+};
+
+use crate::edits;
 use marionette_ik::SolverKind;
 use marionette_skeleton::{Fk, Pose, ROOT_STATE_LEN, SiteId, Skeleton};
 use nalgebra::Vector3;
@@ -111,14 +115,21 @@ pub fn cases(skeleton: &Skeleton, per_site: usize, seed: u64) -> Vec<Case> {
 /// `None`.
 pub fn drag(skeleton: &Skeleton, case: &Case, runner: &mut IkRunner) -> Option<usize> {
     let mut doc = Document::new(skeleton.clone(), None);
+    let mut solving = edits::solving(std::mem::take(runner), ChainMode::NearestBranch);
+    let reached = reach(&mut doc, case, &mut solving);
+    *runner = solving.runner;
+    reached
+}
+
+/// [`drag`] on `doc`, with `solving`.
+fn reach(doc: &mut Document, case: &Case, solving: &mut Solving) -> Option<usize> {
     let start = doc.fk().site_position(case.site);
-    doc.begin_site_drag(case.site, ChainMode::NearestBranch)
-        .ok()?;
+    edits::begin(doc, Grip::Site(case.site), solving).ok()?;
     let final_ray = case.view.ray(&case.target);
     for frame in 0..MAX_FRAMES {
         let t = ((frame + 1) as f64 / GLIDE_FRAMES as f64).min(1.0);
         let cursor = start + (case.target - start) * t;
-        doc.drag_step(&case.view.ray(&cursor), runner)?;
+        edits::step(doc, &case.view.ray(&cursor), solving)?;
         let grip = doc.fk().site_position(case.site);
         if t >= 1.0 && (final_ray.closest_point_to(&grip) - grip).norm() <= REACH {
             return Some(frame + 1 - GLIDE_FRAMES);

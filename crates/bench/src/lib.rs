@@ -9,6 +9,7 @@ pub mod convergence;
 pub mod crouch;
 pub mod drag;
 pub mod drag_reach;
+pub mod edits;
 pub mod frame;
 pub mod interchange;
 pub mod limb;

@@ -1,13 +1,15 @@
 //! Issue 10's budget: the IK work of one editor frame with locks. The humanoid standing, both
 //! feet pose-locked (heel position and foot orientation), the left hand position-locked and the
 //! centre of mass locked over its ground point, while the right hand is dragged around for 600
-//! frames in the front view through the editor's document ([`Document::drag_step`]). The
+//! frames in the front view through the editor's document ([`marionette_editing::Edit::DragTo`]). The
 //! centre-of-mass lock moves every DOF, so every lock is in every frame's goal set.
 
 use std::time::Instant;
 
 use marionette_document::{LockKind, LockPart};
-use marionette_editing::{ChainMode, Document, IkRunner, IkSettings};
+use marionette_editing::{ChainMode, Document, Grip, IkRunner, IkSettings};
+
+use crate::edits;
 use marionette_ik::SolverKind;
 use marionette_skeleton::builtin;
 use nalgebra::Vector3;
@@ -35,11 +37,12 @@ pub struct LockedDrag {
 /// The locked drag with `kind` for `frames` frames.
 pub fn run(kind: SolverKind, frames: usize) -> LockedDrag {
     let mut doc = Document::new(builtin::humanoid(), None).standing();
-    let mut runner = IkRunner::new(IkSettings {
+    let runner = IkRunner::new(IkSettings {
         solver: kind,
         ..IkSettings::default()
     })
     .expect("settings");
+    let mut solving = edits::solving(runner, ChainMode::NearestBranch);
     let site = |doc: &Document, n: &str| LockPart::Site(doc.skeleton().site_by_name(n).expect(n));
     for (part, kind) in [
         (site(&doc, "left heel"), LockKind::Pose),
@@ -47,12 +50,11 @@ pub fn run(kind: SolverKind, frames: usize) -> LockedDrag {
         (site(&doc, "left fingertips"), LockKind::Position),
         (site(&doc, "left heel"), LockKind::CenterOfMass),
     ] {
-        doc.lock_part(part, kind, &mut runner).expect("lock");
+        edits::lock(&mut doc, part, kind, &mut solving);
     }
     let hand = doc.skeleton().joint_by_name("right wrist").expect("wrist");
     let start = doc.fk().joint_position(hand);
-    doc.begin_joint_drag(hand, ChainMode::NearestBranch)
-        .expect("drag");
+    edits::begin(&mut doc, Grip::Joint(hand), &mut solving).expect("drag");
     let mut micros = Vec::with_capacity(frames);
     let (mut worst, mut violated, mut residual, mut updates) = (0.0_f64, 0, 0.0, 0);
     for f in 0..frames {
@@ -60,7 +62,7 @@ pub fn run(kind: SolverKind, frames: usize) -> LockedDrag {
         let cursor = start + Vector3::new(0.2 * a.sin(), 0.25 * (1.0 - a.cos()), 0.0);
         let ray = ray_through(&cursor);
         let began = Instant::now();
-        let outcome = doc.drag_step(&ray, &mut runner).expect("dragging");
+        let outcome = edits::step(&mut doc, &ray, &mut solving).expect("dragging");
         micros.push(began.elapsed().as_secs_f64() * 1e6);
         let lock = doc
             .lock_violations()
@@ -73,7 +75,7 @@ pub fn run(kind: SolverKind, frames: usize) -> LockedDrag {
         residual += (ray.closest_point_to(&at) - at).norm();
         updates += outcome.report.iterations;
     }
-    doc.end_drag();
+    edits::end(&mut doc, &mut solving);
     let largest = micros.iter().copied().fold(0.0, f64::max);
     LockedDrag {
         median_micros: median(&mut micros),

@@ -104,14 +104,7 @@ pub(crate) struct DocumentDef {
     pub(crate) library: Vec<LibraryPoseDef>,
 }
 
-/// Only the version, read first so that a newer file is refused for its version and not for a
-/// field this build does not know.
-#[derive(Deserialize)]
-#[serde(rename = "Document")]
-pub(crate) struct VersionProbe {
-    #[serde(default)]
-    pub(crate) version: u32,
-}
+use crate::version_probe::VersionProbe;
 
 /// One way a document does not fit the format or its skeleton.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -315,8 +308,8 @@ impl DocumentFile {
                 def
             }
             Err(e) => {
-                let probe = ron_io::parse::<VersionProbe>(text).ok();
-                if let Some(defect) = probe.and_then(|p| version_defect(p.version)) {
+                let probe = VersionProbe::version_of(text).ok();
+                if let Some(defect) = probe.and_then(version_defect) {
                     return Err(invalid(vec![defect]));
                 }
                 return Err(e.into());

@@ -16,6 +16,7 @@ mod key_file;
 pub mod lock;
 pub mod sequence;
 pub mod stage;
+mod version_probe;
 
 pub use curve_name::{curve_name, curve_state};
 pub use file::{

@@ -1,4 +1,4 @@
-//! What an applied edit reports back ([`Applied`]): nothing, a sentence, or a solve's outcome.
+//! What an applied edit reports back ([`Applied`]): nothing, a sentence, or a solve's or a drag step's outcome.
 
 use crate::solve::SolveOutcome;
 
@@ -12,4 +12,10 @@ pub enum Applied {
     /// A solve ran ("solve until satisfied"): its outcome, for the status bar and the plot,
     /// and what to tell.
     Solved(Box<SolveOutcome>, String),
+    /// A drag stepped ([`crate::Edit::DragTo`]): its solve's outcome, for the status bar and the
+    /// plot.
+    Stepped(Box<SolveOutcome>),
+    /// Foot contacts found and locked ([`crate::Edit::FindFootContacts`]): the cleanup's report,
+    /// and what to tell.
+    Cleaned(Box<marionette_motion::cleanup::Cleaned>, String),
 }

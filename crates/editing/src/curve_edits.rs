@@ -31,15 +31,9 @@ pub type Handles = (i64, usize, Option<([f64; 2], [f64; 2])>);
 const TWEEN_STEPS: i64 = 10_000;
 
 impl Document {
-    /// Sets state index `state` of the shown sequence's key at `frame` to `value` (clamped to
-    /// the DOF's limits).
-    pub fn set_key_value(&mut self, frame: i64, state: usize, value: f64) -> Result<(), EditError> {
-        self.set_key_values(&[(frame, state, value)])
-    }
-
     /// Sets several key values, (key frame, state index, value) each, as one undo step; all or
     /// none.
-    pub fn set_key_values(&mut self, values: &[(i64, usize, f64)]) -> Result<(), EditError> {
+    pub(crate) fn set_key_values(&mut self, values: &[(i64, usize, f64)]) -> Result<(), EditError> {
         let skeleton = self.skeleton.clone();
         let label = match values {
             [(frame, state, _)] => format!("Key {frame}: {}", self.state_name(*state)),
@@ -55,7 +49,10 @@ impl Document {
 
     /// Moves joints' keys, (joint, from, to) each, as one undo step; all or none
     /// ([`marionette_document::Sequence::move_joint_keys`]).
-    pub fn move_joint_keys(&mut self, moves: &[(JointId, i64, i64)]) -> Result<(), EditError> {
+    pub(crate) fn move_joint_keys(
+        &mut self,
+        moves: &[(JointId, i64, i64)],
+    ) -> Result<(), EditError> {
         let label = match moves {
             [(joint, from, to)] => format!(
                 "Move {}'s key {from} to {to}",
@@ -73,7 +70,7 @@ impl Document {
     /// curve editor's units ([`shown_scale`]), as one undo step: the joints' keys moved in time
     /// (a key holding the whole joint moves with all its DOFs; the root translation's keys
     /// stay at their frames), then each point's value changed by `by` (clamped to its limits).
-    pub fn drag_curve_points(
+    pub(crate) fn drag_curve_points(
         &mut self,
         points: &[(usize, i64)],
         frames: i64,
@@ -125,7 +122,7 @@ impl Document {
     /// Keys single DOFs, (frame, state index, value) each, as one undo step: a key on that
     /// DOF alone (added to a key already at the frame). A root coordinate keys the root
     /// translation, its other two coordinates as interpolated there.
-    pub fn key_dofs(&mut self, values: &[(i64, usize, f64)]) -> Result<(), EditError> {
+    pub(crate) fn key_dofs(&mut self, values: &[(i64, usize, f64)]) -> Result<(), EditError> {
         let i = self.shown()?;
         let skeleton = self.skeleton.clone();
         // The root's other coordinates are read from the interpolated pose: made only when a
@@ -171,7 +168,7 @@ impl Document {
     /// Sets keys' free handles, (key frame, state index, `Some((before, after))` or `None`
     /// for the spans' own tangents) each, as one undo step; each on a curve its key holds (a
     /// DOF, or a root coordinate of a key holding the root).
-    pub fn set_handles(&mut self, handles: &[Handles]) -> Result<(), EditError> {
+    pub(crate) fn set_handles(&mut self, handles: &[Handles]) -> Result<(), EditError> {
         let skeleton = self.skeleton.clone();
         let label = match handles {
             [(frame, state, Some(_))] => {
@@ -197,7 +194,7 @@ impl Document {
 
     /// A key at the current frame on `joints`, each `blend` of the way from its key before to
     /// its key after.
-    pub fn tween(&mut self, joints: &[JointId], blend: f64) -> Result<(), EditError> {
+    pub(crate) fn tween(&mut self, joints: &[JointId], blend: f64) -> Result<(), EditError> {
         if joints.is_empty() {
             return Err(EditError::NoSelection("Tween"));
         }

@@ -2,7 +2,7 @@
 //! its segment's axis, so pulling never twists the limb unexpectedly; each frame the goal is the
 //! point of the cursor ray nearest to that effector, which behaves the same in orthographic and
 //! perspective views. The document's drag edits are here too: a drag begins on a [`Grip`],
-//! changes the pose live step by step ([`Document::drag_step`]) and ends as one undo step.
+//! changes the pose live step by step ([`marionette_editing::Edit::DragTo`]) and ends as one undo step.
 
 use marionette_document::{GoalSet, Owner};
 use marionette_ik::Goal;
@@ -19,7 +19,7 @@ use crate::{Document, EditError};
 impl Document {
     /// Begins a drag of `grip` moving `mode`'s chain (nothing changes yet; no drag begins while
     /// one is in progress).
-    pub fn begin_grip(&mut self, grip: Grip, mode: ChainMode) -> Result<(), EditError> {
+    pub(crate) fn begin_grip(&mut self, grip: Grip, mode: ChainMode) -> Result<(), EditError> {
         if self.drag.is_some() {
             return Ok(());
         }
@@ -31,14 +31,18 @@ impl Document {
     }
 
     /// Begins dragging a site's handle: the site itself is the dragged point.
-    pub fn begin_site_drag(&mut self, site: SiteId, mode: ChainMode) -> Result<(), EditError> {
+    pub(crate) fn begin_site_drag(
+        &mut self,
+        site: SiteId,
+        mode: ChainMode,
+    ) -> Result<(), EditError> {
         let made = Drag::begin_at_site(&self.skeleton, &self.pose, site, mode);
         let name = self.skeleton.site(site).name.clone();
         self.start_drag(made, name, mode)
     }
 
     /// Begins dragging `joint`'s body, picked at world point `hit`.
-    pub fn begin_drag(
+    pub(crate) fn begin_drag(
         &mut self,
         joint: JointId,
         hit: &Vector3<f64>,
@@ -50,7 +54,11 @@ impl Document {
     }
 
     /// Begins dragging `joint` by its origin (a replay's `DragJoint`).
-    pub fn begin_joint_drag(&mut self, joint: JointId, mode: ChainMode) -> Result<(), EditError> {
+    pub(crate) fn begin_joint_drag(
+        &mut self,
+        joint: JointId,
+        mode: ChainMode,
+    ) -> Result<(), EditError> {
         let made = Drag::begin_at_point(&self.skeleton, &self.pose, joint, Vector3::zeros(), mode);
         let name = self.skeleton.joint(joint).name.clone();
         self.start_drag(made, name, mode)
@@ -94,7 +102,7 @@ impl Document {
     /// stays at its depth as long as it can follow the cursor there, and changes depth only where
     /// following needs it (a straight limb bending towards its base). `None` when no drag is in
     /// progress.
-    pub fn drag_step(&mut self, ray: &Ray, runner: &mut IkRunner) -> Option<SolveOutcome> {
+    pub(crate) fn drag_step(&mut self, ray: &Ray, runner: &mut IkRunner) -> Option<SolveOutcome> {
         let drag = self.drag.as_ref()?;
         let chain = drag.chain.clone();
         let held = drag.goal(&self.fk, ray);
@@ -166,7 +174,7 @@ impl Document {
     }
 
     /// Ends the drag: the whole drag becomes one undo step (every linked figure's pose in it).
-    pub fn end_drag(&mut self) {
+    pub(crate) fn end_drag(&mut self) {
         let linked = self.linked.take();
         let key_after = std::mem::take(&mut self.key_after_drag);
         if let Some(drag) = self.drag.take() {
@@ -199,7 +207,7 @@ impl Document {
     }
 
     /// Cancels the drag (Escape): the poses go back to where the drag began; nothing recorded.
-    pub fn cancel_drag(&mut self) {
+    pub(crate) fn cancel_drag(&mut self) {
         self.key_after_drag = false;
         let linked = self.linked.take();
         if let Some(drag) = self.drag.take() {

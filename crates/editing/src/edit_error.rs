@@ -46,6 +46,9 @@ pub enum EditError {
     /// A capture could not be put onto the figure (the file and why).
     #[error("cannot retarget {0}")]
     Retarget(String),
+    /// The document could not be saved (the file and why).
+    #[error("Could not save the document: {0}")]
+    Save(String),
     /// A pose file could not be opened (the file and why).
     #[error("Could not open the pose: {0}")]
     PoseFile(String),

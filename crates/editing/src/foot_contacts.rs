@@ -1,8 +1,9 @@
-//! Sequence ▸ Find foot contacts: the shown sequence's foot contacts found and held by locks
-//! ([`marionette_motion::cleanup`], the feet from the humanoid map), the document's earlier
-//! contact locks of those feet replaced, as one undo step.
+//! Sequence ▸ Find foot contacts, and `marionette cleanup`: a sequence's foot contacts found and
+//! held by locks ([`marionette_motion::cleanup`], the feet from the humanoid map or named), the
+//! document's earlier contact locks of those feet replaced, as one undo step.
 
-use marionette_interchange::feet::foot_points;
+use marionette_interchange::feet::{foot_points, named_points};
+use marionette_motion::cleanup::Cleaned;
 use marionette_motion::cleanup::floor::raise_keys;
 use marionette_motion::{BakeSettings, clean_feet};
 
@@ -21,25 +22,47 @@ impl Document {
     }
 }
 
+/// Whose feet a search finds: which sequence, and which points.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FootSearch {
+    /// The sequence, by index (`None`: the shown one).
+    pub sequence: Option<usize>,
+    /// The foot points, sites or joints by name (empty: each foot's heel and toes from the
+    /// humanoid map).
+    pub points: Vec<String>,
+}
+
 impl Document {
-    /// Finds the shown sequence's foot contacts and locks them; says how many were found and
-    /// held, and names those that could not be held.
-    pub fn find_foot_contacts(&mut self) -> Result<String, EditError> {
-        let index =
-            self.sequence
-                .filter(|&i| i < self.sequences.len())
-                .ok_or(EditError::FootContacts(
+    /// Finds `search`'s sequence's foot contacts and locks them: the cleanup's report, and what
+    /// to tell the user (how many were found and held, and those that could not be held).
+    pub(crate) fn find_foot_contacts(
+        &mut self,
+        search: &FootSearch,
+    ) -> Result<(Cleaned, String), EditError> {
+        let index = match search.sequence {
+            Some(i) if i < self.sequences.len() => i,
+            Some(i) => return Err(EditError::NoSuchSequence(i)),
+            None => self.sequence.filter(|&i| i < self.sequences.len()).ok_or(
+                EditError::FootContacts(
                     "show a sequence first (the timeline's sequence list)".into(),
-                ))?;
+                ),
+            )?,
+        };
         // Found again on keys the last find moved: from the keys as they were before it, so
         // that finding twice moves the hips as finding once does (not down again each time).
         let mut sequence = self.sequences[index].clone();
-        if let Some(moved) = self.hips_moved() {
+        if let Some(moved) = self.hips_moved().filter(|_| self.sequence == Some(index)) {
             let back: Vec<f64> = moved.change.iter().map(|c| -c).collect();
             raise_keys(&mut sequence.keys, moved.first, &back);
         }
         let sequence = &sequence;
-        let points = foot_points(&self.skeleton).map_err(EditError::FootContacts)?;
+        let points = if search.points.is_empty() {
+            foot_points(&self.skeleton)
+        } else {
+            let names: Vec<&str> = search.points.iter().map(String::as_str).collect();
+            named_points(&self.skeleton, &names)
+        }
+        .map_err(EditError::FootContacts)?;
         let cleaned = clean_feet(
             &self.skeleton,
             sequence,
@@ -98,7 +121,7 @@ impl Document {
             ),
             _ => String::new(),
         };
-        Ok(if not_held.is_empty() {
+        let said = if not_held.is_empty() {
             format!("{name}: {found} foot contacts found and locked, every one held{hips}")
         } else {
             format!(
@@ -106,7 +129,8 @@ impl Document {
                 not_held.len(),
                 not_held.join(", ")
             )
-        })
+        };
+        Ok((cleaned, said))
     }
 }
 
@@ -139,16 +163,20 @@ mod tests {
         };
         let mut solving = Solving::default();
         // Nothing shown: refused, nothing changed.
-        assert!(doc.apply(Edit::FindFootContacts, &mut solving).is_err());
+        assert!(
+            doc.apply(Edit::FindFootContacts(Default::default()), &mut solving)
+                .is_err()
+        );
         let glide_keys = glide.clone();
         doc.sequences = vec![glide];
         doc.sequence = Some(0);
         let applied = doc
-            .apply(Edit::FindFootContacts, &mut solving)
+            .apply(Edit::FindFootContacts(Default::default()), &mut solving)
             .expect("found");
-        let Applied::Said(said) = applied else {
-            panic!("says what it found: {applied:?}");
+        let Applied::Cleaned(cleaned, said) = applied else {
+            panic!("reports what it found: {applied:?}");
         };
+        assert_eq!(cleaned.contacts.len(), 12, "the report is the cleanup's");
         assert!(said.contains("12 foot contacts"), "{said}");
         assert_eq!(doc.locks().len(), 12);
         let found_once = doc.sequences()[0].clone();
@@ -162,7 +190,7 @@ mod tests {
         );
         // Again: the same locks replaced, not doubled, the hips where the first find put them
         // (not moved down again from there): nothing changes, and no undo step is added.
-        doc.apply(Edit::FindFootContacts, &mut solving)
+        doc.apply(Edit::FindFootContacts(Default::default()), &mut solving)
             .expect("found");
         assert_eq!(doc.locks().len(), 12);
         for (again, once) in doc.sequences()[0].keys.iter().zip(&found_once.keys) {
@@ -184,7 +212,7 @@ mod tests {
             doc.hips_moved().is_none(),
             "keys edited: the move is no longer shown"
         );
-        doc.apply(Edit::FindFootContacts, &mut solving)
+        doc.apply(Edit::FindFootContacts(Default::default()), &mut solving)
             .expect("found");
         doc.apply(Edit::Undo, &mut solving).expect("undo");
         assert_eq!(doc.locks().len(), 12);

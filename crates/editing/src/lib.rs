@@ -11,6 +11,7 @@
 //! casts come from Bevy's picking, turned into a [`drag::Ray`].
 
 pub mod applied;
+pub mod beside;
 pub mod bracket_keys;
 pub mod chain_mode;
 pub mod curve_edits;

@@ -64,7 +64,11 @@ impl Document {
     }
 
     /// Adds `lock` (its name must be new); the limbs follow it. Returns its index.
-    pub fn add_lock(&mut self, lock: Lock, runner: &mut IkRunner) -> Result<usize, EditError> {
+    pub(crate) fn add_lock(
+        &mut self,
+        lock: Lock,
+        runner: &mut IkRunner,
+    ) -> Result<usize, EditError> {
         if self.locks.iter().any(|l| l.name == lock.name) {
             return Err(EditError::DuplicateLock(lock.name));
         }
@@ -83,7 +87,7 @@ impl Document {
 
     /// Locks `part` as `kind` where it is now, named after the part and the kind. Returns the
     /// new lock's index.
-    pub fn lock_part(
+    pub(crate) fn lock_part(
         &mut self,
         part: LockPart,
         kind: LockKind,
@@ -102,7 +106,7 @@ impl Document {
     }
 
     /// Locks two sites together (they keep touching). Returns the new lock's index.
-    pub fn lock_together(
+    pub(crate) fn lock_together(
         &mut self,
         a: SiteId,
         b: SiteId,
@@ -118,7 +122,7 @@ impl Document {
     }
 
     /// Removes lock `index`.
-    pub fn remove_lock(&mut self, index: usize) -> Result<(), EditError> {
+    pub(crate) fn remove_lock(&mut self, index: usize) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Delete lock {}", self.locks[index].name);
         self.edit_locks(label, UndoStep::New, None, |locks| {
@@ -128,7 +132,7 @@ impl Document {
     }
 
     /// Renames lock `index` (the name must be new and not blank).
-    pub fn rename_lock(&mut self, index: usize, name: &str) -> Result<(), EditError> {
+    pub(crate) fn rename_lock(&mut self, index: usize, name: &str) -> Result<(), EditError> {
         self.check_index(index)?;
         let name = name.trim();
         if name.is_empty() {
@@ -150,7 +154,7 @@ impl Document {
     }
 
     /// Enables or disables lock `index`; an enabled lock's limb follows it.
-    pub fn set_lock_enabled(
+    pub(crate) fn set_lock_enabled(
         &mut self,
         index: usize,
         enabled: bool,
@@ -168,7 +172,7 @@ impl Document {
 
     /// Sets lock `index`'s weight (> 0); [`UndoStep::Extend`] for the steps after the first of
     /// a slider drag.
-    pub fn set_lock_weight(
+    pub(crate) fn set_lock_weight(
         &mut self,
         index: usize,
         weight: f64,
@@ -182,7 +186,11 @@ impl Document {
     }
 
     /// Sets lock `index`'s priority level (0 = highest).
-    pub fn set_lock_priority(&mut self, index: usize, priority: u32) -> Result<(), EditError> {
+    pub(crate) fn set_lock_priority(
+        &mut self,
+        index: usize,
+        priority: u32,
+    ) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Priority of lock {}", self.locks[index].name);
         self.edit_locks(label, UndoStep::New, None, |locks| {
@@ -192,7 +200,7 @@ impl Document {
     }
 
     /// Sets lock `index`'s frame range (`None`: every frame).
-    pub fn set_lock_frames(
+    pub(crate) fn set_lock_frames(
         &mut self,
         index: usize,
         frames: Option<(i64, i64)>,
@@ -206,7 +214,7 @@ impl Document {
 
     /// Sets lock `index`'s blend: the frames over which it eases in before its range and out
     /// after it.
-    pub fn set_lock_blend(&mut self, index: usize, blend: i64) -> Result<(), EditError> {
+    pub(crate) fn set_lock_blend(&mut self, index: usize, blend: i64) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Blend of lock {}", self.locks[index].name);
         self.edit_locks(label, UndoStep::New, None, |locks| {
@@ -215,7 +223,11 @@ impl Document {
     }
 
     /// Sets the highest joint that moves to keep lock `index` (`None`: its limb).
-    pub fn set_lock_base(&mut self, index: usize, base: Option<JointId>) -> Result<(), EditError> {
+    pub(crate) fn set_lock_base(
+        &mut self,
+        index: usize,
+        base: Option<JointId>,
+    ) -> Result<(), EditError> {
         self.check_index(index)?;
         let label = format!("Base of lock {}", self.locks[index].name);
         let mut rebased = self.locks[index].clone();
@@ -229,7 +241,7 @@ impl Document {
     /// Moves lock `index`'s target by `delta` (its marker dragged) and lets the limbs follow;
     /// [`UndoStep::Extend`] for the frames after the first of one marker drag, which stays one
     /// undo step. False when the lock has no point to move (orientation, two sites together).
-    pub fn move_lock_target(
+    pub(crate) fn move_lock_target(
         &mut self,
         index: usize,
         delta: &Vector3<f64>,

@@ -8,9 +8,19 @@ use marionette_document::LibraryPose;
 use marionette_skeleton::symmetry::Symmetry;
 use marionette_skeleton::{JointId, Pose, ROOT_STATE_LEN, joint_rotation::JointRotations};
 
-pub use crate::document::held::PoseClip;
 use crate::history::{Change, UndoStep};
 use crate::{Document, EditError};
+
+/// A copied pose ([`Document::copy_pose`]): the state, and the joints it was copied from
+/// (empty: the whole figure, its root's position included). The caller keeps it (the editor's
+/// clipboard); it is not the document's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoseClip {
+    /// The state when copied.
+    pub q: Vec<f64>,
+    /// The joints copied (empty: all).
+    pub joints: Vec<JointId>,
+}
 
 /// How a pose tool refused.
 fn refused(what: impl Into<String>) -> EditError {
@@ -40,7 +50,7 @@ impl Document {
     }
 
     /// Pose ▸ Mirror pose: the whole figure mirrored across its plane of symmetry.
-    pub fn mirror_pose(&mut self) -> String {
+    pub(crate) fn mirror_pose(&mut self) -> String {
         let symmetry = Symmetry::new(&self.skeleton);
         let mirrored = symmetry.mirrored(&self.skeleton, &self.pose);
         self.end_drag();
@@ -50,7 +60,7 @@ impl Document {
 
     /// Pose ▸ Mirror selected limb to the other side: `joint` and the joints below it pose
     /// their partners as their mirror image.
-    pub fn mirror_limb(&mut self, joint: JointId) -> Result<String, EditError> {
+    pub(crate) fn mirror_limb(&mut self, joint: JointId) -> Result<String, EditError> {
         let symmetry = Symmetry::new(&self.skeleton);
         let name = self.skeleton.joint(joint).name.clone();
         let limb: Vec<JointId> = self
@@ -71,31 +81,35 @@ impl Document {
         Ok(said)
     }
 
-    /// Pose ▸ Copy pose: the pose of `joints` (empty: the whole figure) kept for pasting.
-    pub fn copy_pose(&mut self, joints: &[JointId]) -> String {
-        self.pose_clipboard = Some(PoseClip {
+    /// Pose ▸ Copy pose: the pose of `joints` (empty: the whole figure), for the caller to keep
+    /// and paste ([`crate::Edit::PastePose`]), and what to tell the user.
+    pub fn copy_pose(&self, joints: &[JointId]) -> (PoseClip, String) {
+        let clip = PoseClip {
             q: self.pose.clone(),
             joints: joints.to_vec(),
-        });
-        match joints {
+        };
+        let said = match joints {
             [] => "Copied the pose".into(),
             [one] => format!("Copied the pose of {}", self.skeleton.joint(*one).name),
             many => format!("Copied the pose of {} joints", many.len()),
-        }
-    }
-
-    /// The pose copied, if any.
-    pub fn pose_clipboard(&self) -> Option<&PoseClip> {
-        self.pose_clipboard.as_ref()
+        };
+        (clip, said)
     }
 
     /// Pose ▸ Paste pose / Paste flipped: the joints copied take their copied values, or (with
     /// `flipped`) their partners take the copied pose's mirror image.
-    pub fn paste_pose(&mut self, flipped: bool) -> Result<String, EditError> {
-        let clip = self
-            .pose_clipboard
-            .clone()
-            .ok_or_else(|| refused("nothing to paste: copy a pose first (Pose ▸ Copy pose)"))?;
+    pub(crate) fn paste_pose(
+        &mut self,
+        clip: &PoseClip,
+        flipped: bool,
+    ) -> Result<String, EditError> {
+        if clip.q.len() != self.pose.len() {
+            return Err(refused(format!(
+                "the pose copied is another figure's ({} values; this figure has {})",
+                clip.q.len(),
+                self.pose.len()
+            )));
+        }
         let symmetry = Symmetry::new(&self.skeleton);
         let joints = self.joints_or_all(&clip.joints);
         let q = symmetry.paste(&self.skeleton, &self.pose, &clip.q, &joints, flipped);
@@ -125,7 +139,7 @@ impl Document {
     }
 
     /// Saves the current pose in the library as `name` (replacing a pose of that name).
-    pub fn save_pose_to_library(&mut self, name: &str) -> Result<String, EditError> {
+    pub(crate) fn save_pose_to_library(&mut self, name: &str) -> Result<String, EditError> {
         let name = name.trim();
         if name.is_empty() {
             return Err(refused("a library pose needs a name"));
@@ -152,7 +166,7 @@ impl Document {
     }
 
     /// Deletes the library pose `name`.
-    pub fn delete_library_pose(&mut self, name: &str) -> Result<String, EditError> {
+    pub(crate) fn delete_library_pose(&mut self, name: &str) -> Result<String, EditError> {
         let mut library = self.library.clone();
         let before = library.len();
         library.retain(|p| p.name != name);
@@ -168,7 +182,7 @@ impl Document {
     /// position included), `blend` of the way from the current pose (1: exactly the library's;
     /// each joint's rotation turned along the shorter arc, slides and the root moved in a
     /// line).
-    pub fn apply_library_pose(
+    pub(crate) fn apply_library_pose(
         &mut self,
         name: &str,
         blend: f64,
@@ -229,6 +243,7 @@ mod tests {
     use marionette_skeleton::builtin;
 
     use crate::Document;
+    use crate::beside::{Beside, BesideChange, BesideOutcome};
     use crate::edit::Edit;
     use crate::solve::Solving;
 
@@ -265,14 +280,19 @@ mod tests {
         doc.apply(Edit::Undo, &mut solving).expect("undo");
         assert_eq!(doc.pose(), start.as_slice());
         // Copy, paste flipped twice: the pose again.
-        doc.apply(Edit::CopyPose(Vec::new()), &mut solving)
-            .expect("copies");
-        doc.apply(Edit::PastePose { flipped: true }, &mut solving)
-            .expect("pastes");
-        doc.apply(Edit::CopyPose(Vec::new()), &mut solving)
-            .expect("copies");
-        doc.apply(Edit::PastePose { flipped: true }, &mut solving)
-            .expect("pastes");
+        let mut beside = Beside::default();
+        for _ in 0..2 {
+            beside
+                .take(BesideChange::CopyPose(Vec::new()), &doc)
+                .expect("copies");
+            let paste = beside
+                .take(BesideChange::PastePose { flipped: true }, &doc)
+                .expect("a paste");
+            let BesideOutcome::Edit(paste) = paste else {
+                panic!("a paste is an edit: {paste:?}");
+            };
+            doc.apply(paste, &mut solving).expect("pastes");
+        }
         assert!(close(doc.pose(), &start));
         doc.apply(Edit::Undo, &mut solving).expect("undo");
         doc.apply(Edit::Undo, &mut solving).expect("undo");
@@ -289,13 +309,15 @@ mod tests {
             .map(|n| s.joint_by_name(n).expect("joint"))
             .collect();
         let start = doc.pose().to_vec();
-        doc.apply(Edit::CopyPose(arm.clone()), &mut solving)
-            .expect("copies");
-        doc.apply(Edit::PastePose { flipped: false }, &mut solving)
-            .expect("pastes");
+        let (clip, said) = doc.copy_pose(&arm);
+        assert_eq!(said, "Copied the pose of 3 joints");
+        let paste = |flipped| Edit::PastePose {
+            clip: clip.clone(),
+            flipped,
+        };
+        doc.apply(paste(false), &mut solving).expect("pastes");
         assert_eq!(doc.pose(), start.as_slice(), "pasted where it came from");
-        doc.apply(Edit::PastePose { flipped: true }, &mut solving)
-            .expect("pastes");
+        doc.apply(paste(true), &mut solving).expect("pastes");
         let right_elbow = s.joint_by_name("right elbow").expect("joint");
         let left_elbow = s.joint_by_name("left elbow").expect("joint");
         let value = |d: &Document, j: JointId| d.pose()[ROOT_STATE_LEN + s.joint(j).dofs.start];
@@ -313,14 +335,28 @@ mod tests {
         assert!((knee("left") - knee("right")).abs() < 1e-9);
         let spine = s.joint_by_name("neck").expect("joint");
         assert!(doc.apply(Edit::MirrorLimb(spine), &mut solving).is_err());
-        let empty = Document::new(builtin::humanoid(), None);
-        let mut fresh = empty;
+        let nothing = Beside::default().take(BesideChange::PastePose { flipped: false }, &doc);
         assert!(
-            fresh
-                .apply(Edit::PastePose { flipped: false }, &mut solving)
+            nothing
                 .expect_err("nothing copied")
                 .to_string()
                 .contains("copy a pose first")
+        );
+        // Another figure's pose is refused, naming why.
+        let stickman = Document::new(builtin::stickman(), None);
+        let (other, _) = stickman.copy_pose(&[]);
+        let refused = doc.apply(
+            Edit::PastePose {
+                clip: other,
+                flipped: false,
+            },
+            &mut solving,
+        );
+        assert!(
+            refused
+                .expect_err("refused")
+                .to_string()
+                .contains("another figure's")
         );
     }
 

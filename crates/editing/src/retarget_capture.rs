@@ -163,7 +163,7 @@ impl Document {
     /// Retargets the capture at `path` onto the figure as a new sequence (shown), with the bones
     /// of `map` mapped as it says over the map found; says what was mapped and what the figure's
     /// limits kept from the capture.
-    pub fn retarget_capture(
+    pub(crate) fn retarget_capture(
         &mut self,
         path: &Path,
         map: &RetargetMap,

@@ -193,7 +193,7 @@ impl Document {
     /// Turns (or slides) one DOF to `value`, clamped to its limits (an unlimited hinge wraps),
     /// then solves the enabled locks again with that DOF fixed, as a drag does: an undo step of
     /// its own, or the handle drag's step extended.
-    pub fn turn_dof(
+    pub(crate) fn turn_dof(
         &mut self,
         dof: DofId,
         value: f64,
@@ -222,7 +222,7 @@ impl Document {
 
     /// Moves the root by `delta` (m, world), the locks solved again around it: an undo step of
     /// its own, or the handle drag's step extended.
-    pub fn move_root(
+    pub(crate) fn move_root(
         &mut self,
         delta: &Vector3<f64>,
         runner: &mut IkRunner,

@@ -111,7 +111,7 @@ pub fn measure(document: &Document, limb: &Limb) -> Result<LimbSwivel, String> {
 /// Turns the limb to swivel `angle` (the nearest valid one) with the wrist held, as an undo step;
 /// [`UndoStep::Extend`] merges it into the previous step of the same slider drag. Returns the
 /// report.
-pub fn set_swivel(
+pub(crate) fn set_swivel(
     document: &mut Document,
     limb: &Limb,
     angle: f64,

@@ -60,7 +60,7 @@ impl Document {
     }
 
     /// Shows sequence `index` (`None`: none) at the current frame.
-    pub fn select_sequence(&mut self, index: Option<usize>) -> Result<(), EditError> {
+    pub(crate) fn select_sequence(&mut self, index: Option<usize>) -> Result<(), EditError> {
         if let Some(i) = index {
             self.check_sequence(i)?;
         }
@@ -72,7 +72,7 @@ impl Document {
 
     /// Goes to `frame`: the shown sequence's pose there becomes the current pose (edits not
     /// keyed are left behind, as in every timeline).
-    pub fn go_to_frame(&mut self, frame: i64) {
+    pub(crate) fn go_to_frame(&mut self, frame: i64) {
         self.end_drag();
         self.frame = frame.clamp(-MAX_FRAME, MAX_FRAME);
         self.show_frame();
@@ -150,7 +150,7 @@ impl Document {
 
     /// Sets a key at the current frame from the current pose, in the shown sequence (a new
     /// sequence is made when none is shown).
-    pub fn set_key(&mut self) -> Result<(), EditError> {
+    pub(crate) fn set_key(&mut self) -> Result<(), EditError> {
         self.end_drag();
         let pose = Pose {
             q: self.pose.clone(),
@@ -178,7 +178,7 @@ impl Document {
 
     /// Sets a key at the current frame on `joints` only (with the root translation when the
     /// figure's root joint is among them): a new sequence holding it when none is shown.
-    pub fn key_joints(&mut self, joints: &[JointId]) -> Result<(), EditError> {
+    pub(crate) fn key_joints(&mut self, joints: &[JointId]) -> Result<(), EditError> {
         if joints.is_empty() {
             return Err(EditError::NoSelection("Key selected joints"));
         }
@@ -215,7 +215,7 @@ impl Document {
     }
 
     /// Moves every key of joint `joint` in the shown sequence by `by` frames.
-    pub fn offset_joint_keys(&mut self, joint: JointId, by: i64) -> Result<(), EditError> {
+    pub(crate) fn offset_joint_keys(&mut self, joint: JointId, by: i64) -> Result<(), EditError> {
         let name = self.skeleton.joint(joint).name.clone();
         let skeleton = self.skeleton.clone();
         self.edit_sequence(format!("Move {name}'s keys by {by} frames"), true, |s| {
@@ -225,7 +225,7 @@ impl Document {
     }
 
     /// Deletes the shown sequence's key at the current frame.
-    pub fn delete_key(&mut self) -> Result<(), EditError> {
+    pub(crate) fn delete_key(&mut self) -> Result<(), EditError> {
         let frame = self.frame;
         self.edit_sequence(format!("Delete key at frame {frame}"), true, |s| {
             s.delete_key(frame).map_err(EditError::from)
@@ -233,7 +233,7 @@ impl Document {
     }
 
     /// Moves the shown sequence's key at `from` to `to` (its marker dragged).
-    pub fn move_key(&mut self, from: i64, to: i64) -> Result<(), EditError> {
+    pub(crate) fn move_key(&mut self, from: i64, to: i64) -> Result<(), EditError> {
         self.edit_sequence(format!("Move key {from} to {to}"), true, |s| {
             s.move_key(from, to).map_err(EditError::from)
         })
@@ -241,7 +241,7 @@ impl Document {
 
     /// How the span after the shown sequence's key at `frame` goes (`None`: as the sequence
     /// says), and its ease.
-    pub fn set_key_interpolation(
+    pub(crate) fn set_key_interpolation(
         &mut self,
         frame: i64,
         interpolation: Option<marionette_document::KeyInterpolation>,
@@ -265,7 +265,7 @@ impl Document {
     }
 
     /// Cuts the frames `first ..= last` out of the shown sequence.
-    pub fn cut_frames(&mut self, first: i64, last: i64) -> Result<Clip, EditError> {
+    pub(crate) fn cut_frames(&mut self, first: i64, last: i64) -> Result<Clip, EditError> {
         let clip = self.copy_frames(first, last)?;
         self.edit_sequence(format!("Cut frames {first}–{last}"), true, |s| {
             s.delete_range(first, last).map_err(EditError::from)
@@ -274,28 +274,33 @@ impl Document {
     }
 
     /// Pastes `clip` at `at` (its frames inserted there).
-    pub fn paste_frames(&mut self, at: i64, clip: &Clip) -> Result<(), EditError> {
+    pub(crate) fn paste_frames(&mut self, at: i64, clip: &Clip) -> Result<(), EditError> {
         self.edit_sequence(format!("Paste {} frames at {at}", clip.length), true, |s| {
             s.paste(at, clip).map_err(EditError::from)
         })
     }
 
     /// Inserts `count` empty frames at `at`.
-    pub fn insert_frames(&mut self, at: i64, count: i64) -> Result<(), EditError> {
+    pub(crate) fn insert_frames(&mut self, at: i64, count: i64) -> Result<(), EditError> {
         self.edit_sequence(format!("Insert {count} frames at {at}"), true, |s| {
             s.insert_frames(at, count).map_err(EditError::from)
         })
     }
 
     /// Deletes the frames `first ..= last` (later keys move back).
-    pub fn delete_frames(&mut self, first: i64, last: i64) -> Result<(), EditError> {
+    pub(crate) fn delete_frames(&mut self, first: i64, last: i64) -> Result<(), EditError> {
         self.edit_sequence(format!("Delete frames {first}–{last}"), true, |s| {
             s.delete_range(first, last).map_err(EditError::from)
         })
     }
 
     /// Stretches or shrinks the frames `first ..= last` to `length` frames.
-    pub fn retime_frames(&mut self, first: i64, last: i64, length: i64) -> Result<(), EditError> {
+    pub(crate) fn retime_frames(
+        &mut self,
+        first: i64,
+        last: i64,
+        length: i64,
+    ) -> Result<(), EditError> {
         self.edit_sequence(
             format!("Retime frames {first}–{last} to {length}"),
             true,
@@ -304,7 +309,12 @@ impl Document {
     }
 
     /// Slides the keys of frames `first ..= last` by `delta`.
-    pub fn slide_frames(&mut self, first: i64, last: i64, delta: i64) -> Result<(), EditError> {
+    pub(crate) fn slide_frames(
+        &mut self,
+        first: i64,
+        last: i64,
+        delta: i64,
+    ) -> Result<(), EditError> {
         self.edit_sequence(
             format!("Slide frames {first}–{last} by {delta}"),
             true,
@@ -313,7 +323,7 @@ impl Document {
     }
 
     /// Sets the shown sequence's settings to `s`, as one undo step.
-    pub fn apply_sequence_settings(&mut self, s: SequenceSettings) -> Result<(), EditError> {
+    pub(crate) fn apply_sequence_settings(&mut self, s: SequenceSettings) -> Result<(), EditError> {
         self.set_sequence_settings("Sequence settings".into(), move |seq| {
             seq.fps = s.fps;
             seq.rotation = s.rotation;
@@ -324,7 +334,7 @@ impl Document {
 
     /// Changes the shown sequence's settings (fps, interpolation, holding locks) with `change`,
     /// as one undo step labelled `label`.
-    pub fn set_sequence_settings(
+    pub(crate) fn set_sequence_settings(
         &mut self,
         label: String,
         change: impl FnOnce(&mut Sequence),
@@ -344,7 +354,7 @@ impl Document {
 
     /// A new sequence named `name` (made unique), keyed at frame 0 with the current pose, and
     /// shown. Returns its index.
-    pub fn new_sequence(&mut self, name: &str) -> usize {
+    pub(crate) fn new_sequence(&mut self, name: &str) -> usize {
         let before = self.sequences.clone();
         let name = self.unique_sequence_name(name.trim());
         self.sequences.push(Sequence {
@@ -368,7 +378,7 @@ impl Document {
     }
 
     /// Renames sequence `index`.
-    pub fn rename_sequence(&mut self, index: usize, name: &str) -> Result<(), EditError> {
+    pub(crate) fn rename_sequence(&mut self, index: usize, name: &str) -> Result<(), EditError> {
         self.check_sequence(index)?;
         let name = name.trim();
         let taken = self
@@ -386,7 +396,7 @@ impl Document {
     }
 
     /// Duplicates sequence `index` (named "… copy") and shows the copy. Returns its index.
-    pub fn duplicate_sequence(&mut self, index: usize) -> Result<usize, EditError> {
+    pub(crate) fn duplicate_sequence(&mut self, index: usize) -> Result<usize, EditError> {
         self.check_sequence(index)?;
         let before = self.sequences.clone();
         let mut copy = self.sequences[index].clone();
@@ -400,7 +410,7 @@ impl Document {
     }
 
     /// Deletes sequence `index`.
-    pub fn delete_sequence(&mut self, index: usize) -> Result<(), EditError> {
+    pub(crate) fn delete_sequence(&mut self, index: usize) -> Result<(), EditError> {
         self.check_sequence(index)?;
         let before = self.sequences.clone();
         let removed = self.sequences.remove(index);
@@ -460,6 +470,43 @@ impl Document {
             self.show_frame();
         }
         Ok(())
+    }
+
+    /// Adds `sequence` (made elsewhere: an import, a retarget) under a free name, the shown
+    /// sequence unchanged, as one undo step; refused when it does not fit the figure (its keys'
+    /// values, joints, DOFs and handles) or could not be saved (its own defects).
+    pub(crate) fn add_sequence(&mut self, mut sequence: Sequence) -> Result<String, EditError> {
+        let s = &self.skeleton;
+        let fits = |k: &Key| {
+            k.pose.q.len() == s.state_len()
+                && k.only.as_ref().is_none_or(|o| {
+                    o.joints.iter().all(|j| j.index() < s.joints().len())
+                        && o.dofs.iter().all(|d| d.index() < s.dofs().len())
+                })
+                && k.handles.iter().all(|h| h.state < s.state_len())
+        };
+        if let Some(k) = sequence.keys.iter().find(|k| !fits(k)) {
+            return Err(EditError::SequenceValue {
+                sequence: sequence.name.clone(),
+                what: format!("its key at frame {} is another figure's", k.frame),
+            });
+        }
+        if let Some(defect) = sequence.defects().into_iter().next() {
+            return Err(EditError::SequenceValue {
+                sequence: sequence.name.clone(),
+                what: defect,
+            });
+        }
+        sequence.name = self.unique_sequence_name(sequence.name.trim());
+        let said = format!(
+            "Added sequence {} ({} keys)",
+            sequence.name,
+            sequence.keys.len()
+        );
+        let before = self.sequences.clone();
+        self.sequences.push(sequence);
+        self.record_sequences(said.clone(), before);
+        Ok(said)
     }
 
     pub(crate) fn record_sequences(&mut self, label: String, before: Vec<Sequence>) {

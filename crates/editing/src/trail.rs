@@ -8,8 +8,70 @@
 use marionette_skeleton::{Fk, JointId};
 use nalgebra::Vector3;
 
-pub use crate::document::held::ShownTrail;
 use crate::{ChainMode, Document, EditError, Grip};
+
+/// A trail asked for: of which figure, what it follows and over which frames.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShownTrail {
+    /// The figure's document ([`Document::id`]): a trail shows while that figure is edited.
+    pub figure: u64,
+    /// A site ([`Grip::Site`]) or a joint's origin ([`Grip::Joint`]).
+    pub of: Grip,
+    /// First frame.
+    pub from: i64,
+    /// Last frame.
+    pub to: i64,
+}
+
+/// The trails the user asked to see: view state kept beside the document (not in it, not
+/// saved, no undo step), drawn from it by [`Document::trails`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ShownTrails(Vec<ShownTrail>);
+
+impl ShownTrails {
+    /// Shows a trail of `of` (a site or a joint) over frames `from ..= to` of `document`'s
+    /// shown sequence, replacing one of the same point; refused (nothing changes) when `of` is
+    /// a body, no sequence is shown, or the range is empty or longer than [`MAX_TRAIL_FRAMES`].
+    pub fn show(
+        &mut self,
+        document: &Document,
+        of: Grip,
+        from: i64,
+        to: i64,
+    ) -> Result<(), EditError> {
+        document.check_trail(of, "Show trail: no sequence is shown (set a key first)")?;
+        if to < from || to - from > MAX_TRAIL_FRAMES {
+            return Err(EditError::PoseTool(format!(
+                "Show trail: frames {from}–{to} are not a range of 1 to {MAX_TRAIL_FRAMES} frames"
+            )));
+        }
+        let figure = document.id();
+        self.0.retain(|t| (t.figure, t.of) != (figure, of));
+        self.0.push(ShownTrail {
+            figure,
+            of,
+            from,
+            to,
+        });
+        Ok(())
+    }
+
+    /// Hides every trail.
+    pub fn hide_all(&mut self) {
+        self.0.clear();
+    }
+
+    /// The trails asked for of `document`'s figure.
+    pub fn of<'a>(&'a self, document: &Document) -> impl Iterator<Item = &'a ShownTrail> + 'a {
+        let figure = document.id();
+        self.0.iter().filter(move |t| t.figure == figure)
+    }
+
+    /// Whether none is asked for (of any figure).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 /// A trail: where its point is on each frame (the figure's frame, as the scene draws it).
 #[derive(Debug, Clone, PartialEq)]
@@ -49,39 +111,15 @@ impl Document {
         Ok(())
     }
 
-    /// Shows a trail of `of` (a site or a joint) over frames `from ..= to` of the shown
-    /// sequence, replacing one of the same point; view state, not an undo step.
-    pub fn show_trail(&mut self, of: Grip, from: i64, to: i64) -> Result<(), EditError> {
-        self.check_trail(of, "Show trail: no sequence is shown (set a key first)")?;
-        if to < from || to - from > MAX_TRAIL_FRAMES {
-            return Err(EditError::PoseTool(format!(
-                "Show trail: frames {from}–{to} are not a range of 1 to {MAX_TRAIL_FRAMES} frames"
-            )));
-        }
-        self.trails.retain(|t| t.of != of);
-        self.trails.push(ShownTrail { of, from, to });
-        Ok(())
-    }
-
-    /// Hides every trail.
-    pub fn hide_trails(&mut self) {
-        self.trails.clear();
-    }
-
-    /// The trails asked for.
-    pub fn shown_trails(&self) -> &[ShownTrail] {
-        &self.trails
-    }
-
-    /// The trails asked for, made from the shown sequence as the timeline shows its frames
-    /// (none without a shown sequence).
-    pub fn trails(&self) -> Vec<Trail> {
+    /// The trails `shown` asks for, made from the shown sequence as the timeline shows its
+    /// frames (none without a shown sequence).
+    pub fn trails(&self, shown: &ShownTrails) -> Vec<Trail> {
         let Some(seq) = self.sequence.and_then(|i| self.sequences.get(i)) else {
             return Vec::new();
         };
         let mut fk = Fk::new(&self.skeleton);
-        self.trails
-            .iter()
+        shown
+            .of(self)
             .filter_map(|&shown| {
                 let joint = self.trail_joint(shown.of)?;
                 let points = self
@@ -122,7 +160,7 @@ impl Document {
     /// Begins a trail drag: the timeline goes to `frame`, and `of` (a site or a joint) is
     /// dragged from where it is there; when the drag ends, a key at `frame` holds the joints
     /// it moved ([`Document::end_drag`]).
-    pub fn begin_trail_drag(
+    pub(crate) fn begin_trail_drag(
         &mut self,
         of: Grip,
         frame: i64,

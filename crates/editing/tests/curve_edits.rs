@@ -4,6 +4,9 @@
 //! replay steps `KeyDof`, `SetHandles`, `AutoHandles` and `DragCurvePoints` name curves as the
 //! curve editor does and resolve to those edits (values in degrees or millimetres).
 
+mod edits;
+
+use edits::Edits;
 use marionette_editing::replay::{ReplayContext, Script};
 use marionette_editing::{Document, Edit, UndoStep};
 use marionette_skeleton::builtin;
@@ -143,6 +146,7 @@ fn the_replay_steps_name_curves_and_resolve_to_the_edits() {
     let context = ReplayContext {
         selected: &[],
         retarget: None,
+        beside: &marionette_editing::beside::Beside::default(),
     };
     let r: Vec<String> = script
         .steps

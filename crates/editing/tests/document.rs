@@ -1,5 +1,8 @@
 //! The editor's document: every edit checked, clamped and undoable as one step.
 
+mod edits;
+
+use edits::Edits;
 use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray, UndoStep};
 use marionette_skeleton::builtin;
 use nalgebra::Vector3;

@@ -4,6 +4,9 @@
 //! selected is refused with a message; the replay steps `KeySelectedJoints` and
 //! `MoveKeys(joint: J, from: f, to: g)` read and resolve to those edits.
 
+mod edits;
+
+use edits::Edits;
 use marionette_editing::replay::{ReplayContext, Script};
 use marionette_editing::{Document, Edit, EditError, UndoStep};
 use marionette_skeleton::builtin;
@@ -72,6 +75,7 @@ fn the_replay_steps_resolve_to_the_edits() {
     let context = ReplayContext {
         selected: &selected,
         retarget: None,
+        beside: &marionette_editing::beside::Beside::default(),
     };
     let edits: Vec<String> = script
         .steps

@@ -2,6 +2,9 @@
 //! dragged, conflicting locks say which gave way, every lock edit is one undo step that undo and
 //! redo restore exactly, and documents save, open and recover with their locks.
 
+mod edits;
+
+use edits::Edits;
 use marionette_document::{LockKind, LockPart};
 use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray, UndoStep};
 use marionette_ik::SolverKind;
@@ -146,8 +149,8 @@ proptest! {
             s.dof_at_state(c).is_some_and(|d| s.is_ancestor_or_self(s.dof(d).joint, ja))
         });
         prop_assume!(a != b && !chase.is_empty() && !reaches);
-        let mut doc = Document::new(s.clone(), None);
-        doc.replace_pose("start".into(), pose.q.clone(), UndoStep::New);
+        let start = marionette_document::DocumentFile::new(Default::default(), s.clone(), pose.clone());
+        let mut doc = Document::from_file(start);
         let mut r = runner(SolverKind::DampedLeastSquares);
         let Ok(lock) = doc.lock_part(LockPart::Site(a), LockKind::Position, &mut r) else {
             return Ok(()); // a site on a limb without DOFs cannot be locked: refused, fine

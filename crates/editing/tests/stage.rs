@@ -2,6 +2,9 @@
 //! removing figures and props, locks between figures, grips and releases, undo of each, and
 //! saving (version 2 for a stage, version 1 again for one figure).
 
+mod edits;
+use edits::Edits;
+
 mod stage_common;
 
 use std::path::{Path, PathBuf};
@@ -312,6 +315,7 @@ fn the_stage_replay_steps_read_as_spelled_and_build_the_stage() {
     let context = ReplayContext {
         selected: &[],
         retarget: None,
+        beside: &marionette_editing::beside::Beside::default(),
     };
     for (k, step) in script.steps.iter().enumerate().skip(2) {
         if k == 8 {

@@ -3,6 +3,9 @@
 //! without one is refused by name. A key made where the prop is; a keyed prop moved on a frame
 //! keyed there, as the stage's bake plays it.
 
+mod edits;
+use edits::Edits;
+
 mod stage_common;
 
 use marionette_document::Hold;

@@ -3,8 +3,11 @@
 //! drawn where it was left until the timeline shows another frame; a figure tied to nothing is
 //! dragged alone, as before.
 
+mod edits;
+
 mod stage_common;
 
+use edits::Edits;
 use marionette_document::LinkTarget;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{ChainMode, Document, Edit, Grip, Ray, Solving};

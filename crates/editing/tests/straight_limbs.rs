@@ -1,8 +1,11 @@
 //! Issue 15, "limbs bend when dragged": the stickman's limbs are straight at rest with their
 //! elbows and knees at the 0° limit, so dragging a hand or a heel towards its base in a view used
 //! to stall every numeric solver (zero first-order gain). Each drag here glides the cursor from
-//! the grip to the target over 30 frames through `Document::drag_step`, as the editor does.
+//! the grip to the target over 30 frames through `Edit::DragTo`, as the editor does.
 
+mod edits;
+
+use edits::Edits;
 use marionette_editing::{ChainMode, Document, IkRunner, IkSettings, Ray};
 use marionette_ik::{Shortfall, SolverKind};
 use marionette_skeleton::builtin;

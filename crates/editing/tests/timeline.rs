@@ -2,6 +2,9 @@
 //! shown as a bake makes them with the locks held, lock frame ranges judged on the current frame,
 //! every sequence edit one undo step, and sequences saved with the document.
 
+mod edits;
+
+use edits::Edits;
 use marionette_document::{LockKind, LockPart};
 use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray};
 use marionette_skeleton::builtin;
@@ -138,17 +141,18 @@ fn sequences_are_made_renamed_duplicated_and_deleted_undoably() {
     ));
     assert!(doc.rename_sequence(copy, "  ").is_err());
     doc.rename_sequence(copy, "crouch").expect("rename");
-    let fresh = doc.new_sequence("crouch");
-    assert_eq!(doc.sequences()[fresh].name, "crouch 2");
+    let fresh = doc.new_sequence();
+    // "Sequence 1" is taken: the new one's name takes a number.
+    assert_eq!(doc.sequences()[fresh].name, "Sequence 1 2");
     assert_eq!(doc.current_sequence(), Some(fresh));
     doc.delete_sequence(0).expect("delete");
     assert_eq!(doc.current_sequence(), Some(1), "the shown one moved up");
     let names = |doc: &Document| -> Vec<String> {
         doc.sequences().iter().map(|s| s.name.clone()).collect()
     };
-    assert_eq!(names(&doc), ["crouch", "crouch 2"]);
+    assert_eq!(names(&doc), ["crouch", "Sequence 1 2"]);
     doc.undo().expect("undo delete");
-    assert_eq!(names(&doc), ["Sequence 1", "crouch", "crouch 2"]);
+    assert_eq!(names(&doc), ["Sequence 1", "crouch", "Sequence 1 2"]);
     doc.undo().expect("undo new");
     assert_eq!(names(&doc), ["Sequence 1", "crouch"]);
     assert!(doc.current_sequence().is_none_or(|i| i < 2));

@@ -3,7 +3,11 @@
 //! trail drag at frame f puts the hand within 1 mm of where it was dropped, keys the joints the
 //! drag moved at f, and leaves every other key exactly as it was (compared as text).
 
+mod edits;
+
+use edits::Edits;
 use marionette_document::{LockKind, LockPart};
+use marionette_editing::trail::ShownTrails;
 use marionette_editing::{ChainMode, Document, Grip, IkRunner, IkSettings, Ray, UndoStep};
 use marionette_motion::{BakeSettings, Baker, bake_with_threads};
 use marionette_skeleton::{Fk, builtin};
@@ -36,15 +40,16 @@ fn waving() -> (Document, IkRunner) {
 
 #[test]
 fn a_trail_is_the_baked_path_and_a_held_heel_stands_still() {
-    let (mut doc, _) = waving();
+    let (doc, _) = waving();
+    let mut shown = ShownTrails::default();
     let hand = doc
         .skeleton()
         .site_by_name("right fingertips")
         .expect("hand");
     let heel = doc.skeleton().site_by_name("left heel").expect("heel");
-    doc.show_trail(Grip::Site(hand), 0, 20).expect("shown");
-    doc.show_trail(Grip::Site(heel), 0, 20).expect("shown");
-    let trails = doc.trails();
+    shown.show(&doc, Grip::Site(hand), 0, 20).expect("shown");
+    shown.show(&doc, Grip::Site(heel), 0, 20).expect("shown");
+    let trails = doc.trails(&shown);
     assert_eq!(trails.len(), 2);
     // The test's own bake of the sequence with the document's locks.
     let seq = &doc.sequences()[0];
@@ -69,23 +74,24 @@ fn a_trail_is_the_baked_path_and_a_held_heel_stands_still() {
         .map(|(_, p)| (p - first).norm())
         .fold(0.0, f64::max);
     assert!(moved < 1e-4, "the held heel's trail moves {moved} m");
-    assert!(doc.show_trail(Grip::Site(hand), 5, 4).is_err());
+    assert!(shown.show(&doc, Grip::Site(hand), 5, 4).is_err());
 }
 
 #[test]
 fn a_trail_drag_keys_its_frame_and_no_other_key() {
     let (mut doc, mut r) = waving();
+    let mut shown = ShownTrails::default();
     let hand = doc
         .skeleton()
         .site_by_name("right fingertips")
         .expect("hand");
-    doc.show_trail(Grip::Site(hand), 0, 20).expect("shown");
+    shown.show(&doc, Grip::Site(hand), 0, 20).expect("shown");
     let before: Vec<String> = doc.sequences()[0]
         .keys
         .iter()
         .map(|k| format!("{k:?}"))
         .collect();
-    let at_5 = doc.trails()[0].points[5].1;
+    let at_5 = doc.trails(&shown)[0].points[5].1;
     doc.go_to_frame(17);
     doc.begin_trail_drag(Grip::Site(hand), 5, ChainMode::NearestBranch)
         .expect("begins");
@@ -116,7 +122,7 @@ fn a_trail_drag_keys_its_frame_and_no_other_key() {
     assert_eq!(after, before);
     // The bake puts the hand where it was dropped.
     doc.go_to_frame(0);
-    let trail = &doc.trails()[0];
+    let trail = &doc.trails(&shown)[0];
     let off = (trail.points[5].1 - drop).norm();
     assert!(off < 1e-3, "the hand is {:.2} mm from the drop", off * 1e3);
     println!(
@@ -150,6 +156,7 @@ fn baked(doc: &Document) -> Vec<(i64, Vec<f64>)> {
 fn a_trail_drag_changes_only_the_frames_between_the_neighbouring_keys() {
     let mut doc = Document::new(builtin::humanoid(), None).standing();
     let mut r = IkRunner::new(IkSettings::default()).expect("settings");
+    let mut shown = ShownTrails::default();
     let joint = |doc: &Document, n: &str| doc.skeleton().joint_by_name(n).expect(n);
     let arm: Vec<_> = ["right shoulder", "right elbow", "right wrist"]
         .iter()
@@ -171,8 +178,8 @@ fn a_trail_drag_changes_only_the_frames_between_the_neighbouring_keys() {
         .skeleton()
         .site_by_name("right fingertips")
         .expect("hand");
-    doc.show_trail(Grip::Site(hand), 0, 16).expect("shown");
-    let at_8 = doc.trails()[0].points[8].1;
+    shown.show(&doc, Grip::Site(hand), 0, 16).expect("shown");
+    let at_8 = doc.trails(&shown)[0].points[8].1;
     doc.begin_trail_drag(Grip::Site(hand), 8, ChainMode::NearestBranch)
         .expect("begins");
     // Towards the body and up, in the front view (the ray along -z).

@@ -9,6 +9,7 @@ use marionette_editing::swivel::{LimbSwivel, limb_of, measure};
 use marionette_ik::analytic::limb::Limb;
 
 use crate::EditorSet;
+use crate::beside::BesideState;
 use crate::resources::OpenDocument;
 use crate::selection::Selection;
 
@@ -68,17 +69,21 @@ type TrailSource = (
 );
 
 /// Makes the motion trails again when what they are made from changed.
-fn make_trails(document: Res<OpenDocument>, mut paths: ResMut<TrailPaths>) {
+fn make_trails(
+    document: Res<OpenDocument>,
+    beside: Res<BesideState>,
+    mut paths: ResMut<TrailPaths>,
+) {
     let source = (
         document.id(),
         document.history().motion_revision(),
         document.current_sequence(),
-        document.shown_trails().to_vec(),
+        beside.trails.of(&document).copied().collect(),
     );
     if paths.source.as_ref() == Some(&source) {
         return;
     }
-    paths.trails = document.trails();
+    paths.trails = document.trails(&beside.trails);
     paths.source = Some(source);
 }
 
@@ -99,7 +104,9 @@ impl Plugin for DerivedPlugin {
                         resource_changed::<OpenDocument>.or_eager(resource_changed::<Selection>),
                     ),
                     baked_strip.run_if(resource_changed::<OpenDocument>),
-                    make_trails.run_if(resource_changed::<OpenDocument>),
+                    make_trails.run_if(
+                        resource_changed::<OpenDocument>.or_eager(resource_changed::<BesideState>),
+                    ),
                 )
                     .in_set(EditorSet::Derive),
             );

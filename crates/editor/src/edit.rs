@@ -68,6 +68,8 @@ fn apply_edits(
                         effects.status.solved(document.id(), *outcome);
                         effects.notices.info(text);
                     }
+                    Applied::Stepped(outcome) => effects.status.solved(document.id(), *outcome),
+                    Applied::Cleaned(_, text) => effects.notices.info(text),
                 }
                 follow_up(edit, &mut effects);
             }

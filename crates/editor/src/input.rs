@@ -7,9 +7,11 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use marionette_document::LockKind;
+use marionette_editing::beside::BesideChange;
 use marionette_editing::{Document, Edit};
 
 use crate::EditorSet;
+use crate::beside::BesideRequest;
 use crate::messages::{
     EditRequest, FileAction, FileRequest, FocusSelection, QuitRequest, RecoveryAnswer,
     TimelineRequest, ToggleBones,
@@ -280,6 +282,8 @@ fn chord_text(chord: &Chord) -> String {
 pub struct Requests<'w> {
     /// Edits.
     pub edits: MessageWriter<'w, EditRequest>,
+    /// Changes of the trails shown and the pose copied.
+    pub kept: MessageWriter<'w, BesideRequest>,
     /// File actions.
     pub files: MessageWriter<'w, FileRequest>,
     /// The timeline's transport and clipboard.
@@ -298,6 +302,11 @@ impl Requests<'_> {
     /// Sends an edit.
     pub fn edit(&mut self, edit: Edit) {
         self.edits.write(EditRequest(edit));
+    }
+
+    /// Asks for a change of what is kept beside the document (trails, the pose copied).
+    pub fn beside(&mut self, change: BesideChange) {
+        self.kept.write(BesideRequest(change));
     }
 
     /// Runs `command` on `document` with `selection` (a lock needs something selected; says so
@@ -359,7 +368,7 @@ impl Requests<'_> {
                         // Two seconds either side of the current frame, within the keys.
                         let now = document.frame().clamp(first, last);
                         let (from, to) = ((now - 48).max(first), (now + 48).min(last));
-                        self.edit(Edit::ShowTrail { of, from, to });
+                        self.beside(BesideChange::ShowTrail { of, from, to });
                     }
                     (None, _) => {
                         notices.info("Select a site (a hand, a heel) or a joint to show its trail")
@@ -367,7 +376,7 @@ impl Requests<'_> {
                     (_, None) => notices.info("Show a sequence to see a trail"),
                 }
             }
-            Command::HideTrails => self.edit(Edit::HideTrails),
+            Command::HideTrails => self.beside(BesideChange::HideTrails),
             Command::KeySelectedJoints => {
                 let joints = selection.joints(document);
                 if joints.is_empty() {
@@ -394,9 +403,9 @@ impl Requests<'_> {
                     self.edit(Edit::MirrorLimb(joint));
                 }
             }
-            Command::CopyPose => self.edit(Edit::CopyPose(selection.joints(document))),
-            Command::PastePose => self.edit(Edit::PastePose { flipped: false }),
-            Command::PasteFlipped => self.edit(Edit::PastePose { flipped: true }),
+            Command::CopyPose => self.beside(BesideChange::CopyPose(selection.joints(document))),
+            Command::PastePose => self.beside(BesideChange::PastePose { flipped: false }),
+            Command::PasteFlipped => self.beside(BesideChange::PastePose { flipped: true }),
         }
     }
 

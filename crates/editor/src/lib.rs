@@ -12,6 +12,7 @@
 //! views, the panels, the gizmos and scripted replays.
 
 pub mod autosave;
+pub mod beside;
 pub mod convert;
 pub mod derived;
 pub mod drag;
@@ -54,6 +55,7 @@ impl Plugin for EditorCorePlugin {
             .init_resource::<resources::LockHover>()
             .add_plugins((
                 edit::EditPlugin,
+                beside::BesidePlugin,
                 drag::DragPlugin,
                 input::KeysPlugin,
                 files::FilesPlugin,

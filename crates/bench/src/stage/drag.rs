@@ -1,7 +1,7 @@
 //! The editor's IK work per frame while the user drags a figure linked to another (issue 32):
 //! two built-in humanoids face to face, both heels of each locked, the first's right hand
 //! linked to the second's left; the first's right forearm dragged up and around in a front
-//! view, through the editor's path ([`Document::drag_step`]), which solves both figures as one
+//! view, through the editor's path ([`marionette_editing::Edit::DragTo`]), which solves both figures as one
 //! skeleton. Beside it, the same drag with the link removed (each figure alone), so the cost
 //! of holding the link is read off the table. Also the largest gap of the joined hands over
 //! the drag, measured by forward kinematics of both figures on the stage.
@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use marionette_document::{LockKind, LockPart, Placement};
 use marionette_editing::stage::StageEdit;
-use marionette_editing::{ChainMode, Document, Edit, IkRunner, IkSettings, Ray, Solving};
+use marionette_editing::{ChainMode, Document, Edit, Grip, IkRunner, IkSettings, Ray, Solving};
+
+use crate::edits;
 use marionette_skeleton::{Fk, builtin};
 use nalgebra::{Point3, Vector3};
 
@@ -47,12 +49,12 @@ fn two_figures(linked: bool) -> Document {
         );
         for heel in ["left heel", "right heel"] {
             let site = doc.skeleton().site_by_name(heel).expect("heel");
-            doc.lock_part(
+            edits::lock(
+                &mut doc,
                 LockPart::Site(site),
                 LockKind::Position,
-                &mut solving.runner,
-            )
-            .expect("lock");
+                &mut solving,
+            );
         }
     }
     if linked {
@@ -83,18 +85,22 @@ fn on_stage(doc: &Document, k: usize, site: &str) -> Vector3<f64> {
 /// drag of `frames` frames.
 pub fn run(linked: bool, frames: usize) -> [f64; 4] {
     let mut doc = two_figures(linked);
-    let mut runner = IkRunner::new(IkSettings::default()).expect("settings");
+    let runner = IkRunner::new(IkSettings::default()).expect("settings");
+    let mut solving = edits::solving(runner, ChainMode::NearestBranch);
     let forearm = doc.skeleton().joint_by_name("right elbow").expect("elbow");
     let hit = doc.fk().point(forearm, &Vector3::new(0.0, -0.2, 0.0));
-    doc.begin_drag(forearm, &hit, ChainMode::NearestBranch)
-        .expect("drag");
+    let grip = Grip::Body {
+        joint: forearm,
+        hit,
+    };
+    edits::begin(&mut doc, grip, &mut solving).expect("drag");
     let (mut micros, mut residual, mut gap) = (Vec::with_capacity(frames), 0.0, 0.0_f64);
     for f in 0..frames {
         let a = std::f64::consts::TAU * f as f64 / 200.0;
         let cursor = hit + Vector3::new(0.1 * a.sin(), 0.15 * (1.0 - a.cos()), 3.0);
         let ray = Ray::new(cursor, -Vector3::z()).expect("ray");
         let began = Instant::now();
-        let outcome = doc.drag_step(&ray, &mut runner).expect("dragging");
+        let outcome = edits::step(&mut doc, &ray, &mut solving).expect("dragging");
         micros.push(began.elapsed().as_secs_f64() * 1e6);
         residual += outcome.report.residual;
         if linked {
@@ -104,7 +110,7 @@ pub fn run(linked: bool, frames: usize) -> [f64; 4] {
             );
         }
     }
-    doc.end_drag();
+    edits::end(&mut doc, &mut solving);
     let largest = micros.iter().copied().fold(0.0, f64::max);
     [median(&mut micros), largest, residual / frames as f64, gap]
 }
@@ -120,13 +126,13 @@ pub fn show_frame_micros(frames: usize) -> f64 {
         .expect("frame 48");
     let pelvis = doc.skeleton().joint_by_name("pelvis").expect("pelvis");
     let at = doc.fk().joint_position(pelvis);
-    doc.begin_joint_drag(pelvis, ChainMode::NearestBranch)
-        .expect("drag");
+    solving.chain_mode = ChainMode::NearestBranch;
+    edits::begin(&mut doc, Grip::Joint(pelvis), &mut solving).expect("drag");
     let ray = Ray::new(at + Vector3::new(0.0, -0.1, 3.0), -Vector3::z()).expect("ray");
     for _ in 0..30 {
-        doc.drag_step(&ray, &mut solving.runner);
+        edits::step(&mut doc, &ray, &mut solving);
     }
-    doc.end_drag();
+    edits::end(&mut doc, &mut solving);
     doc.apply(Edit::SetKey, &mut solving).expect("key at 48");
     let mut micros: Vec<f64> = (0..frames)
         .map(|f| {

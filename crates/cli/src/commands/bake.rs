@@ -60,7 +60,7 @@ pub fn run(args: &BakeArgs) -> Result<ExitCode, String> {
         Ok(doc) => doc,
         Err(stage) => return run_stage(args, &stage, start),
     };
-    let sequence = super::find_sequence(&doc, &args.sequence, &args.document)?;
+    let sequence = super::find_sequence(&doc.sequences, &args.sequence, &args.document)?;
     let baker = Baker::new(&doc.skeleton, sequence, &doc.locks, BakeSettings::default());
     let (first, last) = baker.range();
     let bar =

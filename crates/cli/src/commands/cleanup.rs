@@ -11,10 +11,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use marionette_document::DocumentFile;
-use marionette_interchange::feet::{foot_points, named_points};
+use marionette_editing::foot_contacts::FootSearch;
+use marionette_editing::{Applied, Document, Edit, EditError};
 use marionette_motion::cleanup::{Cleaned, HELD_WITHIN};
-use marionette_motion::{BakeSettings, clean_feet};
 use serde_json::json;
 
 use crate::output::outln;
@@ -45,33 +44,34 @@ pub struct CleanupArgs {
     json: bool,
 }
 
-/// The contacts of `sequence`'s foot points (`sites`: `auto` or names) found and locked in
-/// `doc`: its locks replaced by the cleanup's.
-pub fn clean(doc: &mut DocumentFile, sequence: &str, sites: &str) -> Result<Cleaned, String> {
+/// The contacts of sequence `index`'s foot points (`sites`: `auto` or names separated by
+/// commas) found and locked in `doc`, through the edit the editor's Find foot contacts applies:
+/// the feet's earlier contact locks replaced by the cleanup's.
+pub fn clean(doc: &mut Document, index: usize, sites: &str) -> Result<Cleaned, String> {
     let points = if sites.trim() == "auto" {
-        foot_points(&doc.skeleton)?
+        Vec::new()
     } else {
-        let names: Vec<&str> = sites
+        let names: Vec<String> = sites
             .split(',')
             .map(str::trim)
             .filter(|n| !n.is_empty())
+            .map(str::to_owned)
             .collect();
-        named_points(&doc.skeleton, &names)?
+        if names.is_empty() {
+            return Err(format!("--sites \"{sites}\" names no site or joint"));
+        }
+        names
     };
-    let Some(index) = doc.sequences.iter().position(|s| s.name == sequence) else {
-        return Err(format!("no sequence \"{sequence}\""));
+    let search = FootSearch {
+        sequence: Some(index),
+        points,
     };
-    let cleaned = clean_feet(
-        &doc.skeleton,
-        &doc.sequences[index],
-        &doc.locks,
-        &points,
-        BakeSettings::default(),
-    )
-    .map_err(|e| e.to_string())?;
-    doc.locks.clone_from(&cleaned.locks);
-    doc.sequences[index].clone_from(&cleaned.sequence);
-    Ok(cleaned)
+    match super::apply(doc, Edit::FindFootContacts(search)) {
+        Ok(Applied::Cleaned(cleaned, _)) => Ok(*cleaned),
+        Ok(other) => Err(format!("the cleanup reported {other:?}")),
+        Err(EditError::FootContacts(why)) => Err(why),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Prints the cleanup's report, as text or JSON.
@@ -209,13 +209,11 @@ pub fn status(cleaned: &Cleaned) -> ExitCode {
 /// Loads, cleans, writes and prints.
 pub fn run(args: &CleanupArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
-    let mut doc = DocumentFile::load(&args.document).map_err(|e| e.to_string())?;
-    super::find_sequence(&doc, &args.sequence, &args.document)?;
+    let mut doc = Document::open_document(&args.document).map_err(|e| e.to_string())?;
+    let index = super::sequence_index(doc.sequences(), &args.sequence, &args.document)?;
     let file = args.document.display();
-    let cleaned =
-        clean(&mut doc, &args.sequence, &args.sites).map_err(|e| format!("{file}: {e}"))?;
-    doc.save(&args.doc_out)
-        .map_err(|e| format!("{}: {e}", args.doc_out.display()))?;
+    let cleaned = clean(&mut doc, index, &args.sites).map_err(|e| format!("{file}: {e}"))?;
+    super::save(&mut doc, &args.doc_out)?;
     report(
         &cleaned,
         &args.sequence,

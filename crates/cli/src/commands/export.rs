@@ -107,7 +107,7 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
             let export = (doc.skeleton, doc.locks, name, 24.0, vec![frame]);
             return write(args, export, skeleton_file.as_deref());
         };
-        let sequence = super::find_sequence(&doc, wanted, &args.input)?.clone();
+        let sequence = super::find_sequence(&doc.sequences, wanted, &args.input)?.clone();
         let baker = Baker::new(
             &doc.skeleton,
             &sequence,

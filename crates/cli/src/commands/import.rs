@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use marionette_document::DocumentFile;
+use marionette_editing::{Document, Edit};
 use marionette_interchange::capture::{CaptureScale, read_take};
 use marionette_interchange::character::{CharacterImport, import_character};
 use marionette_interchange::file_kind::FileKind;
@@ -94,11 +96,20 @@ fn capture(args: &ImportArgs) -> Result<ExitCode, String> {
     let imported = &capture.imported;
     let skeleton_text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| format!("{file}: cannot write the skeleton: {e}"))?;
-    let doc = imported.document(args.skeleton_out.clone());
-    let doc_text = doc
-        .to_ron_string(&args.doc_out)
-        .map_err(|e| format!("{file}: cannot write the document: {e}"))?;
-    write_both(args, &skeleton_text, &doc_text)?;
+    // A new document on the capture's skeleton at its first frame, its take added as the
+    // editor adds a sequence.
+    let first = imported.sequence.keys[0].pose.clone();
+    let mut doc = Document::from_file(DocumentFile::new(
+        args.skeleton_out.clone(),
+        imported.skeleton.clone(),
+        first,
+    ));
+    super::apply(
+        &mut doc,
+        Edit::AddSequence(Box::new(imported.sequence.clone())),
+    )
+    .map_err(|e| format!("{file}: cannot write the document: {e}"))?;
+    write_both(args, &skeleton_text, &mut doc)?;
     outln!(
         "{file}: {} joints, {} frames at {:.1} fps ({} keys) → {} and {}",
         imported.skeleton.joints().len(),
@@ -111,12 +122,14 @@ fn capture(args: &ImportArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the skeleton, then the document.
-fn write_both(args: &ImportArgs, skeleton_text: &str, doc_text: &str) -> Result<(), String> {
+/// Writes the skeleton, then saves the document (the editor's Save); the document's text is
+/// made first, so that nothing is written when it cannot be.
+fn write_both(args: &ImportArgs, skeleton_text: &str, doc: &mut Document) -> Result<(), String> {
+    doc.text_for(&args.doc_out)
+        .map_err(|e| format!("{}: cannot write the document: {e}", args.file.display()))?;
     marionette_skeleton::ron_io::write_atomically(&args.skeleton_out, skeleton_text)
         .map_err(|e| format!("{}: cannot write: {e}", args.skeleton_out.display()))?;
-    marionette_skeleton::ron_io::write_atomically(&args.doc_out, doc_text)
-        .map_err(|e| format!("{}: cannot write: {e}", args.doc_out.display()))
+    super::save(doc, &args.doc_out)
 }
 
 /// A rigged glTF character: its skeleton (naming the file as its skin, by a path relative to
@@ -129,16 +142,14 @@ fn character(args: &ImportArgs) -> Result<ExitCode, String> {
     } = import_character(&args.file, &args.skeleton_out).map_err(|e| e.to_string())?;
     let skeleton_text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| format!("{}: cannot write the skeleton: {e}", args.file.display()))?;
-    let rest = marionette_skeleton::Pose::rest(&imported.skeleton);
-    let doc = marionette_document::DocumentFile::new(
-        args.skeleton_out.clone(),
+    // A new document on the skeleton at its rest pose (its skin the character just read).
+    let character = std::sync::Arc::new(character);
+    let mut doc = Document::with_character(
         imported.skeleton.clone(),
-        rest,
+        Some(args.skeleton_out.clone()),
+        Some(character.clone()),
     );
-    let doc_text = doc
-        .to_ron_string(&args.doc_out)
-        .map_err(|e| format!("{}: cannot write the document: {e}", args.file.display()))?;
-    write_both(args, &skeleton_text, &doc_text)?;
+    write_both(args, &skeleton_text, &mut doc)?;
     outln!("{}:", args.file.display());
     for line in character.report() {
         outln!("  {line}");

@@ -16,6 +16,7 @@ pub mod solve;
 
 use std::path::{Path, PathBuf};
 
+use marionette_editing::{Applied, Document, Edit, EditError, Solving};
 use marionette_interchange::file_kind::FileKind;
 use marionette_skeleton::{Pose, Skeleton};
 
@@ -59,18 +60,43 @@ pub fn positive(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The sequence of `doc` named `name`, or an error naming those the document has.
+/// Applies `edit` to `doc`: the one way the commands change a document, as the editor does.
+pub fn apply(doc: &mut Document, edit: Edit) -> Result<Applied, EditError> {
+    doc.apply(edit, &mut Solving::default())
+}
+
+/// Saves `doc` to `path` (an edit: the same writer as the editor's Save), or the error naming
+/// the file.
+pub fn save(doc: &mut Document, path: &Path) -> Result<(), String> {
+    match apply(doc, Edit::Save(path.to_path_buf())) {
+        Ok(_) => Ok(()),
+        Err(EditError::Save(why)) => Err(format!("{}: {why}", path.display())),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The sequence of `sequences` (a document's) named `name`, or an error naming those the
+/// document has.
 pub fn find_sequence<'d>(
-    doc: &'d marionette_document::DocumentFile,
+    sequences: &'d [marionette_document::Sequence],
     name: &str,
     path: &Path,
 ) -> Result<&'d marionette_document::Sequence, String> {
-    doc.sequences
+    sequence_index(sequences, name, path).map(|i| &sequences[i])
+}
+
+/// The index of the sequence of `sequences` named `name`, or an error naming those the
+/// document has.
+pub fn sequence_index(
+    sequences: &[marionette_document::Sequence],
+    name: &str,
+    path: &Path,
+) -> Result<usize, String> {
+    sequences
         .iter()
-        .find(|s| s.name == name)
+        .position(|s| s.name == name)
         .ok_or_else(|| {
-            let names: Vec<String> = doc
-                .sequences
+            let names: Vec<String> = sequences
                 .iter()
                 .map(|s| format!("\"{}\"", s.name))
                 .collect();

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::DocumentFile;
+use marionette_editing::{Document, Edit};
 use marionette_interchange::capture::{CaptureScale, read_take};
 use marionette_interchange::retarget::placement::stand_where_the_figure_stands;
 use marionette_interchange::retarget::{MapOverride, RetargetMap, retarget_imported};
@@ -110,18 +111,25 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         None
     };
     let keys = result.sequence.keys.len();
-    let sequence = result.sequence.name.clone();
-    let mut doc = DocumentFile::new(skeleton_path, target.clone(), target_pose);
-    doc.sequences.push(result.sequence);
+    // A new document on the target, changed by edits as the editor changes it.
+    let mut doc = Document::from_file(DocumentFile::new(
+        skeleton_path,
+        target.clone(),
+        target_pose,
+    ));
+    let onto = |e: String| format!("{file} onto {}: {e}", args.onto.display());
+    super::apply(&mut doc, Edit::AddSequence(Box::new(result.sequence)))
+        .map_err(|e| onto(e.to_string()))?;
+    let index = doc.sequences().len() - 1;
+    let sequence = doc.sequences()[index].name.clone();
     let began = std::time::Instant::now();
     let cleaned = args
         .clean_feet
-        .then(|| super::cleanup::clean(&mut doc, &sequence, "auto"))
+        .then(|| super::cleanup::clean(&mut doc, index, "auto"))
         .transpose()
-        .map_err(|e| format!("{} onto {}: {e}", file, args.onto.display()))?
+        .map_err(onto)?
         .map(|c| (c, began.elapsed().as_secs_f64() * 1e6));
-    doc.save(&args.doc_out)
-        .map_err(|e| format!("{}: {e}", args.doc_out.display()))?;
+    super::save(&mut doc, &args.doc_out)?;
     outln!("{file} onto {}:", target.name());
     if let Some((turn, moved)) = placed {
         outln!(

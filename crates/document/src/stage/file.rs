@@ -12,8 +12,9 @@ use super::check::{StageDefect, resolve_stage};
 use super::format::{
     CueDef, FigureDef, HoldDef, LinkDef, LinkTargetDef, PropDef, PropKeyDef, StageDef, TrackDef,
 };
-use crate::file::{DocumentError, DocumentFile, STAGE_VERSION, VersionProbe, folder, write_pretty};
+use crate::file::{DocumentError, DocumentFile, STAGE_VERSION, folder, write_pretty};
 use crate::stage::{Hold, LinkTarget, PropContact, SiteRef, Stage};
+use crate::version_probe::VersionProbe;
 
 /// Why a stage document could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -49,7 +50,7 @@ impl StageFile {
     /// Parses a document's text of either version; `path` is where it lives.
     pub fn from_ron_str(text: &str, path: &Path) -> Result<StageFile, StageError> {
         let file = ron_io::display_path(path);
-        let version = ron_io::parse::<VersionProbe>(text).map(|p| p.version);
+        let version = VersionProbe::version_of(text);
         if version != Ok(STAGE_VERSION) {
             let document = DocumentFile::from_ron_str(text, path)?;
             return Ok(StageFile {

@@ -94,7 +94,12 @@ impl Document {
 
     /// Sets one DOF (a slider or numeric entry), clamped to its limits (hinges without limits
     /// wrap): an undo step of its own, or the slider drag's step extended.
-    pub fn set_dof(&mut self, dof: DofId, value: f64, undo: UndoStep) -> Result<(), EditError> {
+    pub(crate) fn set_dof(
+        &mut self,
+        dof: DofId,
+        value: f64,
+        undo: UndoStep,
+    ) -> Result<(), EditError> {
         let d = self.skeleton.dof(dof);
         if !value.is_finite() {
             return Err(EditError::NotANumber {
@@ -120,7 +125,7 @@ impl Document {
 
     /// Sets a joint's stiffness (Welman's w in (0, 1]): an undo step of its own, or the slider
     /// drag's step extended.
-    pub fn set_stiffness(
+    pub(crate) fn set_stiffness(
         &mut self,
         joint: JointId,
         value: f64,
@@ -146,7 +151,7 @@ impl Document {
 
     /// Replaces the pose (a loaded pose file, "solve until satisfied", the swivel): an undo step
     /// labelled `label` of its own, or the adjustment's step extended.
-    pub fn replace_pose(&mut self, label: String, pose: Vec<f64>, undo: UndoStep) {
+    pub(crate) fn replace_pose(&mut self, label: String, pose: Vec<f64>, undo: UndoStep) {
         let before = std::mem::replace(&mut self.pose, pose);
         self.fk.update(&self.skeleton, &self.pose);
         let change = Change::Pose {
@@ -158,7 +163,7 @@ impl Document {
     }
 
     /// Loads a pose file (docs/file-formats.md) as one undo step; on error nothing changes.
-    pub fn load_pose(&mut self, path: impl AsRef<Path>) -> Result<(), PoseError> {
+    pub(crate) fn load_pose(&mut self, path: impl AsRef<Path>) -> Result<(), PoseError> {
         let path = path.as_ref();
         let pose = Pose::load(&self.skeleton, path)?;
         let name = path.file_name().map_or_else(
@@ -181,7 +186,7 @@ impl Document {
     /// Solves the current goal set (the enabled locks and the last drag's goal) for at most
     /// `max_iterations` updates ("solve until satisfied"), as one undo step. `None` when there
     /// is nothing to solve.
-    pub fn solve_until_satisfied(
+    pub(crate) fn solve_until_satisfied(
         &mut self,
         runner: &mut IkRunner,
         max_iterations: usize,
@@ -215,12 +220,12 @@ impl Document {
     }
 
     /// Undoes the last edit (ending any drag first); its label, or `None`.
-    pub fn undo(&mut self) -> Option<String> {
+    pub(crate) fn undo(&mut self) -> Option<String> {
         self.walk_history(History::undo)
     }
 
     /// Redoes the last undone edit; its label, or `None`.
-    pub fn redo(&mut self) -> Option<String> {
+    pub(crate) fn redo(&mut self) -> Option<String> {
         self.walk_history(History::redo)
     }
 

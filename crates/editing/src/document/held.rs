@@ -1,34 +1,9 @@
-//! The smaller things the document holds beside its figure: the trails shown, the pose
-//! clipboard, how the last foot-contact search moved the hips, the group a linked drag moves,
-//! and the size the rotate handles are drawn at.
+//! The smaller things the document holds beside its figure: how the last foot-contact search
+//! moved the hips, the group a linked drag moves, and the size the rotate handles are drawn at.
 
 use marionette_document::GoalSet;
 use marionette_motion::stage::Merged;
-use marionette_skeleton::JointId;
 use nalgebra::Vector3;
-
-use super::drag_state::Grip;
-
-/// A trail asked for: what it follows and over which frames.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ShownTrail {
-    /// A site ([`Grip::Site`]) or a joint's origin ([`Grip::Joint`]).
-    pub of: Grip,
-    /// First frame.
-    pub from: i64,
-    /// Last frame.
-    pub to: i64,
-}
-
-/// A copied pose: the state, and the joints it was copied from (empty: the whole figure, its
-/// root's position included).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PoseClip {
-    /// The state when copied.
-    pub q: Vec<f64>,
-    /// The joints copied (empty: all).
-    pub joints: Vec<JointId>,
-}
 
 /// How the last Find foot contacts moved a sequence's hips, for the motion plot: per frame from
 /// `first`, how far the root went up (negative: down), while the sequence's keys are still the

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use marionette_document::{DocumentFile, Stage, StageError, StageFigure, StageFile};
-use marionette_skeleton::{FileError, Pose};
+use marionette_skeleton::{FileError, Pose, Skeleton};
 
 use super::Document;
 use super::history::History;
@@ -17,6 +17,10 @@ use super::{FigureSlot, StageParts};
 
 /// Why a document could not be opened or saved.
 pub type DocumentError = StageError;
+
+/// What a save writes: the document file, the skeletons written beside it (where, and which),
+/// and the skeleton file each figure names.
+type SavePlan<'a> = (StageFile, Vec<(PathBuf, &'a Skeleton)>, Vec<PathBuf>);
 
 /// The recovery file of an unsaved document, in the user's data folder.
 const UNTITLED_RECOVERY: &str = "untitled.recovery.ron";
@@ -48,6 +52,16 @@ pub fn recovery_path(file: Option<&Path>, untitled: &Path) -> PathBuf {
         }
         None => untitled.join(UNTITLED_RECOVERY),
     }
+}
+
+/// `file`'s text to be saved at `path`, or why it cannot be written (as a save says it).
+fn text_of(file: &StageFile, path: &Path) -> Result<String, DocumentError> {
+    file.to_ron_string(path).map_err(|e| {
+        DocumentError::from(FileError::<marionette_document::StageDefect>::Io {
+            file: marionette_skeleton::ron_io::display_path(path),
+            source: std::io::Error::other(e.to_string()),
+        })
+    })
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {
@@ -147,11 +161,11 @@ impl Document {
         Ok(doc)
     }
 
-    /// Writes the document to `path` without making it the document's file; returns the
-    /// skeleton file each figure names, in stage order: its own, or (for a built-in figure,
-    /// which has none) the skeleton written beside `path` first. One figure at the origin
-    /// named after its skeleton is written as version 1, anything more as a stage.
-    fn write_to(&self, path: &Path) -> Result<Vec<PathBuf>, DocumentError> {
+    /// What a save to `path` writes, nothing written: the document file (version 1 for one
+    /// figure at the origin named after its skeleton, else a stage) and the skeleton files it
+    /// names that are to be written beside it (a built-in figure has none of its own), with the
+    /// skeleton file each figure names, in stage order.
+    fn plan_save(&self, path: &Path) -> SavePlan<'_> {
         let stem = path
             .file_stem()
             .map(|n| n.to_string_lossy().into_owned())
@@ -160,6 +174,7 @@ impl Document {
         let one = self.stage.figures.len() <= 1;
         let mut figures = Vec::with_capacity(self.stage.figures.len());
         let mut skeletons = Vec::with_capacity(self.stage.figures.len());
+        let mut beside = Vec::new();
         for slot in &self.stage.figures {
             let doc = slot.document.as_deref().unwrap_or(self);
             let skeleton_path = match &doc.source {
@@ -170,15 +185,9 @@ impl Document {
                     } else {
                         format!("{stem}.{}.skeleton.ron", slot.name)
                     };
-                    let beside = path.with_file_name(name);
-                    doc.skeleton.save(&beside).map_err(|source| {
-                        marionette_document::DocumentError::Skeleton {
-                            document: path.display().to_string(),
-                            path: beside.display().to_string(),
-                            source,
-                        }
-                    })?;
-                    beside
+                    let at = path.with_file_name(name);
+                    beside.push((at.clone(), &doc.skeleton));
+                    at
                 }
             };
             let mut file = doc.snapshot();
@@ -196,14 +205,39 @@ impl Document {
             links: self.stage.links.clone(),
             cues: self.stage.cues.clone(),
         };
-        StageFile { stage }.save(path)?;
+        (StageFile { stage }, beside, skeletons)
+    }
+
+    /// The document file's text a save to `path` would write, nothing written: for a caller
+    /// that must know the document can be written before it writes files beside it (an
+    /// import's skeleton).
+    pub fn text_for(&self, path: &Path) -> Result<String, DocumentError> {
+        text_of(&self.plan_save(path).0, path)
+    }
+
+    /// Writes the document to `path` without making it the document's file; returns the
+    /// skeleton file each figure names, in stage order. The document's text is made first, so
+    /// that a document that cannot be written writes nothing (not even a skeleton beside it).
+    fn write_to(&self, path: &Path) -> Result<Vec<PathBuf>, DocumentError> {
+        let (file, beside, skeletons) = self.plan_save(path);
+        let text = text_of(&file, path)?;
+        for (at, skeleton) in beside {
+            skeleton
+                .save(&at)
+                .map_err(|source| marionette_document::DocumentError::Skeleton {
+                    document: path.display().to_string(),
+                    path: at.display().to_string(),
+                    source,
+                })?;
+        }
+        FileError::<marionette_document::StageDefect>::write_text(path, Ok(text))?;
         Ok(skeletons)
     }
 
     /// Saves to `path` atomically and makes it the document's file; the document is then
     /// unmodified and the recovery files of its old and new file are removed (an untitled
     /// document's is the caller's: [`Document::discard_recovery`]).
-    pub fn save_document(&mut self, path: impl AsRef<Path>) -> Result<(), DocumentError> {
+    pub(crate) fn save_document(&mut self, path: impl AsRef<Path>) -> Result<(), DocumentError> {
         let path = path.as_ref();
         let skeletons = self.write_to(path)?;
         let active = self.stage.active;

@@ -62,8 +62,6 @@ pub struct Document {
     /// What the rotate handles are sized by ([`crate::rotate_handles::figure_size`]), made once:
     /// the skeleton does not change.
     pub(crate) handle_size: f64,
-    /// The pose copied (Pose ▸ Copy pose) and the joints it was copied from; not saved.
-    pub(crate) pose_clipboard: Option<held::PoseClip>,
     /// The sequence the timeline shows, if any ([`crate::timeline`]).
     pub(crate) sequence: Option<usize>,
     /// The timeline's current frame.
@@ -84,8 +82,6 @@ pub struct Document {
     pub(crate) stage: StageParts,
     /// How the last Find foot contacts moved the hips ([`crate::foot_contacts`]).
     pub(crate) hips_moved: Option<held::HipsMoved>,
-    /// The motion trails shown ([`crate::trail`]); view state, not saved.
-    pub(crate) trails: Vec<held::ShownTrail>,
     /// Whether the drag in progress is a trail drag, which keys what it moved when it ends.
     pub(crate) key_after_drag: bool,
     id: u64,
@@ -141,7 +137,6 @@ impl Document {
             locks: Vec::new(),
             sequences: Vec::new(),
             library: Vec::new(),
-            pose_clipboard: None,
             handle_size,
             sequence: None,
             frame: 0,
@@ -154,7 +149,6 @@ impl Document {
             character,
             stage: StageParts::one(skeleton_name.as_str()),
             hips_moved: None,
-            trails: Vec::new(),
             key_after_drag: false,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }

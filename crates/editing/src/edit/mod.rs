@@ -5,18 +5,23 @@
 //! except adjustments marked [`UndoStep::Extend`] (a slider or a drag continuing), which extend
 //! the last; a refused edit changes nothing and says why.
 //!
-//! What is not work stays out: selection, hover, cameras, the timeline's transport, and the
-//! files that replace the whole document (opening, importing) or write it (saving, exporting)
-//! have their own paths in the editor. A pose file opened changes the work: it is an edit. The solve
-//! settings are not work either, but they change what the next edit does, so they are edits of
-//! the [`Solving`] an edit is applied with (not recorded).
+//! Edits are the only way to change a [`Document`] from outside this crate: its changing methods
+//! are the crate's own. Saving is an edit too (it makes the file the document's and the document
+//! unmodified, recording nothing).
+//!
+//! What is not work stays out: selection, hover, cameras, the timeline's transport, the motion
+//! trails shown ([`crate::trail::ShownTrails`]) and the pose and frames copied (the caller keeps
+//! them, and an edit that pastes carries what it pastes); files that replace the whole document
+//! (opening, importing) make a new one. A pose file opened changes the work: it is an edit. The
+//! solve settings are not work either, but they change what the next edit does, so they are edits
+//! of the [`Solving`] an edit is applied with (not recorded, nothing unsaved).
 
 use marionette_document::{Clip, KeyInterpolation, LockKind, LockPart};
 use marionette_ik::analytic::limb::Limb;
 use marionette_skeleton::{DofId, JointId, SiteId};
 use nalgebra::Vector3;
 
-use crate::drag::Grip;
+use crate::drag::{Grip, Ray};
 use crate::history::UndoStep;
 use crate::solve::{Comparison, IkSettings, Solving};
 pub use crate::timeline::SequenceSettings;
@@ -69,8 +74,12 @@ pub enum Edit {
     /// one undo step.
     OpenPose(std::path::PathBuf),
     /// Begin a drag of what a press gripped, moving the chain the [`Solving`]'s chain mode
-    /// says; the pose then changes live ([`Document::drag_step`]).
+    /// says; the pose then changes live ([`Edit::DragTo`]).
     BeginDrag(Grip),
+    /// One step of the drag in progress (an editor frame): the dragged point towards the cursor
+    /// ray, the locks it can disturb held, by the [`Solving`]'s solver; the step's outcome comes
+    /// back as [`Applied::Stepped`] (nothing when no drag is in progress).
+    DragTo(Ray),
     /// End the drag: the whole drag becomes one undo step.
     EndDrag,
     /// Cancel the drag: the pose goes back to where it began, nothing recorded.
@@ -105,6 +114,8 @@ pub enum Edit {
     SetLockFrames(usize, Option<(i64, i64)>),
     /// Set a lock's blend (frames eased in and out around its range).
     SetLockBlend(usize, i64),
+    /// Set the highest joint that moves to keep a lock (`None`: its limb).
+    SetLockBase(usize, Option<JointId>),
     /// Move a lock's target (its marker dragged); the limbs follow.
     MoveLockTarget {
         /// The lock's index.
@@ -140,17 +151,6 @@ pub enum Edit {
     KeyDofs(Vec<(i64, usize, f64)>),
     /// Set keys' free handles, or give them back to the span's tangents, as one undo step.
     SetHandles(Vec<crate::curve_edits::Handles>),
-    /// Show a site's or joint's motion trail over `from ..= to`; not recorded.
-    ShowTrail {
-        /// What it follows.
-        of: Grip,
-        /// First frame.
-        from: i64,
-        /// Last frame.
-        to: i64,
-    },
-    /// Hide every motion trail; not recorded.
-    HideTrails,
     /// A trail's dot pressed: go to `frame` and drag `of`; the drag's joints keyed there at its end.
     BeginTrailDrag {
         /// What the trail follows.
@@ -250,9 +250,12 @@ pub enum Edit {
         /// stands where the figure stands, facing where it faces.
         keep_place: bool,
     },
-    /// Find the shown sequence's foot contacts and lock them (the feet's earlier contact locks
-    /// replaced).
-    FindFootContacts,
+    /// Find a sequence's foot contacts and lock them (the feet's earlier contact locks
+    /// replaced); its report comes back as [`Applied::Cleaned`].
+    FindFootContacts(crate::foot_contacts::FootSearch),
+    /// Add a sequence made elsewhere (a capture imported or retargeted) under a free name; the
+    /// shown sequence stays. Refused when it does not fit the figure.
+    AddSequence(Box<marionette_document::Sequence>),
     /// Turn (or slide) one DOF by its handle, the locks solved again around it.
     TurnDof {
         /// The DOF.
@@ -282,10 +285,11 @@ pub enum Edit {
     MirrorPose,
     /// Pose ▸ Mirror selected limb to the other side: this joint and the joints below it.
     MirrorLimb(JointId),
-    /// Pose ▸ Copy pose: the pose of these joints (none: the whole figure); not recorded.
-    CopyPose(Vec<JointId>),
-    /// Pose ▸ Paste pose, or Paste flipped (onto the other side, mirrored).
+    /// Pose ▸ Paste pose, or Paste flipped (onto the other side, mirrored): a pose copied by
+    /// [`Document::copy_pose`].
     PastePose {
+        /// The pose copied.
+        clip: crate::pose_tools::PoseClip,
         /// Mirrored onto the other side.
         flipped: bool,
     },
@@ -310,6 +314,9 @@ pub enum Edit {
     Comparison(Comparison),
     /// A stage edit: figures, props, links, grips ([`crate::stage`]).
     Stage(crate::stage::StageEdit),
+    /// Save the document to this file (atomically) and make it the document's file: it is then
+    /// unmodified. Not an undo step.
+    Save(std::path::PathBuf),
     /// Undo the last edit.
     Undo,
     /// Redo the last undone edit.
@@ -334,6 +341,11 @@ impl Document {
                 return Ok(Applied::Said(format!("Opened pose {}", path.display())));
             }
             Edit::BeginDrag(grip) => self.begin_grip(grip, solving.chain_mode)?,
+            Edit::DragTo(ray) => {
+                if let Some(outcome) = self.drag_step(&ray, runner) {
+                    return Ok(Applied::Stepped(Box::new(outcome)));
+                }
+            }
             Edit::EndDrag => self.end_drag(),
             Edit::CancelDrag => return Ok(self.drag_cancelled()),
             Edit::Lock { part, kind } => {
@@ -353,6 +365,7 @@ impl Document {
             Edit::SetLockPriority(i, p) => self.set_lock_priority(i, p)?,
             Edit::SetLockFrames(i, frames) => self.set_lock_frames(i, frames)?,
             Edit::SetLockBlend(i, blend) => self.set_lock_blend(i, blend)?,
+            Edit::SetLockBase(i, base) => self.set_lock_base(i, base)?,
             Edit::MoveLockTarget { lock, delta, undo } => {
                 self.move_lock_target(lock, &delta, runner, undo)?;
             }
@@ -370,8 +383,6 @@ impl Document {
             Edit::OffsetJointKeys { joint, by } => self.offset_joint_keys(joint, by)?,
             Edit::SetKeyValues(values) => self.set_key_values(&values)?,
             Edit::Tween { joints, blend } => self.tween(&joints, blend)?,
-            Edit::ShowTrail { of, from, to } => self.show_trail(of, from, to)?,
-            Edit::HideTrails => self.hide_trails(),
             Edit::BeginTrailDrag { of, frame } => {
                 self.begin_trail_drag(of, frame, solving.chain_mode)?
             }
@@ -397,7 +408,11 @@ impl Document {
             } => self.retime_frames(first, last, length)?,
             Edit::SlideFrames { first, last, delta } => self.slide_frames(first, last, delta)?,
             Edit::SequenceSettings(s) => self.apply_sequence_settings(s)?,
-            Edit::FindFootContacts => return Ok(Applied::Said(self.find_foot_contacts()?)),
+            Edit::FindFootContacts(search) => {
+                let (cleaned, said) = self.find_foot_contacts(&search)?;
+                return Ok(Applied::Cleaned(Box::new(cleaned), said));
+            }
+            Edit::AddSequence(sequence) => return Ok(Applied::Said(self.add_sequence(*sequence)?)),
             Edit::TurnDof { dof, value, undo } => self.turn_dof(dof, value, runner, undo)?,
             Edit::MoveRoot { delta, undo } => self.move_root(&delta, runner, undo)?,
             Edit::SetKeyInterpolation {
@@ -407,8 +422,9 @@ impl Document {
             } => self.set_key_interpolation(frame, interpolation, ease)?,
             Edit::MirrorPose => return Ok(Applied::Said(self.mirror_pose())),
             Edit::MirrorLimb(joint) => return Ok(Applied::Said(self.mirror_limb(joint)?)),
-            Edit::CopyPose(joints) => return Ok(Applied::Said(self.copy_pose(&joints))),
-            Edit::PastePose { flipped } => return Ok(Applied::Said(self.paste_pose(flipped)?)),
+            Edit::PastePose { clip, flipped } => {
+                return Ok(Applied::Said(self.paste_pose(&clip, flipped)?));
+            }
             Edit::SavePoseToLibrary(name) => {
                 return Ok(Applied::Said(self.save_pose_to_library(&name)?));
             }
@@ -439,6 +455,11 @@ impl Document {
                 }
             }
             Edit::Stage(edit) => return self.apply_stage(edit, runner),
+            Edit::Save(path) => {
+                self.save_document(&path)
+                    .map_err(|e| EditError::Save(e.to_string()))?;
+                return Ok(Applied::Said(format!("Saved {}", path.display())));
+            }
             Edit::Undo => return Ok(self.undone()),
             Edit::Redo => return Ok(self.redone()),
         }

@@ -48,9 +48,47 @@ fn settings_edits_change_how_solves_run_and_are_not_undone() {
     assert_eq!(solving.runner.settings().solver, settings.solver);
     assert_eq!(solving.chain_mode, ChainMode::WholeBody);
     assert_eq!(doc.history().next_undo(), None, "nothing to undo");
+    assert!(!doc.is_modified(), "a solver setting marks nothing unsaved");
     assert_eq!(
         doc.apply(Edit::Undo, &mut solving),
         Ok(Applied::Said("Nothing to undo".into()))
+    );
+}
+
+#[test]
+fn a_save_makes_the_document_unmodified_and_a_failed_one_says_why() {
+    let (mut doc, mut solving) = humanoid();
+    let knee = doc.skeleton().joint_by_name("left knee").expect("knee");
+    let dof = doc.skeleton().joint_dofs(knee).next().expect("a DOF");
+    let bend = Edit::SetDof {
+        dof,
+        value: 0.3,
+        undo: crate::UndoStep::New,
+    };
+    doc.apply(bend, &mut solving).expect("set");
+    assert!(doc.is_modified());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let nowhere = dir.path().join("missing folder").join("a.marionette.ron");
+    let refused = doc.apply(Edit::Save(nowhere.clone()), &mut solving);
+    assert!(
+        matches!(&refused, Err(EditError::Save(why)) if why.contains("missing folder")),
+        "{refused:?}"
+    );
+    assert!(doc.is_modified(), "still unsaved");
+    assert_eq!(doc.file(), None);
+    let path = dir.path().join("a.marionette.ron");
+    let said = doc.apply(Edit::Save(path.clone()), &mut solving);
+    assert!(path.exists());
+    assert_eq!(said, Ok(Applied::Said(format!("Saved {}", path.display()))));
+    assert!(!doc.is_modified());
+    assert_eq!(doc.file(), Some(path.as_path()));
+    let revision = doc.history().revision();
+    doc.apply(Edit::Save(path), &mut solving)
+        .expect("saved again");
+    assert_eq!(
+        doc.history().revision(),
+        revision,
+        "a save records no undo step"
     );
 }
 

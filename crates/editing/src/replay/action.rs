@@ -162,6 +162,9 @@ pub enum Action {
     },
     /// Open a window.
     Show(Window),
+    /// Change what is kept beside the document (a trail shown, a pose copied or pasted), as
+    /// the menus ask for it.
+    Beside(crate::beside::BesideChange),
     /// The retarget map window's plan, as changed by its combo boxes.
     SetRetargetPlan(RetargetPlan),
     /// The retarget map window's Retarget button: close the window and send the edit.
@@ -181,4 +184,6 @@ pub struct ReplayContext<'a> {
     pub selected: &'a [JointId],
     /// The retarget map window's plan, when it is open.
     pub retarget: Option<&'a RetargetPlan>,
+    /// The trails shown and the pose copied.
+    pub beside: &'a crate::beside::Beside,
 }

@@ -203,6 +203,7 @@ mod tests {
         let context = ReplayContext {
             selected: &[],
             retarget: None,
+            beside: &crate::beside::Beside::default(),
         };
         let resolve = |k: usize| script.steps[k].resolve(&doc, context);
         assert_eq!(script.steps[23], Step::Play { frames: 48 });

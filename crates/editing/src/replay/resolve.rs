@@ -12,6 +12,7 @@ use super::keys::KeyChord;
 use super::names::Names;
 use super::step::Step;
 use crate::Edit;
+use crate::beside::BesideChange;
 use crate::document::Document;
 
 /// The action of applying `edit`, given `frames` to settle, described as `what`.
@@ -241,16 +242,10 @@ impl Step {
                     .ok_or("MirrorLimb: no joint is selected")?;
                 edit(Edit::MirrorLimb(*joint), SETTLE, "mirror the limb".into())
             }
-            Step::CopyPose => edit(
-                Edit::CopyPose(context.selected.to_vec()),
-                SETTLE,
-                "copy the pose".into(),
-            ),
-            Step::PastePose { flipped } => edit(
-                Edit::PastePose { flipped: *flipped },
-                SETTLE,
-                "paste the pose".into(),
-            ),
+            Step::CopyPose => Action::Beside(BesideChange::CopyPose(context.selected.to_vec())),
+            Step::PastePose { flipped } => {
+                Action::Beside(BesideChange::PastePose { flipped: *flipped })
+            }
             Step::SavePoseToLibrary(name) => Action::Then(vec![
                 Action::Show(Window::PoseLibrary),
                 edit(

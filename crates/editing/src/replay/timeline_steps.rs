@@ -5,6 +5,7 @@ use super::names::Names;
 use super::resolve::{SETTLE, edit, on_stage};
 use super::step::Step;
 use crate::Edit;
+use crate::beside::BesideChange;
 use crate::curve_edits::shown_scale;
 use crate::document::Document;
 
@@ -24,15 +25,11 @@ impl Step {
             ),
             Step::SetKey => edit(Edit::SetKey, SETTLE, "set a key".into()),
             Step::DeleteKey => edit(Edit::DeleteKey, SETTLE, "delete the key".into()),
-            Step::ShowTrail { site, from, to } => edit(
-                Edit::ShowTrail {
-                    of: find.site_or_joint(site)?,
-                    from: *from,
-                    to: *to,
-                },
-                SETTLE,
-                format!("show the trail of {site}"),
-            ),
+            Step::ShowTrail { site, from, to } => Action::Beside(BesideChange::ShowTrail {
+                of: find.site_or_joint(site)?,
+                from: *from,
+                to: *to,
+            }),
             Step::DragTrail {
                 site,
                 frame,
@@ -40,7 +37,7 @@ impl Step {
                 frames,
             } => {
                 let of = find.site_or_joint(site)?;
-                if !document.shown_trails().iter().any(|t| t.of == of) {
+                if !context.beside.trails.of(document).any(|t| t.of == of) {
                     return Err(format!(
                         "DragTrail: no trail of \"{site}\" is shown (ShowTrail first)"
                     ));
@@ -135,7 +132,7 @@ impl Step {
                 )
             }
             Step::FindFootContacts => edit(
-                Edit::FindFootContacts,
+                Edit::FindFootContacts(Default::default()),
                 SETTLE,
                 "find the foot contacts".into(),
             ),

@@ -122,7 +122,7 @@ pub enum StageEdit {
 
 impl Document {
     /// Applies a stage edit; what to tell the user.
-    pub fn apply_stage(
+    pub(crate) fn apply_stage(
         &mut self,
         edit: StageEdit,
         runner: &mut crate::IkRunner,

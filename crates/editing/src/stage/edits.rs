@@ -140,7 +140,7 @@ impl Document {
 
     /// Adds a figure named `name`, made from `file` ([`Document::figure_from_file`]), standing
     /// at `placement`.
-    pub fn add_figure(
+    pub(crate) fn add_figure(
         &mut self,
         name: &str,
         file: Option<&Path>,
@@ -162,7 +162,7 @@ impl Document {
 
     /// Adds a copy of figure `name` (its pose, locks, keys and library) named `copy`, standing
     /// at `placement`.
-    pub fn duplicate_figure(
+    pub(crate) fn duplicate_figure(
         &mut self,
         name: &str,
         copy: &str,
@@ -201,7 +201,7 @@ impl Document {
 
     /// Removes figure `name` with its links and holds. The figure being edited cannot be
     /// removed (select another first); the last figure cannot either.
-    pub fn remove_figure(&mut self, name: &str) -> Result<(), EditError> {
+    pub(crate) fn remove_figure(&mut self, name: &str) -> Result<(), EditError> {
         let k = self.figure_named(name)?;
         if k == self.stage.active {
             return Err(refused(format!(
@@ -233,7 +233,7 @@ impl Document {
     }
 
     /// Renames figure `name` to `new`.
-    pub fn rename_figure(&mut self, name: &str, new: &str) -> Result<(), EditError> {
+    pub(crate) fn rename_figure(&mut self, name: &str, new: &str) -> Result<(), EditError> {
         let k = self.figure_named(name)?;
         self.check_new_name(new, Some(name))?;
         let before = self.stage.layout();
@@ -247,7 +247,7 @@ impl Document {
     }
 
     /// Moves figure `name` on the floor (a handle's drag extends one step).
-    pub fn place_figure(
+    pub(crate) fn place_figure(
         &mut self,
         name: &str,
         placement: Placement,
@@ -263,7 +263,7 @@ impl Document {
 
     /// Adds a prop; its mesh file, if any, is read now (relative to the document's folder,
     /// else the working directory).
-    pub fn add_prop(&mut self, prop: Prop) -> Result<(), EditError> {
+    pub(crate) fn add_prop(&mut self, prop: Prop) -> Result<(), EditError> {
         self.check_new_name(&prop.name, None)?;
         check_prop_place(&prop.name, &prop.place)?;
         let folder = self.folder();
@@ -278,7 +278,7 @@ impl Document {
     }
 
     /// Removes prop `name`, with its links, keys and holds.
-    pub fn remove_prop(&mut self, name: &str) -> Result<(), EditError> {
+    pub(crate) fn remove_prop(&mut self, name: &str) -> Result<(), EditError> {
         let k = self.prop_named(name)?;
         let before = self.stage.layout();
         let stage = &mut self.stage;
@@ -312,7 +312,7 @@ impl Document {
     }
 
     /// Moves prop `name` (where it is when no sequence moves it).
-    pub fn place_prop(
+    pub(crate) fn place_prop(
         &mut self,
         name: &str,
         place: PropPlace,
@@ -332,7 +332,7 @@ impl Document {
     /// Locks site `a.1` of figure `a.0` to site `b.1` of figure `b.0` (two figures, or two
     /// sites of one): both move to meet; `turned`: their joints also keep the relative
     /// orientation they have now (two hands clasped).
-    pub fn lock_between(
+    pub(crate) fn lock_between(
         &mut self,
         a: (&str, &str),
         b: (&str, &str),
@@ -391,7 +391,7 @@ impl Document {
     }
 
     /// Removes the link named `name`.
-    pub fn remove_link(&mut self, name: &str) -> Result<(), EditError> {
+    pub(crate) fn remove_link(&mut self, name: &str) -> Result<(), EditError> {
         let k = self
             .stage
             .links

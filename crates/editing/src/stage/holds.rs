@@ -63,7 +63,7 @@ impl Document {
 
     /// From `frame` of the shown sequence, `figure`'s `site` holds `prop` (a hand-over when
     /// another site holds it then).
-    pub fn grip(
+    pub(crate) fn grip(
         &mut self,
         prop: &str,
         figure: &str,
@@ -79,7 +79,7 @@ impl Document {
     }
 
     /// From `frame` of the shown sequence, `prop` stays where it is.
-    pub fn release(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
+    pub(crate) fn release(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
         let p = self.prop_named(prop)?;
         self.add_hold(
             Hold::Release { prop: p, frame },
@@ -91,7 +91,7 @@ impl Document {
 impl Document {
     /// Removes `prop`'s grip or release at `frame` of the shown sequence; a release no grip
     /// comes before any more goes with it (one undo step).
-    pub fn remove_hold(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
+    pub(crate) fn remove_hold(&mut self, prop: &str, frame: i64) -> Result<(), EditError> {
         let p = self.prop_named(prop)?;
         let label = format!("Remove {prop}'s grip or release at frame {frame}");
         let sequence = self.timed_in_shown(&label, "grip")?;

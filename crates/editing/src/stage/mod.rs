@@ -189,7 +189,7 @@ impl Document {
 
     /// Makes the figure named `name` the one edited (not an edit of the work: nothing is
     /// recorded). A drag in progress ends first.
-    pub fn select_figure(&mut self, name: &str) -> Result<(), crate::EditError> {
+    pub(crate) fn select_figure(&mut self, name: &str) -> Result<(), crate::EditError> {
         let k = self.figure_named(name)?;
         if k == self.stage.active {
             return Ok(());

@@ -86,7 +86,7 @@ impl Document {
     }
 
     /// Keys prop `name` at the current frame of the shown sequence where it is now.
-    pub fn key_prop(&mut self, name: &str) -> Result<(), EditError> {
+    pub(crate) fn key_prop(&mut self, name: &str) -> Result<(), EditError> {
         let p = self.prop_named(name)?;
         let place = self.prop_place_now(p);
         self.set_prop_key(name, p, place, UndoStep::New)
@@ -94,7 +94,7 @@ impl Document {
 
     /// Removes prop `name`'s key at `frame` of the shown sequence (its track goes with its last
     /// key).
-    pub fn remove_prop_key(&mut self, name: &str, frame: i64) -> Result<(), EditError> {
+    pub(crate) fn remove_prop_key(&mut self, name: &str, frame: i64) -> Result<(), EditError> {
         let p = self.prop_named(name)?;
         let found = self.shown_name().and_then(|n| {
             let c = self.stage.cues.iter().position(|c| c.sequence == n)?;

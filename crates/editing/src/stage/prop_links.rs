@@ -122,7 +122,7 @@ impl Document {
     /// Holds `figure`'s `site` to prop `prop` as `hold` says, where the site is now (one undo
     /// step). Refused, naming the culprit, for a figure, site or prop that is not there, or a
     /// prop someone grips in a sequence (it moves with its holder, it cannot hold).
-    pub fn lock_to_prop(
+    pub(crate) fn lock_to_prop(
         &mut self,
         figure: &str,
         site: &str,

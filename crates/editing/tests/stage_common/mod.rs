@@ -26,6 +26,7 @@ pub fn play(doc: &mut Document, step: &str) {
     let context = ReplayContext {
         selected: &[],
         retarget: None,
+        beside: &marionette_editing::beside::Beside::default(),
     };
     match script.steps[0].resolve(doc, context).expect("resolves") {
         Action::Edit { edit, .. } => {

@@ -18,7 +18,7 @@ mod press;
 pub mod trail_grip;
 
 use bevy::prelude::*;
-use marionette_editing::{Edit, Grip};
+use marionette_editing::{Applied, Edit, Grip};
 
 use crate::EditorSet;
 use crate::messages::{EditRequest, PickRequest, PickTarget};
@@ -165,7 +165,7 @@ fn solve_drag(
         // The drag began this frame: the plot starts afresh.
         status.trace.clear();
     }
-    if let Some(outcome) = document.drag_step(&ray, &mut solving.runner) {
-        status.step(document.id(), outcome, started.elapsed());
+    if let Ok(Applied::Stepped(outcome)) = document.apply(Edit::DragTo(ray), solving) {
+        status.step(document.id(), *outcome, started.elapsed());
     }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use marionette_editing::{Document, Edit};
+use marionette_editing::{Applied, Document, Edit, Solving};
 use marionette_interchange::file_kind::FileKind;
 
 use crate::drag::ghosts::Ghosts;
@@ -150,13 +150,14 @@ impl FileWork<'_, '_> {
         }
     }
 
-    /// Saves the document (atomically) to `path`.
+    /// Saves the document (atomically) to `path`: an edit (it records nothing; the document is
+    /// then unmodified), applied here so that the file is written before the next request.
     fn save_document(&mut self, path: &Path) {
-        match self.document.save_document(path) {
-            Ok(()) => self.notices.info(format!("Saved {}", path.display())),
-            Err(e) => self
-                .notices
-                .error(format!("Could not save the document: {e}")),
+        let save = Edit::Save(path.to_path_buf());
+        match self.document.apply(save, &mut Solving::default()) {
+            Ok(Applied::Said(said)) => self.notices.info(said),
+            Ok(_) => {}
+            Err(e) => self.notices.error(e.to_string()),
         }
     }
 

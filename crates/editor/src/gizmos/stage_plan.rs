@@ -205,13 +205,19 @@ pub(super) fn add_systems(app: &mut App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use marionette_editing::stage::StageEdit;
+    use marionette_editing::{Edit, Solving};
 
     #[test]
     fn a_figure_s_path_follows_its_root_through_the_keys_on_the_stage() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../motion/tests/data/two-dancers.marionette.ron");
         let mut doc = Document::open_document(path).expect("the test stage");
-        doc.select_figure("B").expect("B");
+        doc.apply(
+            Edit::Stage(StageEdit::SelectFigure("B".into())),
+            &mut Solving::default(),
+        )
+        .expect("B");
         // B's own sequence "sway", seen from A's frame (A stands at the stage's origin).
         let to_a = doc.figures()[0].placement.isometry().inverse();
         let placement = doc.figure_to_stage();

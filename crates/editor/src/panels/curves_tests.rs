@@ -4,7 +4,7 @@
 
 use super::*;
 use egui_plot::{PlotMemory, PlotPoint};
-use marionette_editing::UndoStep;
+use marionette_editing::{Edit, Solving, UndoStep};
 
 /// The egui context, the document and the curve editor's state, run a pass at a time.
 struct Harness {
@@ -20,21 +20,29 @@ impl Harness {
     /// handles there; the curve editor on the left elbow and knee.
     fn new() -> Harness {
         let mut document = Document::new(marionette_skeleton::builtin::humanoid(), None).standing();
-        document.set_key().expect("key 0");
-        document.go_to_frame(20);
-        document.set_key().expect("key 20");
-        document.go_to_frame(10);
+        let mut solving = Solving::default();
+        let mut apply = |document: &mut Document, edit: Edit| {
+            document.apply(edit, &mut solving).expect("the test's edit");
+        };
+        apply(&mut document, Edit::SetKey);
+        apply(&mut document, Edit::GoToFrame(20));
+        apply(&mut document, Edit::SetKey);
+        apply(&mut document, Edit::GoToFrame(10));
         let s = document.skeleton().clone();
         let (elbow, knee) = (
             s.joint_by_name("left elbow").expect("elbow"),
             s.joint_by_name("left knee").expect("knee"),
         );
         let e = s.joint_dofs(elbow).next().expect("DOF");
-        document.set_dof(e, 1.2, UndoStep::New).expect("bent");
-        document.set_key().expect("key 10");
-        document
-            .set_handles(&[(10, e.state_index(), Some(([-3.0, -0.2], [3.0, 0.2])))])
-            .expect("handles");
+        let bend = Edit::SetDof {
+            dof: e,
+            value: 1.2,
+            undo: UndoStep::New,
+        };
+        apply(&mut document, bend);
+        apply(&mut document, Edit::SetKey);
+        let handles = vec![(10, e.state_index(), Some(([-3.0, -0.2], [3.0, 0.2])))];
+        apply(&mut document, Edit::SetHandles(handles));
         let joints = vec![elbow, knee];
         let baked = document.interpolate_sequence(0);
         let tracks = CurveTracks {

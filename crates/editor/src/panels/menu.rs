@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::egui;
+use marionette_editing::beside::Beside;
 use marionette_editing::exchange::ExportFormat;
 use marionette_editing::{Document, View};
 
@@ -22,16 +23,26 @@ fn command_item(ui: &mut egui::Ui, command: Command, label: &str, enabled: bool)
     .clicked()
 }
 
+/// What the menus read: the document and what is kept beside it (the trails shown, the pose
+/// copied).
+pub struct MenuWork<'a> {
+    /// The open document.
+    pub document: &'a Document,
+    /// The trails shown and the pose copied.
+    pub beside: &'a Beside,
+}
+
 /// The menu bar.
 pub fn menu_bar(
     ui: &mut egui::Ui,
-    document: &Document,
+    work: MenuWork,
     layout: &mut Layout,
     display: &mut Display,
     panels: &mut super::panel_memory::PanelLayout,
     resolution: &mut ViewResolution,
     out: &mut PanelOutput,
 ) {
+    let MenuWork { document, beside } = work;
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| file_menu(ui, document, out));
         ui.menu_button("Edit", |ui| {
@@ -53,7 +64,7 @@ pub fn menu_bar(
             }
         });
         ui.menu_button("Pose", |ui| {
-            let copied = document.pose_clipboard().is_some();
+            let copied = beside.copied.is_some();
             for (command, enabled) in [
                 (Command::MirrorPose, true),
                 (Command::MirrorLimb, true),
@@ -92,7 +103,9 @@ pub fn menu_bar(
                 )
                 .clicked()
             {
-                out.edits.push(marionette_editing::Edit::FindFootContacts);
+                out.edits.push(marionette_editing::Edit::FindFootContacts(
+                    Default::default(),
+                ));
                 ui.close();
             }
             if command_item(
@@ -111,7 +124,7 @@ pub fn menu_bar(
                 out.commands.push(Command::ShowTrail);
                 ui.close();
             }
-            let trails = !document.shown_trails().is_empty();
+            let trails = beside.trails.of(document).next().is_some();
             if command_item(ui, Command::HideTrails, Command::HideTrails.label(), trails) {
                 out.commands.push(Command::HideTrails);
                 ui.close();

@@ -202,9 +202,13 @@ fn editor_ui(
     quiet_unchanged_modifiers(&mut raw, &mut modifiers);
     let full = ctx.run_ui(raw, |ui| {
         egui::Panel::top("menu bar").show(ui, |ui| {
+            let work = menu::MenuWork {
+                document,
+                beside: &inputs.beside,
+            };
             menu::menu_bar(
                 ui,
-                document,
+                work,
                 &mut layout,
                 &mut display,
                 &mut panels,

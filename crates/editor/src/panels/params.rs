@@ -28,6 +28,7 @@ pub struct PanelInputs<'w> {
     pub(super) ghosts: Res<'w, Ghosts>,
     pub(super) strip: Res<'w, BakedStrip>,
     pub(super) clipboard: Res<'w, FrameClipboard>,
+    pub(super) beside: Res<'w, crate::beside::BesideState>,
     pub(super) export: Option<Res<'w, RunningExport>>,
     pub(super) motion: Res<'w, motion::MotionTracks>,
     pub(super) curves: Res<'w, curves::CurveTracks>,

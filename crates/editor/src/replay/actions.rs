@@ -6,17 +6,23 @@
 
 use bevy::input::ButtonState;
 use bevy::prelude::*;
+use marionette_editing::beside::BesideChange;
 use marionette_editing::replay::{Action, Panel, ReplayContext, Window};
 use marionette_editing::{Edit, IkSettings, Step};
 
 use super::drag::{click_at, start_drag, start_rotate};
 use super::input::{keys, mouse, move_cursor, type_text};
 use super::state::{Phase, Replay, fail, screenshot};
+use crate::beside::{BesideRequest, BesideState};
 use crate::messages::{EditRequest, FileRequest, RecoveryAnswer, TimelineRequest};
 use crate::resources::{Display, Notices, OpenDocument, Prompts, SolveStatus, SolvingState};
 use crate::selection::Selection;
 use crate::timeline::Playback;
 use crate::views::Layout;
+
+/// Frames a change beside the document is given before it is confirmed (a paste becomes an
+/// edit, applied a frame later).
+const BESIDE_FRAMES: u32 = 3;
 
 /// Takes `step`: true when it used up this frame.
 pub(super) fn take_step(world: &mut World, window: Entity, step: &Step) -> bool {
@@ -26,6 +32,7 @@ pub(super) fn take_step(world: &mut World, window: Entity, step: &Step) -> bool 
         let context = ReplayContext {
             selected: &selected,
             retarget: world.resource::<Prompts>().retarget.as_ref(),
+            beside: world.resource::<BesideState>(),
         };
         step.resolve(document, context)
     };
@@ -96,6 +103,16 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
         Action::Edit { edit, frames, what } => {
             world.write_message(EditRequest(edit));
             confirm(world, errors, frames, what)
+        }
+        Action::Beside(change) => {
+            let what = match &change {
+                BesideChange::ShowTrail { .. } => "show the trail",
+                BesideChange::HideTrails => "hide the trails",
+                BesideChange::CopyPose(_) => "copy the pose",
+                BesideChange::PastePose { .. } => "paste the pose",
+            };
+            world.write_message(BesideRequest(change));
+            confirm(world, errors, BESIDE_FRAMES, what.into())
         }
         Action::File { action, path, what } => {
             world.write_message(FileRequest::on(action, path));

@@ -362,7 +362,8 @@ fn drag_move(world: &mut World, window: Entity, drag: &mut SiteDrag) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use marionette_editing::{ChainMode, Document};
+    use marionette_editing::stage::StageEdit;
+    use marionette_editing::{ChainMode, Document, Edit, Solving};
 
     /// A world holding the test stage of two dancers, figure B edited, with `joint` of B
     /// dragged by its origin when given.
@@ -372,11 +373,17 @@ mod tests {
                 .join("../motion/tests/data/two-dancers.marionette.ron"),
         )
         .expect("the test stage");
-        document.select_figure("B").expect("B");
+        let mut solving = Solving::default();
+        let b = Edit::Stage(StageEdit::SelectFigure("B".into()));
+        document.apply(b, &mut solving).expect("B");
         if let Some(name) = joint {
             let j = document.skeleton().joint_by_name(name).expect("joint");
+            solving.chain_mode = ChainMode::NearestBranch;
             document
-                .begin_joint_drag(j, ChainMode::NearestBranch)
+                .apply(
+                    Edit::BeginDrag(marionette_editing::Grip::Joint(j)),
+                    &mut solving,
+                )
                 .expect("drags");
         }
         let mut world = World::new();

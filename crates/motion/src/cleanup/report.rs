@@ -66,7 +66,7 @@ pub struct EdgeSteps {
 }
 
 /// What a cleanup made.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Cleaned {
     /// The document's locks after the cleanup: those it had (without the points' earlier
     /// contact locks), then one per contact.

@@ -205,8 +205,11 @@ mod tests {
     #[test]
     fn with_a_sequence_shown_the_others_and_the_props_are_at_the_stage_s_bake_of_the_frame() {
         let mut doc = two_dancers();
-        doc.select_figure("B").expect("B");
         let mut solving = Solving::default();
+        let b = Edit::Stage(marionette_editing::stage::StageEdit::SelectFigure(
+            "B".into(),
+        ));
+        doc.apply(b, &mut solving).expect("B");
         doc.apply(Edit::SelectSequence(Some(0)), &mut solving)
             .expect("B's sway");
         doc.apply(Edit::GoToFrame(24), &mut solving)

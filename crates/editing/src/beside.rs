@@ -1,0 +1,86 @@
+//! What the editor keeps beside the document, not in it: the motion trails shown and the pose
+//! copied. Changing them is no edit of the work (no undo step, nothing unsaved); pasting is, and
+//! carries the pose it pastes ([`Edit::PastePose`]). The editor's menus and keys and the
+//! replay's steps ask for these changes as a [`BesideChange`], carried out by [`Beside::take`].
+
+use marionette_skeleton::JointId;
+
+use crate::pose_tools::PoseClip;
+use crate::trail::ShownTrails;
+use crate::{Document, Edit, EditError, Grip};
+
+/// A change of what is kept beside the document.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BesideChange {
+    /// Show the edited figure's trail of a site or joint over `from ..= to`.
+    ShowTrail {
+        /// A site or a joint.
+        of: Grip,
+        /// First frame.
+        from: i64,
+        /// Last frame.
+        to: i64,
+    },
+    /// Hide every trail.
+    HideTrails,
+    /// Pose ▸ Copy pose: these joints' pose (none: the whole figure's).
+    CopyPose(Vec<JointId>),
+    /// Pose ▸ Paste pose, or Paste flipped: the pose copied, as an edit.
+    PastePose {
+        /// Mirrored onto the other side.
+        flipped: bool,
+    },
+}
+
+/// What a request carried out leads to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BesideOutcome {
+    /// Done, nothing to tell.
+    Quietly,
+    /// Done; worth telling ("Copied the pose").
+    Said(String),
+    /// The edit to apply (a paste).
+    Edit(Edit),
+}
+
+/// The trails shown and the pose copied.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Beside {
+    /// The trails shown.
+    pub trails: ShownTrails,
+    /// The pose copied, if any.
+    pub copied: Option<PoseClip>,
+}
+
+impl Beside {
+    /// Carries out `request` on `document`'s figure; refused (nothing changes) with why.
+    pub fn take(
+        &mut self,
+        request: BesideChange,
+        document: &Document,
+    ) -> Result<BesideOutcome, EditError> {
+        Ok(match request {
+            BesideChange::ShowTrail { of, from, to } => {
+                self.trails.show(document, of, from, to)?;
+                BesideOutcome::Quietly
+            }
+            BesideChange::HideTrails => {
+                self.trails.hide_all();
+                BesideOutcome::Quietly
+            }
+            BesideChange::CopyPose(joints) => {
+                let (clip, said) = document.copy_pose(&joints);
+                self.copied = Some(clip);
+                BesideOutcome::Said(said)
+            }
+            BesideChange::PastePose { flipped } => {
+                let clip = self.copied.clone().ok_or_else(|| {
+                    EditError::PoseTool(
+                        "nothing to paste: copy a pose first (Pose ▸ Copy pose)".into(),
+                    )
+                })?;
+                BesideOutcome::Edit(Edit::PastePose { clip, flipped })
+            }
+        })
+    }
+}
