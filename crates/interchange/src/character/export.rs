@@ -15,8 +15,9 @@ use marionette_skeleton::Skeleton;
 
 use super::posing::{joint_nodes, posed_locals};
 use super::{Character, CharacterError};
+use crate::gltf::glb::frame;
 use crate::gltf::read::{GltfFile, decompose, uri_data};
-use crate::gltf::write::{BinChunk, glb};
+use crate::gltf::write::BinChunk;
 use marionette_skeleton::rotation::quaternion_of;
 
 /// The character posed by the skeleton's `frames` (at least one) at `fps`, as GLB bytes: the
@@ -88,7 +89,7 @@ pub fn character_glb(
     json["buffers"] = json!([{"byteLength": bin.bytes.len()}]);
     json["bufferViews"] = Value::Array(bin.views);
     json["asset"]["generator"] = json!("Marionette (posed from the original file)");
-    Ok(glb(&json, &bin.bytes))
+    Ok(frame(&json, &bin.bytes))
 }
 
 /// A node's posed transform as rotation, translation and uniform scale.
@@ -109,7 +110,7 @@ fn trs(
 pub fn file_glb(file: &GltfFile) -> Result<Vec<u8>, CharacterError> {
     let mut json = file.json.clone();
     let bin = gather_buffers(file, &mut json)?;
-    Ok(glb(&json, &bin.bytes))
+    Ok(frame(&json, &bin.bytes))
 }
 
 /// Every buffer of `file` and every image it names by URI, gathered into one BIN chunk; the

@@ -9,7 +9,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::gltf::write::{BinChunk, float_accessor, glb};
+use crate::gltf::glb::{chunks, frame};
+use crate::gltf::write::{BinChunk, float_accessor};
 
 /// A glTF file as its JSON and the bytes of its BIN chunk (buffer 0; every buffer view points
 /// into it, as a GLB's do).
@@ -22,34 +23,13 @@ pub struct GltfPart {
 }
 
 impl GltfPart {
-    /// A GLB file's two chunks (glTF 2.0 §4.4).
+    /// A GLB file's two chunks (glTF 2.0 §4.4; a GLB without a BIN chunk has an empty one).
     pub fn from_glb(bytes: &[u8]) -> Result<GltfPart, String> {
-        let word = |at: usize| -> Result<usize, String> {
-            bytes
-                .get(at..at + 4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-                .ok_or_else(|| format!("the GLB ends at byte {} inside its header", bytes.len()))
-        };
-        if bytes.get(..4) != Some(b"glTF".as_slice()) {
-            return Err("not a GLB file (no glTF magic)".into());
-        }
-        let json_len = word(12)?;
-        let json_end = 20usize
-            .checked_add(json_len)
-            .filter(|&end| end <= bytes.len())
-            .ok_or("the GLB's JSON chunk runs past the file's end")?;
-        let json: Value = serde_json::from_slice(&bytes[20..json_end])
-            .map_err(|e| format!("the GLB's JSON chunk: {e}"))?;
-        let bin = if json_end + 8 <= bytes.len() {
-            let bin_len = word(json_end)?;
-            bytes
-                .get(json_end + 8..json_end + 8 + bin_len)
-                .ok_or("the GLB's BIN chunk runs past the file's end")?
-                .to_vec()
-        } else {
-            Vec::new()
-        };
-        Ok(GltfPart { json, bin })
+        let (json, bin) = chunks(bytes)?;
+        Ok(GltfPart {
+            json,
+            bin: bin.unwrap_or_default(),
+        })
     }
 }
 
@@ -357,7 +337,7 @@ impl Assembly {
         if !used.is_empty() {
             root["extensionsUsed"] = json!(used);
         }
-        glb(&root, &self.bin.bytes)
+        frame(&root, &self.bin.bytes)
     }
 }
 

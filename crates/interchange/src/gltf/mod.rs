@@ -6,6 +6,7 @@
 //! [`crate::character`].
 
 pub mod assemble;
+pub(crate) mod glb;
 pub mod mesh;
 pub mod read;
 pub mod write;

@@ -15,6 +15,7 @@ use nalgebra::{Matrix3, Matrix4, UnitQuaternion, Vector3};
 use serde_json::{Value, json};
 
 use crate::bvh::write::local_transform;
+use crate::gltf::glb::frame;
 
 /// A mesh being built: positions, normals and the joint of each vertex, triangles.
 #[derive(Default)]
@@ -391,7 +392,7 @@ pub fn to_glb(
     if !channels.is_empty() {
         root["animations"] = json!([{"name": "baked", "channels": channels, "samplers": samplers}]);
     }
-    (glb(&root, &buffer.chunk.bytes), warnings)
+    (frame(&root, &buffer.chunk.bytes), warnings)
 }
 
 /// The figure's bodies as one mesh skinned rigidly to their joints at `bind` (each joint's
@@ -527,25 +528,4 @@ pub(crate) fn shape_part(shape: &PropShape, name: &str) -> (Value, Vec<u8>) {
     root["nodes"] = json!([node]);
     buffer.chunk.pad(4);
     (root, buffer.chunk.bytes)
-}
-
-/// The GLB container: header, JSON chunk (padded with spaces), BIN chunk (`bin`, whose length
-/// is a multiple of 4).
-pub(crate) fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut text = serde_json::to_vec(json).expect("JSON of plain values");
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let total = 12 + 8 + text.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(bin);
-    out
 }

@@ -8,41 +8,6 @@ use serde_json::Value;
 
 use super::error::GltfError;
 
-/// The JSON and binary chunks of a GLB file.
-pub(super) fn glb_chunks(bytes: &[u8]) -> Result<(Value, Option<Vec<u8>>), String> {
-    let u32_at = |i: usize| -> Option<usize> {
-        Some(u32::from_le_bytes(bytes.get(i..i + 4)?.try_into().ok()?) as usize)
-    };
-    let version = u32_at(4).ok_or("the GLB header is cut short")?;
-    if version != 2 {
-        return Err(format!("GLB version {version} (this program reads 2)"));
-    }
-    let json_len = u32_at(12).ok_or("the GLB header is cut short")?;
-    if u32_at(16) != Some(0x4E4F_534A) {
-        return Err("the first GLB chunk is not JSON".into());
-    }
-    let json_bytes = 20usize
-        .checked_add(json_len)
-        .and_then(|end| bytes.get(20..end))
-        .ok_or("the JSON chunk runs past the end of the file")?;
-    let json: Value = serde_json::from_slice(json_bytes).map_err(|e| e.to_string())?;
-    let bin_at = 20 + json_len;
-    let bin = match u32_at(bin_at) {
-        None => None,
-        Some(len) => {
-            if u32_at(bin_at + 4) != Some(0x004E_4942) {
-                return Err("the second GLB chunk is not BIN".into());
-            }
-            let data = (bin_at + 8)
-                .checked_add(len)
-                .and_then(|end| bytes.get(bin_at + 8..end))
-                .ok_or("the BIN chunk runs past the end of the file")?;
-            Some(data.to_vec())
-        }
-    };
-    Ok((json, bin))
-}
-
 pub(super) fn read_buffers(
     json: &Value,
     mut bin: Option<Vec<u8>>,

@@ -15,8 +15,9 @@ mod container;
 mod error;
 mod nodes;
 
+use crate::gltf::glb::chunks;
+use container::read_buffers;
 pub use container::uri_data;
-use container::{glb_chunks, read_buffers};
 pub use error::{GltfError, MAX_NODES};
 use nodes::read_nodes;
 pub use nodes::{NodeInfo, decompose};
@@ -53,7 +54,7 @@ impl GltfFile {
             why,
         };
         let (json, bin) = if bytes.starts_with(b"glTF") {
-            glb_chunks(bytes).map_err(not)?
+            chunks(bytes).map_err(not)?
         } else {
             let json: Value = serde_json::from_slice(bytes).map_err(|e| not(e.to_string()))?;
             (json, None)
