@@ -6,6 +6,7 @@
 //! applies a map file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use marionette_interchange::bvh::import::Imported;
 use marionette_interchange::capture::{CaptureScale, read_capture};
@@ -15,12 +16,44 @@ use marionette_interchange::retarget::{RetargetMap, map_bones, retarget_imported
 
 use crate::{Document, EditError};
 
+/// A capture file read once (at its own scale, every frame): the plan shows its map and the
+/// edit that runs the retarget uses the same motion, so the file is not read again.
+#[derive(Debug, Clone)]
+pub struct ReadCapture {
+    /// The capture file.
+    pub path: PathBuf,
+    /// Its skeleton and take.
+    imported: Arc<Imported>,
+    /// The take's name (the file's stem, or the FBX take's).
+    name: String,
+}
+
+impl PartialEq for ReadCapture {
+    /// The same file, read by the same read.
+    fn eq(&self, other: &ReadCapture) -> bool {
+        self.path == other.path && Arc::ptr_eq(&self.imported, &other.imported)
+    }
+}
+
+impl ReadCapture {
+    /// Reads and imports the capture at `path` (BVH, or an FBX file's first take).
+    pub fn read(path: &Path) -> Result<ReadCapture, EditError> {
+        let capture = read_capture(path, CaptureScale::Times(1.0), 1)
+            .map_err(|e| EditError::Retarget(e.to_string()))?;
+        Ok(ReadCapture {
+            path: path.to_owned(),
+            imported: Arc::new(capture.imported),
+            name: capture.name,
+        })
+    }
+}
+
 /// A retarget about to run: the capture, both figures' joints and, per humanoid bone, the
 /// joints found and the joints chosen (indices into the joint lists).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RetargetPlan {
-    /// The capture file.
-    pub path: PathBuf,
+    /// The capture, read.
+    pub capture: ReadCapture,
     /// The capture's joints, by name.
     pub capture_joints: Vec<String>,
     /// The figure's joints, by name.
@@ -61,7 +94,7 @@ impl RetargetPlan {
     /// The edit that runs the retarget with the map as chosen.
     pub fn edit(&self) -> crate::Edit {
         crate::Edit::RetargetCapture {
-            path: self.path.clone(),
+            capture: self.capture.clone(),
             map: self.overrides(),
             keep_place: self.keep_place,
         }
@@ -119,18 +152,12 @@ impl RetargetPlan {
     }
 }
 
-/// Reads and imports a capture file (at its own scale, every frame), named after the file.
-fn read(path: &Path) -> Result<(Imported, String), EditError> {
-    let capture = read_capture(path, CaptureScale::Times(1.0), 1)
-        .map_err(|e| EditError::Retarget(e.to_string()))?;
-    Ok((capture.imported, capture.name))
-}
-
 impl Document {
     /// The map a retarget of the capture at `path` would use, to be shown and changed before
     /// it runs.
     pub fn plan_retarget(&self, path: &Path) -> Result<RetargetPlan, EditError> {
-        let (captured, _) = read(path)?;
+        let capture = ReadCapture::read(path)?;
+        let captured = &capture.imported;
         let map = map_bones(&captured.skeleton, (&self.skeleton, &self.pose), &[])
             .map_err(|e| EditError::Retarget(format!("{}: {e}", path.display())))?;
         let rows = HumanBone::ALL
@@ -152,7 +179,7 @@ impl Document {
             s.joint_ids().map(|j| s.joint(j).name.clone()).collect()
         };
         Ok(RetargetPlan {
-            path: path.to_owned(),
+            capture: capture.clone(),
             capture_joints: names(&captured.skeleton),
             target_joints: names(&self.skeleton),
             rows,
@@ -165,13 +192,13 @@ impl Document {
     /// limits kept from the capture.
     pub(crate) fn retarget_capture(
         &mut self,
-        path: &Path,
+        capture: &ReadCapture,
         map: &RetargetMap,
         keep_place: bool,
     ) -> Result<String, EditError> {
-        let file = path.display().to_string();
+        let file = capture.path.display().to_string();
         let fail = |e: String| EditError::Retarget(format!("{file}: {e}"));
-        let (captured, stem) = read(path)?;
+        let (captured, stem) = (&*capture.imported, capture.name.clone());
         let overrides = map
             .resolve(&captured.skeleton, &self.skeleton)
             .map_err(|defects| fail(defects.join("; ")))?;
@@ -232,7 +259,7 @@ mod tests {
 
     fn retarget(path: &str) -> Edit {
         Edit::RetargetCapture {
-            path: path.into(),
+            capture: ReadCapture::read(Path::new(path)).expect("reads (assimp-testmodels)"),
             map: RetargetMap::default(),
             keep_place: false,
         }
@@ -260,12 +287,12 @@ mod tests {
         assert_eq!(doc.sequences()[1].name, "Boxing_Toes 2");
         doc.apply(Edit::Undo, &mut solving).expect("undo");
         assert_eq!(doc.sequences().len(), 1);
-        // A missing file or a file that is not a capture: refused, named, nothing changed.
+        // A missing file or a file that is not a capture: not read, named, nothing changed.
         for bad in [
             "/nonexistent/take.bvh",
             "/usr/share/assimp/models/BVH/../../../../etc/hostname",
         ] {
-            let e = doc.apply(retarget(bad), &mut solving).expect_err("refused");
+            let e = ReadCapture::read(Path::new(bad)).expect_err("refused");
             assert!(e.to_string().contains(bad), "{e}");
             assert!(doc.plan_retarget(Path::new(bad)).is_err());
             assert_eq!(doc.sequences().len(), 1);
@@ -364,7 +391,7 @@ mod tests {
         let rest: Vec<f64> = elbow_dofs.iter().map(|&i| doc.pose()[i]).collect();
         doc.apply(
             Edit::RetargetCapture {
-                path: capture.into(),
+                capture: plan.capture.clone(),
                 map,
                 keep_place: false,
             },
@@ -380,7 +407,7 @@ mod tests {
         assert_eq!(plan.overrides(), RetargetMap::default());
         doc.apply(
             Edit::RetargetCapture {
-                path: capture.into(),
+                capture: plan.capture.clone(),
                 map: plan.overrides(),
                 keep_place: false,
             },

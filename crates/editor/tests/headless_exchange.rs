@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 use marionette_editing::Edit;
+use marionette_editing::retarget_capture::ReadCapture;
 use marionette_editing::exchange::ExportFormat;
 use marionette_editor::export::RunningExport;
 use marionette_editor::messages::{FileAction, FileRequest};
@@ -108,19 +109,18 @@ fn a_retarget_frames_the_take_in_every_view() {
             .resource::<Messages<marionette_editor::messages::FocusSelection>>();
         messages.iter_current_update_messages().count()
     };
-    send(
+    // A file that is not a capture: Sequence ▸ Retarget says so, nothing framed.
+    request_file(
         &mut app,
-        Edit::RetargetCapture {
-            path: "/nonexistent/take.bvh".into(),
-            map: Default::default(),
-            keep_place: false,
-        },
+        FileRequest::on(FileAction::RetargetCapture, "/nonexistent/take.bvh"),
     );
+    assert!(notices(&app).errors().next().is_some());
     assert_eq!(focus_requests(&app), 0, "refused: nothing framed");
+    let boxing = std::path::Path::new("/usr/share/assimp/models/BVH/Boxing_Toes.bvh");
     send(
         &mut app,
         Edit::RetargetCapture {
-            path: "/usr/share/assimp/models/BVH/Boxing_Toes.bvh".into(),
+            capture: ReadCapture::read(boxing).expect("reads (assimp-testmodels)"),
             map: Default::default(),
             keep_place: false,
         },
@@ -140,7 +140,7 @@ fn an_fbx_take_retargets_and_imports_as_a_capture() {
     send(
         &mut app,
         Edit::RetargetCapture {
-            path: fbx.clone(),
+            capture: ReadCapture::read(&fbx).expect("an FBX take"),
             map: Default::default(),
             keep_place: false,
         },

@@ -242,8 +242,9 @@ pub enum Edit {
     SequenceSettings(SequenceSettings),
     /// Put a capture's motion (BVH, or an FBX take) onto the figure as a new sequence, shown.
     RetargetCapture {
-        /// The capture file.
-        path: std::path::PathBuf,
+        /// The capture, read ([`crate::retarget_capture::ReadCapture::read`]; a retarget plan
+        /// holds the one it showed).
+        capture: crate::retarget_capture::ReadCapture,
         /// Bones mapped by hand, over the map found (empty: the map found).
         map: marionette_interchange::retarget::RetargetMap,
         /// Keep the capture's own place in its room; else (the default) the take's first frame
@@ -441,12 +442,12 @@ impl Document {
                 return Ok(Applied::Said(self.delete_library_pose(&name)?));
             }
             Edit::RetargetCapture {
-                path,
+                capture,
                 map,
                 keep_place,
             } => {
                 return Ok(Applied::Said(
-                    self.retarget_capture(&path, &map, keep_place)?,
+                    self.retarget_capture(&capture, &map, keep_place)?,
                 ));
             }
             Edit::Settings(_) | Edit::ChainMode(_) | Edit::Comparison(_) => {

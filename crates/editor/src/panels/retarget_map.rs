@@ -42,8 +42,9 @@ pub fn retarget_map_window(
     let Some(plan) = pending else {
         return;
     };
-    let file = plan.path.file_name().map_or_else(
-        || plan.path.display().to_string(),
+    let path = &plan.capture.path;
+    let file = path.file_name().map_or_else(
+        || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
     let mut close = false;

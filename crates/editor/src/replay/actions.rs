@@ -186,7 +186,9 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
         Action::ConfirmRetarget(edit) => {
             world.resource_mut::<Prompts>().retarget = None;
             let what = match &edit {
-                Edit::RetargetCapture { path, .. } => format!("retarget {}", path.display()),
+                Edit::RetargetCapture { capture, .. } => {
+                    format!("retarget {}", capture.path.display())
+                }
                 _ => "retarget".to_owned(),
             };
             world.write_message(EditRequest(edit));
