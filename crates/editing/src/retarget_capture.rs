@@ -203,7 +203,7 @@ impl Document {
             .resolve(&captured.skeleton, &self.skeleton)
             .map_err(|defects| fail(defects.join("; ")))?;
         let mut result =
-            retarget_imported(&captured, (&self.skeleton, &self.pose), &overrides, &stem)
+            retarget_imported(captured, (&self.skeleton, &self.pose), &overrides, &stem)
                 .map_err(|e| fail(e.to_string()))?;
         let placed = if keep_place {
             None

@@ -1,6 +1,8 @@
-//! `marionette cleanup DOC --sequence NAME --doc-out OUT.ron [--sites auto|A,B] [--json]`: a
-//! sequence's foot contacts found and held by locks that ease in and out, so the bake keeps
-//! planted feet where they stand ([`marionette_motion::cleanup`]). Prints, per contact, its
+//! `marionette cleanup DOC --sequence NAME --doc-out OUT.ron [--figure NAME] [--sites auto|A,B]
+//! [--json]`: a sequence's foot contacts found and held by locks that ease in and out, so the
+//! bake keeps planted feet where they stand ([`marionette_motion::cleanup`]), through the edit
+//! the editor's Find foot contacts applies; DOC is a document of either version (on a stage, the
+//! figure `--figure` names, else its first). Prints, per contact, its
 //! frames and how far the foot slid before and after, and the largest step a foot takes where a
 //! lock takes or lets it go. Exit status: 0 written and every contact held (≤ 2 mm), 3 written
 //! but some contact could not be held (named, with how far it slides), 1 bad input (nothing
@@ -12,6 +14,7 @@ use std::time::Instant;
 
 use clap::Args;
 use marionette_editing::foot_contacts::FootSearch;
+use marionette_editing::stage::StageEdit;
 use marionette_editing::{Applied, Document, Edit, EditError};
 use marionette_motion::cleanup::{Cleaned, HELD_WITHIN};
 use serde_json::json;
@@ -25,13 +28,17 @@ pub const NOT_HELD: u8 = 3;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     marionette cleanup walk.marionette.ron --sequence 01_01 --doc-out walk-clean.marionette.ron\n  \
-    marionette cleanup take.marionette.ron --sequence take --sites \"left heel,right heel\" --doc-out out.ron --json")]
+    marionette cleanup take.marionette.ron --sequence take --sites \"left heel,right heel\" --doc-out out.ron --json\n  \
+    marionette cleanup duet.marionette.ron --figure B --sequence sway --doc-out duet-clean.ron")]
 pub struct CleanupArgs {
     /// The Document file.
     document: PathBuf,
     /// The sequence whose feet are cleaned, by name.
     #[arg(long)]
     sequence: String,
+    /// On a stage: the figure whose feet are cleaned (the stage's first when not given).
+    #[arg(long, value_name = "NAME")]
+    figure: Option<String>,
     /// Where the document with the contact locks goes.
     #[arg(long, value_name = "OUT.ron")]
     doc_out: PathBuf,
@@ -210,6 +217,10 @@ pub fn status(cleaned: &Cleaned) -> ExitCode {
 pub fn run(args: &CleanupArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
     let mut doc = Document::open_document(&args.document).map_err(|e| e.to_string())?;
+    if let Some(figure) = &args.figure {
+        let select = Edit::Stage(StageEdit::SelectFigure(figure.clone()));
+        super::apply(&mut doc, select).map_err(|e| format!("{}: {e}", args.document.display()))?;
+    }
     let index = super::sequence_index(doc.sequences(), &args.sequence, &args.document)?;
     let file = args.document.display();
     let cleaned = clean(&mut doc, index, &args.sites).map_err(|e| format!("{file}: {e}"))?;

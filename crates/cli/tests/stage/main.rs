@@ -184,3 +184,68 @@ fn a_stage_export_says_what_it_needs() {
         assert!(!Path::new(out).exists());
     }
 }
+
+/// `marionette cleanup --figure B` on a stage: B's sequence gets contact locks for its feet,
+/// and the whole stage is written back as it was besides (read back by the stage reader: A's
+/// locks, the prop, the link and the cue unchanged). Without `--figure` the first figure is
+/// cleaned, and A has no such sequence: refused, naming the sequences A has, nothing written.
+#[test]
+fn cleanup_cleans_one_figure_of_a_stage_and_writes_the_stage_back() {
+    use marionette_document::StageFile;
+    let (dir, stage) = stage_folder();
+    let out = dir.path().join("clean.marionette.ron");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "cleanup",
+            stage.to_str().expect("utf-8"),
+            "--sequence",
+            "sway",
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--doc-out", out.to_str().expect("utf-8")]);
+        marionette(&args)
+    };
+    let refused = run(&[]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stdout));
+    assert!(
+        text(&refused.stderr).contains("no sequence named \"sway\" (the document has none)"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(!out.exists(), "nothing written");
+    let wrong = run(&["--figure", "Z"]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(
+        text(&wrong.stderr).contains("\"Z\""),
+        "{}",
+        text(&wrong.stderr)
+    );
+    assert!(!out.exists(), "nothing written");
+    let cleaned = run(&["--figure", "B"]);
+    assert!(
+        matches!(cleaned.status.code(), Some(0 | 3)),
+        "{}{}",
+        text(&cleaned.stdout),
+        text(&cleaned.stderr)
+    );
+    let before = StageFile::load(&stage).expect("the test stage").stage;
+    let after = StageFile::load(&out).expect("the cleaned stage").stage;
+    assert_eq!(after.figures.len(), 2);
+    assert_eq!(after.props, before.props);
+    assert_eq!(after.links, before.links);
+    assert_eq!(after.cues, before.cues);
+    let (a, b) = (&after.figures[0], &after.figures[1]);
+    assert_eq!((a.name.as_str(), b.name.as_str()), ("A", "B"));
+    assert_eq!(
+        a.document.locks, before.figures[0].document.locks,
+        "A untouched"
+    );
+    let contacts = b
+        .document
+        .locks
+        .iter()
+        .filter(|l| l.name.contains("contact"))
+        .count();
+    assert!(contacts >= 2, "B's feet are locked: {:?}", b.document.locks);
+    assert_eq!(b.placement, before.figures[1].placement);
+}
