@@ -13,6 +13,7 @@
 pub mod applied;
 pub mod beside;
 pub mod bracket_keys;
+pub mod capture_read;
 pub mod chain_mode;
 pub mod curve_edits;
 pub mod document;
@@ -28,6 +29,7 @@ pub mod pose_tools;
 pub mod replay;
 pub mod retarget_capture;
 pub mod rotate_handles;
+pub mod sequence_list;
 pub mod solve;
 pub mod stage;
 pub mod swivel;

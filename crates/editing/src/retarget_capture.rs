@@ -5,48 +5,14 @@
 //! the user changes become a [`RetargetMap`] applied over it, as `marionette retarget --map`
 //! applies a map file.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
-use marionette_interchange::bvh::import::Imported;
-use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_interchange::character::humanoid::HumanBone;
 use marionette_interchange::retarget::placement::stand_where_the_figure_stands;
 use marionette_interchange::retarget::{RetargetMap, map_bones, retarget_imported};
 
+use crate::capture_read::ReadCapture;
 use crate::{Document, EditError};
-
-/// A capture file read once (at its own scale, every frame): the plan shows its map and the
-/// edit that runs the retarget uses the same motion, so the file is not read again.
-#[derive(Debug, Clone)]
-pub struct ReadCapture {
-    /// The capture file.
-    pub path: PathBuf,
-    /// Its skeleton and take.
-    imported: Arc<Imported>,
-    /// The take's name (the file's stem, or the FBX take's).
-    name: String,
-}
-
-impl PartialEq for ReadCapture {
-    /// The same file, read by the same read.
-    fn eq(&self, other: &ReadCapture) -> bool {
-        self.path == other.path && Arc::ptr_eq(&self.imported, &other.imported)
-    }
-}
-
-impl ReadCapture {
-    /// Reads and imports the capture at `path` (BVH, or an FBX file's first take).
-    pub fn read(path: &Path) -> Result<ReadCapture, EditError> {
-        let capture = read_capture(path, CaptureScale::Times(1.0), 1)
-            .map_err(|e| EditError::Retarget(e.to_string()))?;
-        Ok(ReadCapture {
-            path: path.to_owned(),
-            imported: Arc::new(capture.imported),
-            name: capture.name,
-        })
-    }
-}
 
 /// A retarget about to run: the capture, both figures' joints and, per humanoid bone, the
 /// joints found and the joints chosen (indices into the joint lists).

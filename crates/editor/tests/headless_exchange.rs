@@ -4,8 +4,8 @@
 
 use bevy::prelude::*;
 use marionette_editing::Edit;
+use marionette_editing::capture_read::ReadCapture;
 use marionette_editing::exchange::ExportFormat;
-use marionette_editing::retarget_capture::ReadCapture;
 use marionette_editor::export::RunningExport;
 use marionette_editor::messages::{FileAction, FileRequest};
 use marionette_interchange::bvh::parse::parse;

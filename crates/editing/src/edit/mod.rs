@@ -242,9 +242,9 @@ pub enum Edit {
     SequenceSettings(SequenceSettings),
     /// Put a capture's motion (BVH, or an FBX take) onto the figure as a new sequence, shown.
     RetargetCapture {
-        /// The capture, read ([`crate::retarget_capture::ReadCapture::read`]; a retarget plan
+        /// The capture, read ([`crate::capture_read::ReadCapture::read`]; a retarget plan
         /// holds the one it showed).
-        capture: crate::retarget_capture::ReadCapture,
+        capture: crate::capture_read::ReadCapture,
         /// Bones mapped by hand, over the map found (empty: the map found).
         map: marionette_interchange::retarget::RetargetMap,
         /// Keep the capture's own place in its room; else (the default) the take's first frame
