@@ -26,8 +26,8 @@ pub fn files() -> Vec<PathBuf> {
         })
         // An FBX file with no skin is an animation, not a character.
         .filter(|p| {
-            marionette_interchange::file_kind::FileKind::of(p)
-                .is_ok_and(|k| k == marionette_interchange::file_kind::FileKind::Character)
+            marionette_interchange::open::open(p, Default::default())
+                .is_ok_and(|o| o.kind() == marionette_interchange::file_kind::FileKind::Character)
         })
         .collect();
     files.sort();

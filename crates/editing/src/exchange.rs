@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use marionette_interchange::capture::{CaptureScale, read_capture};
-use marionette_interchange::character::{Character, CharacterImport, import_character};
+use marionette_interchange::capture::{Capture, CaptureOptions, CaptureScale, read_capture};
+use marionette_interchange::character::{Character, CharacterImport, import_of};
+use marionette_interchange::open::{OpenError, Opened, open};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 
 use crate::document::Document;
@@ -37,6 +38,21 @@ pub struct ImportedCapture {
     pub scale: f64,
     /// Rows after the declared frame count, ignored.
     pub extra_rows: usize,
+}
+
+/// A file opened by what it holds ([`Document::open_work`]).
+#[derive(Debug)]
+pub enum OpenedWork {
+    /// A Document file, opened.
+    Document(Document),
+    /// A new document on a skeleton file.
+    Skeleton(Document),
+    /// A character imported as a new document, with what was recognised, line by line.
+    Character(ImportedCharacterDocument, Vec<String>),
+    /// A capture imported as a new document.
+    Capture(ImportedCapture),
+    /// A pose file: for the open document ([`crate::Edit::OpenPose`]).
+    Pose,
 }
 
 /// A character imported as a new document.
@@ -170,12 +186,56 @@ impl Document {
         }
     }
 
+    /// Opens the file at `path` by what it holds, reading it once ([`open`]): a document, a
+    /// skeleton (a new document on it), a rigged character or a capture (imported as a new
+    /// document, the skeleton written beside the file), or a pose file (to apply to the open
+    /// document). A capture's scale is guessed ([`CaptureScale::Guess`]).
+    pub fn open_work(path: &Path) -> Result<OpenedWork, OpenError> {
+        let options = CaptureOptions {
+            scale: CaptureScale::Guess,
+            ..CaptureOptions::default()
+        };
+        Ok(match open(path, options)? {
+            Opened::Document(stage) => {
+                let mut document = Document::from_stage(*stage);
+                document.file = Some(path.to_path_buf());
+                OpenedWork::Document(document)
+            }
+            Opened::Skeleton(skeleton) => {
+                OpenedWork::Skeleton(Document::new(*skeleton, Some(path.to_path_buf())))
+            }
+            Opened::Character(character) => {
+                let (imported, report) = Document::character_document(*character, path)?;
+                OpenedWork::Character(imported, report)
+            }
+            Opened::Capture(capture) => OpenedWork::Capture(Document::capture_document(*capture)?),
+            Opened::Pose(_) => OpenedWork::Pose,
+        })
+    }
+
     /// Imports a rigged glTF character (`.glb`, `.gltf`, `.vrm`): its skeleton written beside it
     /// (`NAME.skeleton.ron`, naming the file as its skin), a new unsaved document at its rest
     /// pose holding the character read; with what was recognised, line by line.
     pub fn import_character(
         path: &Path,
     ) -> Result<(ImportedCharacterDocument, Vec<String>), String> {
+        match open(path, CaptureOptions::default()).map_err(|e| e.to_string())? {
+            Opened::Character(character) => {
+                Document::character_document(*character, path).map_err(|e| e.to_string())
+            }
+            other => Err(format!(
+                "{}: this is {}, not a rigged character",
+                path.display(),
+                other.kind().describe()
+            )),
+        }
+    }
+
+    /// [`Document::import_character`] of a character already read from `path`.
+    pub(crate) fn character_document(
+        character: Character,
+        path: &Path,
+    ) -> Result<(ImportedCharacterDocument, Vec<String>), OpenError> {
         let name = path.file_stem().map_or_else(
             || "character".to_owned(),
             |s| s.to_string_lossy().into_owned(),
@@ -185,11 +245,8 @@ impl Document {
             character,
             imported,
             ..
-        } = import_character(path, &skeleton_path).map_err(|e| e.to_string())?;
-        let text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
-            .map_err(|e| e.to_string())?;
-        marionette_skeleton::ron_io::write_atomically(&skeleton_path, &text)
-            .map_err(|e| format!("{}: {e}", skeleton_path.display()))?;
+        } = import_of(character, path, &skeleton_path)?;
+        write_skeleton(&skeleton_path, &imported.skeleton_file)?;
         let report = character.report();
         let mut document = Document::with_character(
             imported.skeleton,
@@ -211,12 +268,14 @@ impl Document {
     /// [`CaptureScale::Guess`] says (centimetres when the figure is taller than 10 units).
     pub fn import_bvh(path: &Path) -> Result<ImportedCapture, String> {
         let capture = read_capture(path, CaptureScale::Guess, 1).map_err(|e| e.to_string())?;
+        Document::capture_document(capture).map_err(|e| e.to_string())
+    }
+
+    /// [`Document::import_bvh`] of a capture already read.
+    fn capture_document(capture: Capture) -> Result<ImportedCapture, OpenError> {
+        let path = capture.path.as_path();
         let skeleton_path = path.with_file_name(format!("{}.skeleton.ron", capture.name));
-        let text =
-            marionette_skeleton::ron_io::to_pretty("Skeleton", &capture.imported.skeleton_file)
-                .map_err(|e| e.to_string())?;
-        marionette_skeleton::ron_io::write_atomically(&skeleton_path, &text)
-            .map_err(|e| format!("{}: {e}", skeleton_path.display()))?;
+        write_skeleton(&skeleton_path, &capture.imported.skeleton_file)?;
         let mut document = Document::from_file(capture.imported.document(skeleton_path.clone()));
         document.sequence = Some(0);
         document.frame = 0;
@@ -228,4 +287,18 @@ impl Document {
             extra_rows: capture.extra_rows,
         })
     }
+}
+
+/// Writes an imported skeleton file at `path`, or says why it could not be (naming the file).
+fn write_skeleton(
+    path: &Path,
+    skeleton: &marionette_skeleton::format::SkeletonFile,
+) -> Result<(), OpenError> {
+    let failed = |source| OpenError::Read {
+        file: path.display().to_string(),
+        source,
+    };
+    let text = marionette_skeleton::ron_io::to_pretty("Skeleton", skeleton)
+        .map_err(|e| failed(std::io::Error::other(e.to_string())))?;
+    marionette_skeleton::ron_io::write_atomically(path, &text).map_err(failed)
 }

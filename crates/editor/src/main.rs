@@ -44,49 +44,25 @@ struct Args {
 fn main() -> ExitCode {
     let args = Args::parse();
     let mut startup_error = None;
-    // A character file (named as the document or the skeleton) is imported as a new document.
-    let character = [&args.document, &args.skeleton]
-        .into_iter()
-        .flatten()
-        .find(|p| {
-            marionette_interchange::file_kind::FileKind::of(p)
-                .is_ok_and(|k| k == marionette_interchange::file_kind::FileKind::Character)
-        });
-    let opened = match character {
-        Some(path) => Some(
-            Document::import_character(path)
-                .map(|(imported, _)| imported.document)
-                .map_err(|e| e.to_string()),
-        ),
-        None => args
-            .document
-            .as_ref()
-            .map(|p| Document::open_document(p).map_err(|e| e.to_string())),
-    };
-    let skeleton_arg = args.skeleton.as_ref().filter(|_| character.is_none());
-    let document = match (skeleton_arg, opened) {
-        (_, Some(Ok(document))) => document,
-        (_, Some(Err(e))) if args.replay.is_some() => {
+    // The document (or else the skeleton) named, opened by what it holds: a document, a
+    // skeleton (a new document on it), a character or a capture (imported as a new document).
+    let named = args
+        .document
+        .as_ref()
+        .map(|p| (p, "document"))
+        .or(args.skeleton.as_ref().map(|p| (p, "skeleton")));
+    let document = match named.map(|(path, what)| (open_named(path), what)) {
+        None => Document::new(marionette_skeleton::builtin::humanoid(), None).standing(),
+        Some((Ok(document), _)) => document,
+        Some((Err(e), _)) if args.replay.is_some() => {
             eprintln!("marionette-editor: {e}");
             return ExitCode::from(2);
         }
-        (_, Some(Err(e))) => {
-            startup_error = Some(format!("Could not open the document: {e}"));
+        Some((Err(e), what)) => {
+            // A person started the editor: open the humanoid and show why.
+            startup_error = Some(format!("Could not open the {what}: {e}"));
             Document::new(marionette_skeleton::builtin::humanoid(), None).standing()
         }
-        (Some(path), None) => match Document::open(path) {
-            Ok(document) => document.standing(),
-            Err(e) if args.replay.is_some() => {
-                eprintln!("marionette-editor: {e}");
-                return ExitCode::from(2);
-            }
-            Err(e) => {
-                // A person started the editor: open the humanoid and show why.
-                startup_error = Some(format!("Could not open the skeleton: {e}"));
-                Document::new(marionette_skeleton::builtin::humanoid(), None).standing()
-            }
-        },
-        (None, None) => Document::new(marionette_skeleton::builtin::humanoid(), None).standing(),
     };
     let replay = match &args.replay {
         Some(path) => {
@@ -178,4 +154,29 @@ fn assets_dir(given: Option<&Path>, skeleton: Option<&Path>) -> String {
         .or_else(|_| std::env::current_dir().map(|here| here.join(&chosen)))
         .unwrap_or(chosen);
     absolute.to_string_lossy().into_owned()
+}
+
+/// The document a file named at start-up makes, by what it holds (read once); a file whose start
+/// names no kind is read as a skeleton.
+fn open_named(path: &std::path::Path) -> Result<Document, String> {
+    use marionette_editing::exchange::OpenedWork;
+    use marionette_interchange::file_kind::FileKind;
+    use marionette_interchange::open::OpenError;
+    match Document::open_work(path) {
+        Ok(OpenedWork::Document(document)) => Ok(document),
+        Ok(OpenedWork::Skeleton(document)) => Ok(document.standing()),
+        Ok(OpenedWork::Character(imported, _)) => Ok(imported.document),
+        Ok(OpenedWork::Capture(imported)) => Ok(imported.document),
+        Ok(OpenedWork::Pose) => Err(format!(
+            "{}: a pose file, not a document, skeleton, character or capture",
+            path.display()
+        )),
+        Err(OpenError::NotOpened {
+            kind: FileKind::Other,
+            ..
+        }) => Document::open(path)
+            .map(Document::standing)
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
 }

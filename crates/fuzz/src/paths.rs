@@ -9,8 +9,8 @@
 use std::path::Path;
 
 use marionette_document::{DocumentFile, Sequence, Stage, StageFile};
-use marionette_interchange::capture::{CaptureScale, read_capture};
-use marionette_interchange::character::import_character;
+use marionette_interchange::capture::Capture;
+use marionette_interchange::character::{Character, import_of};
 use marionette_interchange::export::{ExportFormat, OnStage, Sources, export_bytes};
 use marionette_interchange::retarget::retarget_imported;
 use marionette_motion::frames_file::frames_text;
@@ -27,8 +27,8 @@ pub const BAKED_FRAMES: i64 = 12;
 
 /// A document: read, written back, each sequence (up to two) baked and exported, the pose
 /// exported.
-pub fn document(path: &Path) -> Result<(), String> {
-    let file = StageFile::load(path).map_err(|e| e.to_string())?;
+pub fn document(path: &Path, stage: Stage) -> Result<(), String> {
+    let file = StageFile { stage };
     file.to_ron_string(path).map_err(|e| e.to_string())?;
     let doc = &match file.stage.into_one_figure() {
         Ok(doc) => doc,
@@ -136,8 +136,7 @@ fn export_all(
 
 /// A capture: imported as the editor imports it (the scale guessed) with its skeleton and
 /// document written as `marionette import` writes them, then retargeted onto the humanoid.
-pub fn capture(path: &Path, work: &Path) -> Result<(), String> {
-    let capture = read_capture(path, CaptureScale::Guess, 1).map_err(|e| e.to_string())?;
+pub fn capture(capture: &Capture, work: &Path) -> Result<(), String> {
     let imported = &capture.imported;
     marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| e.to_string())?;
@@ -157,9 +156,9 @@ pub fn capture(path: &Path, work: &Path) -> Result<(), String> {
 }
 
 /// A character: imported as `marionette import` imports it, then exported at its rest pose.
-pub fn character(path: &Path, work: &Path) -> Result<(), String> {
+pub fn character(character: Character, path: &Path, work: &Path) -> Result<(), String> {
     let skeleton_out = work.join("input.skeleton.ron");
-    let import = import_character(path, &skeleton_out).map_err(|e| e.to_string())?;
+    let import = import_of(character, path, &skeleton_out).map_err(|e| e.to_string())?;
     let _ = import.character.report();
     let skeleton: &Skeleton = &import.imported.skeleton;
     let rest = Pose::rest(skeleton).q;

@@ -5,10 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
+use marionette_document::StageFile;
 use marionette_editing::Script;
 use marionette_ik::Problem;
 use marionette_interchange::bvh::write::to_bvh;
-use marionette_skeleton::{Fk, Pose, Skeleton, builtin};
+use marionette_interchange::capture::{CaptureOptions, CaptureScale, read_take};
+use marionette_interchange::file_kind::FileKind;
+use marionette_interchange::open::{OpenError, Opened, open};
+use marionette_skeleton::{Fk, Pose, PoseError, Skeleton, builtin};
 
 use crate::paths;
 
@@ -121,6 +125,24 @@ impl Reader {
         }
     }
 
+    /// Reads a file whose start names no kind as this reader's kind.
+    fn read_unnamed(self, path: &Path, work: &Path) -> Result<(), String> {
+        let opened = match self {
+            Reader::Skeleton => {
+                Opened::Skeleton(Box::new(Skeleton::load(path).map_err(|e| e.to_string())?))
+            }
+            Reader::Pose => Opened::Pose(PoseError::read_ron(path).map_err(|e| e.to_string())?),
+            Reader::Document => Opened::Document(Box::new(
+                StageFile::load(path).map_err(|e| e.to_string())?.stage,
+            )),
+            Reader::Bvh => Opened::Capture(Box::new(
+                read_take(path, CaptureScale::Guess, 1, None).map_err(|e| e.to_string())?,
+            )),
+            _ => return Err("not a file of this reader's kind".into()),
+        };
+        carry_along(opened, path, work)
+    }
+
     /// Reads `input` as the commands do, in `work` (made by [`prepare_work_folder`]), and
     /// carries it along the whole path its commands take: a document baked and exported in
     /// every format, a capture imported and retargeted, a character imported and exported.
@@ -131,30 +153,28 @@ impl Reader {
         std::fs::write(&path, input).map_err(|e| format!("cannot write the input: {e}"))?;
         let text = || marionette_skeleton::ron_io::read_text(&path).map_err(|e| e.to_string());
         match self {
-            Reader::Skeleton => {
-                let s = Skeleton::load(&path).map_err(|e| e.to_string())?;
-                let mut fk = Fk::new(&s);
-                fk.update(&s, &Pose::rest(&s).q);
-                s.to_ron_string().map(drop).map_err(|e| e.to_string())
-            }
-            Reader::Pose => {
-                let s = builtin::stickman();
-                let pose = Pose::load(&s, &path).map_err(|e| e.to_string())?;
-                Fk::new(&s).update(&s, &pose.q);
-                Ok(())
-            }
             Reader::Problem => Problem::load(&path).map(drop).map_err(|e| e.to_string()),
-            Reader::Document => paths::document(&path),
             Reader::Replay => Script::parse(&text()?, "input.ron")
                 .map(drop)
                 .map_err(|e| e.to_string()),
-            Reader::Bvh => paths::capture(&path, work),
-            Reader::Gltf => paths::character(&path, work),
-            // A character, an animation, or both: read either way, refused if neither reads.
-            Reader::Fbx => {
-                let as_character = paths::character(&path, work);
-                let as_capture = paths::capture(&path, work);
-                as_character.or(as_capture)
+            // Every other file is opened as every front end opens it: read once, taken by what
+            // it holds.
+            _ => {
+                let options = CaptureOptions {
+                    scale: CaptureScale::Guess,
+                    ..CaptureOptions::default()
+                };
+                match open(&path, options) {
+                    Ok(opened) => carry_along(opened, &path, work),
+                    // A file whose start names no kind: read as this reader's kind (as
+                    // `marionette import` reads it as a capture), so that each parser still
+                    // meets every mutated text.
+                    Err(OpenError::NotOpened {
+                        kind: FileKind::Other,
+                        ..
+                    }) => self.read_unnamed(&path, work),
+                    Err(e) => Err(e.to_string()),
+                }
             }
         }
     }
@@ -196,4 +216,26 @@ pub fn prepare_work_folder(repo: &Path, work: &Path) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// What the commands do with a file opened: a skeleton's pose computed and written back, a
+/// pose fitted to the stick figure, a document baked and exported, a capture imported and
+/// retargeted, a character imported and exported.
+fn carry_along(opened: Opened, path: &Path, work: &Path) -> Result<(), String> {
+    match opened {
+        Opened::Skeleton(s) => {
+            let mut fk = Fk::new(&s);
+            fk.update(&s, &Pose::rest(&s).q);
+            s.to_ron_string().map(drop).map_err(|e| e.to_string())
+        }
+        Opened::Pose(file) => {
+            let s = builtin::stickman();
+            let pose = Pose::from_file(&s, &file).map_err(|defects| format!("{defects:?}"))?;
+            Fk::new(&s).update(&s, &pose.q);
+            Ok(())
+        }
+        Opened::Document(stage) => paths::document(path, *stage),
+        Opened::Capture(capture) => paths::capture(&capture, work),
+        Opened::Character(character) => paths::character(*character, path, work),
+    }
 }

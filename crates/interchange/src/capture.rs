@@ -97,35 +97,82 @@ pub fn read_take(
     every: usize,
     take: Option<&str>,
 ) -> Result<Capture, CaptureError> {
-    let file = path.display().to_string();
     let bytes =
         read_bytes(path, MAX_DATA_BYTES, "a capture").map_err(|source| CaptureError::Read {
-            file: file.clone(),
+            file: path.display().to_string(),
             source,
         })?;
-    let (parsed, takes) = if crate::fbx::looks_like_fbx(&bytes) {
-        let read = crate::fbx::capture::fbx_capture(&bytes, &file, take)?;
-        let parsed = bvh::parse::Parsed {
-            bvh: read.bvh,
-            extra_rows: 0,
-        };
-        (parsed, Some((read.takes, read.take)))
-    } else {
-        if let Some(take) = take {
-            return Err(CaptureError::Fbx(crate::fbx::FbxError {
-                file,
-                why: format!("a BVH file has no takes to choose from (\"{take}\" asked for)"),
-            }));
+    capture_of_bytes(path, &bytes, CaptureOptions { scale, every, take })
+}
+
+/// How a capture is read: at which scale, keying every how many frames, which take of an FBX
+/// file (its first when `None`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CaptureOptions<'a> {
+    /// The capture's lengths are multiplied by this (or it is guessed).
+    pub scale: CaptureScale,
+    /// Key every N-th frame (and the last).
+    pub every: usize,
+    /// An FBX file's take, by name.
+    pub take: Option<&'a str>,
+}
+
+impl Default for CaptureOptions<'_> {
+    /// At the file's own scale, every frame, an FBX file's first take.
+    fn default() -> Self {
+        CaptureOptions {
+            scale: CaptureScale::Times(1.0),
+            every: 1,
+            take: None,
         }
-        let parsed = bvh::parse::parse(&String::from_utf8_lossy(&bytes)).map_err(|source| {
-            CaptureError::Parse {
-                file: file.clone(),
-                source,
-            }
-        })?;
-        (parsed, None)
+    }
+}
+
+/// [`read_take`] of a file already read (`bytes`, from `path`).
+pub(crate) fn capture_of_bytes(
+    path: &Path,
+    bytes: &[u8],
+    options: CaptureOptions,
+) -> Result<Capture, CaptureError> {
+    let file = path.display().to_string();
+    if crate::fbx::looks_like_fbx(bytes) {
+        let read = crate::fbx::capture::fbx_capture(bytes, &file, options.take)?;
+        return capture_of_fbx(path, read, options);
+    }
+    if let Some(take) = options.take {
+        return Err(CaptureError::Fbx(crate::fbx::FbxError {
+            file,
+            why: format!("a BVH file has no takes to choose from (\"{take}\" asked for)"),
+        }));
+    }
+    let parsed = bvh::parse::parse(&String::from_utf8_lossy(bytes))
+        .map_err(|source| CaptureError::Parse { file, source })?;
+    capture_of(path, parsed, None, options)
+}
+
+/// The capture of an FBX file's take already read (`read`, from `path`).
+pub(crate) fn capture_of_fbx(
+    path: &Path,
+    read: crate::fbx::capture::FbxCapture,
+    options: CaptureOptions,
+) -> Result<Capture, CaptureError> {
+    let parsed = bvh::parse::Parsed {
+        bvh: read.bvh,
+        extra_rows: 0,
     };
-    let scale = match (scale, &takes) {
+    capture_of(path, parsed, Some((read.takes, read.take)), options)
+}
+
+/// The capture of a parsed take: scaled (a guessed scale is 1 for an FBX file, whose lengths are
+/// in metres already), keyed every `options.every` frames, named after the file.
+fn capture_of(
+    path: &Path,
+    parsed: bvh::parse::Parsed,
+    takes: Option<(Vec<String>, String)>,
+    options: CaptureOptions,
+) -> Result<Capture, CaptureError> {
+    let file = path.display().to_string();
+    let scale = match (options.scale, &takes) {
         (CaptureScale::Times(s), _) => s,
         (CaptureScale::Guess, Some(_)) => 1.0,
         (CaptureScale::Guess, None) => guessed_scale(&parsed.bvh),
@@ -134,11 +181,8 @@ pub fn read_take(
         || "capture".to_owned(),
         |s| s.to_string_lossy().into_owned(),
     );
-    let imported =
-        import(&parsed.bvh, scale, every, &name).map_err(|source| CaptureError::Import {
-            file: file.clone(),
-            source,
-        })?;
+    let imported = import(&parsed.bvh, scale, options.every, &name)
+        .map_err(|source| CaptureError::Import { file, source })?;
     Ok(Capture {
         path: path.to_path_buf(),
         name,

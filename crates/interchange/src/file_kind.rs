@@ -12,10 +12,12 @@ const HEAD_BYTES: u64 = 64 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
     /// A motion capture: BVH (it starts with `HIERARCHY`), or an FBX file with no skinned mesh
-    /// (an animation; told by [`FileKind::of`], which reads it).
+    /// (an animation: told apart from a character only by loading it, which
+    /// [`crate::open::open`] does once).
     Capture,
     /// A rigged character: a glTF binary (`glTF` magic: `.glb`, `.vrm`), glTF JSON with an
-    /// `asset`, or an FBX file (binary or ASCII) with a skinned mesh.
+    /// `asset`, or an FBX file (binary or ASCII; by its start alone, an FBX animation is told
+    /// a character too: [`crate::open::open`] tells them apart).
     Character,
     /// A Document file (RON, `Document(...)`).
     Document,
@@ -39,17 +41,7 @@ impl FileKind {
         }
         let mut head = Vec::new();
         file.take(HEAD_BYTES).read_to_end(&mut head)?;
-        let kind = FileKind::of_head(&head);
-        // An FBX file is told by what it holds: a skinned mesh makes it a character, its absence
-        // an animation (a capture). One that cannot be read is left a character, whose import
-        // says why.
-        if kind == FileKind::Character
-            && crate::fbx::looks_like_fbx(&head)
-            && crate::fbx::fbx_has_skin(path).is_ok_and(|skinned| !skinned)
-        {
-            return Ok(FileKind::Capture);
-        }
-        Ok(kind)
+        Ok(FileKind::of_head(&head))
     }
 
     /// The kind of a file that starts with `head`.
@@ -152,8 +144,8 @@ mod tests {
         assert!(FileKind::of(&repo.join("skeletons")).is_err());
     }
 
-    /// An FBX file is a character when it has a skinned mesh, an animation (a capture) when it
-    /// has none.
+    /// An FBX file opened is a character when it has a skinned mesh, an animation (a capture)
+    /// when it has none.
     #[test]
     fn an_fbx_file_is_told_by_what_it_holds() {
         let authored =
@@ -163,11 +155,8 @@ mod tests {
             ("mixamo_apose_ascii.fbx", FileKind::Character),
             ("mixamo_apose_animation.fbx", FileKind::Capture),
         ] {
-            assert_eq!(
-                FileKind::of(&authored.join(file)).ok(),
-                Some(kind),
-                "{file}"
-            );
+            let opened = crate::open::open(&authored.join(file), Default::default());
+            assert_eq!(opened.map(|o| o.kind()).ok(), Some(kind), "{file}");
         }
     }
 }

@@ -14,5 +14,6 @@ pub mod feet;
 pub mod file_kind;
 pub mod gltf;
 pub mod json;
+pub mod open;
 pub mod retarget;
 pub mod stage;

@@ -14,6 +14,7 @@ use marionette_interchange::character::export::character_glb;
 use marionette_interchange::character::{Character, open_as_gltf};
 use marionette_interchange::file_kind::FileKind;
 use marionette_interchange::gltf::read::GltfFile;
+use marionette_interchange::open::open;
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
@@ -37,7 +38,7 @@ fn characters() -> Vec<PathBuf> {
                 .is_some_and(|e| e == "gltf" || e == "glb" || e == "vrm" || e == "fbx")
         })
         // An FBX file with no skin is an animation, not a character (as every front end tells).
-        .filter(|p| FileKind::of(p).is_ok_and(|k| k == FileKind::Character))
+        .filter(|p| open(p, Default::default()).is_ok_and(|o| o.kind() == FileKind::Character))
         .collect();
     files.sort();
     files.push(PathBuf::from(

@@ -1,5 +1,5 @@
 //! `marionette check FILE... [--skeleton S]`: validates skeleton, problem, document and pose
-//! files.
+//! files, rigged characters and captures, each opened as every front end opens it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,8 +7,10 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::output::outln;
+use marionette_interchange::capture::CaptureOptions;
 use marionette_interchange::file_kind::FileKind;
-use marionette_skeleton::{Pose, Skeleton, ron_io};
+use marionette_interchange::open::{OpenError, Opened, open};
+use marionette_skeleton::{Pose, PoseError, Skeleton, ron_io};
 
 /// Arguments of `marionette check`.
 #[derive(Debug, Args)]
@@ -53,17 +55,47 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     })
 }
 
+/// What `check` says of the file at `path`, opened once by what it holds ([`open`]); a problem
+/// file is read by the IK crate, a RON file whose start names no kind as a skeleton.
 fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String> {
     let name = path.display().to_string();
-    let text = ron_io::read_text(path).map_err(|e| format!("{name}: {e}"))?;
-    match FileKind::of_head(text.as_bytes()) {
-        FileKind::Pose => {
+    let opened = match open(path, CaptureOptions::default()) {
+        Ok(opened) => opened,
+        Err(OpenError::NotOpened {
+            kind: FileKind::Problem,
+            ..
+        }) => {
+            let problem = marionette_ik::Problem::load(path).map_err(|e| e.to_string())?;
+            return Ok(format!(
+                "problem on \"{}\", {} goals, {} state entries move",
+                problem.skeleton.name(),
+                problem.goals.len(),
+                problem.chain.len()
+            ));
+        }
+        Err(OpenError::NotOpened {
+            kind: FileKind::Other,
+            ..
+        }) => {
+            let text = ron_io::read_text(path).map_err(|e| format!("{name}: {e}"))?;
+            let s = Skeleton::from_ron_str(&text, &name).map_err(|e| e.to_string())?;
+            return Ok(skeleton_summary(&s));
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    match opened {
+        Opened::Pose(file) => {
             let Some(skeleton) = skeleton else {
                 return Err(format!(
                     "{name}: this is a pose file; give the skeleton it belongs to with --skeleton"
                 ));
             };
-            let pose = Pose::from_ron_str(skeleton, &text, &name).map_err(|e| e.to_string())?;
+            let pose = Pose::from_file(skeleton, &file)
+                .map_err(|defects| PoseError::Invalid {
+                    file: name.clone(),
+                    defects,
+                })
+                .map_err(|e| e.to_string())?;
             let moved = skeleton
                 .dofs()
                 .iter()
@@ -76,10 +108,7 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
                 skeleton.dof_count()
             ))
         }
-        FileKind::Document => {
-            let stage = marionette_document::StageFile::load(path)
-                .map_err(|e| e.to_string())?
-                .stage;
+        Opened::Document(stage) => {
             let doc = match stage.into_one_figure() {
                 Ok(doc) => doc,
                 Err(stage) => return Ok(stage_summary(&stage)),
@@ -92,25 +121,37 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
                 doc.sequences.len()
             ))
         }
-        FileKind::Problem => {
-            let problem = marionette_ik::Problem::load(path).map_err(|e| e.to_string())?;
+        Opened::Skeleton(s) => Ok(skeleton_summary(&s)),
+        Opened::Character(c) => {
+            let s = c
+                .import("figure", "figure.glb")
+                .map_err(|e| e.to_string())?;
+            let humanoid = match &c.humanoid {
+                Ok(_) => "its humanoid bones found".to_owned(),
+                Err(why) => format!("no humanoid map ({why})"),
+            };
             Ok(format!(
-                "problem on \"{}\", {} goals, {} state entries move",
-                problem.skeleton.name(),
-                problem.goals.len(),
-                problem.chain.len()
+                "character: {}; {humanoid}",
+                skeleton_summary(&s.skeleton)
             ))
         }
-        _ => {
-            let s = Skeleton::from_ron_str(&text, &name).map_err(|e| e.to_string())?;
-            Ok(format!(
-                "{} joints, {} dofs, {} sites",
-                s.joints().len(),
-                s.dof_count(),
-                s.sites().len()
-            ))
-        }
+        Opened::Capture(c) => Ok(format!(
+            "capture of {} joints, {} frames at {:.1} fps",
+            c.imported.skeleton.joints().len(),
+            c.frames,
+            c.imported.sequence.fps
+        )),
     }
+}
+
+/// What `check` says of a skeleton.
+fn skeleton_summary(s: &Skeleton) -> String {
+    format!(
+        "{} joints, {} dofs, {} sites",
+        s.joints().len(),
+        s.dof_count(),
+        s.sites().len()
+    )
 }
 
 /// What `check` says of a stage: its figures (and their skeletons), props, links and sequences.

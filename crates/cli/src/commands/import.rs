@@ -13,9 +13,10 @@ use std::process::ExitCode;
 use clap::Args;
 use marionette_document::DocumentFile;
 use marionette_editing::{Document, Edit};
-use marionette_interchange::capture::{CaptureScale, read_take};
-use marionette_interchange::character::{CharacterImport, import_character};
+use marionette_interchange::capture::{Capture, CaptureOptions, CaptureScale, read_take};
+use marionette_interchange::character::{Character, CharacterImport, import_of};
 use marionette_interchange::file_kind::FileKind;
+use marionette_interchange::open::{OpenError, Opened, open};
 
 use crate::output::outln;
 
@@ -48,39 +49,50 @@ pub struct ImportArgs {
     doc_out: PathBuf,
 }
 
-/// Reads, converts, writes both files or neither.
+/// Reads (once, through [`open`]), converts, writes both files or neither.
 pub fn run(args: &ImportArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
-    match FileKind::of(&args.file).map_err(|e| format!("{file}: {e}"))? {
-        FileKind::Character => {
+    let options = CaptureOptions {
+        scale: CaptureScale::Times(args.scale.unwrap_or(1.0)),
+        every: args.every.unwrap_or(1) as usize,
+        take: args.take.as_deref(),
+    };
+    let not_an_import = |kind: FileKind| {
+        format!(
+            "{file}: this is {}, not a capture (BVH, FBX animation) or a rigged character",
+            kind.describe()
+        )
+    };
+    match open(&args.file, options) {
+        Ok(Opened::Character(character)) => {
             if args.scale.is_some() || args.every.is_some() || args.take.is_some() {
                 return Err(format!(
                     "{file}: --scale, --every and --take are for captures; this is a rigged \
                      character"
                 ));
             }
-            character(args)
+            import_character(args, *character)
         }
+        Ok(Opened::Capture(capture)) => import_capture(args, *capture),
+        Ok(other) => Err(not_an_import(other.kind())),
         // Anything that is not told apart as something else is read as a capture, whose parser
         // says where it goes wrong.
-        FileKind::Capture | FileKind::Other => capture(args),
-        other => Err(format!(
-            "{file}: this is {}, not a capture (BVH, FBX animation) or a rigged character",
-            other.describe()
-        )),
+        Err(OpenError::NotOpened {
+            kind: FileKind::Other,
+            ..
+        }) => {
+            let capture = read_take(&args.file, options.scale, options.every, options.take)
+                .map_err(|e| e.to_string())?;
+            import_capture(args, capture)
+        }
+        Err(OpenError::NotOpened { kind, .. }) => Err(not_an_import(kind)),
+        Err(e) => Err(e.to_string()),
     }
 }
 
 /// A capture (BVH, or an FBX take): its skeleton and a document with one sequence.
-fn capture(args: &ImportArgs) -> Result<ExitCode, String> {
+fn import_capture(args: &ImportArgs, capture: Capture) -> Result<ExitCode, String> {
     let file = args.file.display();
-    let capture = read_take(
-        &args.file,
-        CaptureScale::Times(args.scale.unwrap_or(1.0)),
-        args.every.unwrap_or(1) as usize,
-        args.take.as_deref(),
-    )
-    .map_err(|e| e.to_string())?;
     if let Some((takes, take)) = &capture.takes {
         outln!(
             "{file}: take \"{take}\" of {}",
@@ -134,12 +146,12 @@ fn write_both(args: &ImportArgs, skeleton_text: &str, doc: &mut Document) -> Res
 
 /// A rigged glTF character: its skeleton (naming the file as its skin, by a path relative to
 /// the skeleton file) and a document at its rest pose; what was recognised is printed.
-fn character(args: &ImportArgs) -> Result<ExitCode, String> {
+fn import_character(args: &ImportArgs, character: Character) -> Result<ExitCode, String> {
     let CharacterImport {
         character,
         imported,
         ..
-    } = import_character(&args.file, &args.skeleton_out).map_err(|e| e.to_string())?;
+    } = import_of(character, &args.file, &args.skeleton_out).map_err(|e| e.to_string())?;
     let skeleton_text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| format!("{}: cannot write the skeleton: {e}", args.file.display()))?;
     // A new document on the skeleton at its rest pose (its skin the character just read).

@@ -117,24 +117,33 @@ impl Document {
     /// the built-in humanoid; standing.
     pub fn figure_from_file(file: Option<&Path>) -> Result<Document, EditError> {
         use marionette_interchange::file_kind::FileKind;
+        use marionette_interchange::open::{OpenError, Opened, open};
         let Some(path) = file else {
             return Ok(Document::new(marionette_skeleton::builtin::humanoid(), None).standing());
         };
-        let kind = FileKind::of(path).map_err(|e| refused(format!("{}: {e}", path.display())))?;
-        match kind {
-            FileKind::Character => {
-                let (imported, _) = Document::import_character(path).map_err(refused)?;
+        match open(path, Default::default()) {
+            Ok(Opened::Skeleton(skeleton)) => {
+                Ok(Document::new(*skeleton, Some(path.to_path_buf())).standing())
+            }
+            Ok(Opened::Character(character)) => {
+                let (imported, _) = Document::character_document(*character, path)
+                    .map_err(|e| refused(e.to_string()))?;
                 let mut doc = imported.document;
                 doc.saved_revision = 0;
                 Ok(doc)
             }
-            FileKind::Skeleton | FileKind::Other => Document::open(path)
+            Err(OpenError::NotOpened {
+                kind: FileKind::Other,
+                ..
+            }) => Document::open(path)
                 .map(Document::standing)
                 .map_err(|e| refused(e.to_string())),
-            other => Err(refused(format!(
-                "{}: a figure is a skeleton or a character file, not a {other:?} file",
-                path.display()
+            Ok(other) => Err(refused(format!(
+                "{}: a figure is a skeleton or a character file, not {}",
+                path.display(),
+                other.kind().describe()
             ))),
+            Err(e) => Err(refused(e.to_string())),
         }
     }
 

@@ -4,10 +4,11 @@
 //! a new one, saving writes it (and marks it saved), exporting runs on a thread of its own
 //! ([`crate::export`]); a pose file opened is an edit ([`Edit::OpenPose`]), like every change to
 //! the work, and a save or export asked for during a drag first ends the drag ([`Edit::EndDrag`])
-//! and is carried out the frame after. A file's kind is told by its content
-//! ([`FileKind`]). Every failure is shown in the window and changes nothing.
+//! and is carried out the frame after. A file opened is read once and taken by what it holds
+//! ([`open`]). Every failure is shown in the window and changes nothing.
 
 pub mod dialogs;
+mod open;
 mod work;
 
 use bevy::prelude::*;
@@ -61,7 +62,7 @@ pub fn carry_out_files(
     }
     for drop in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
-            work.open_dropped(path_buf);
+            work.open_file(path_buf, None);
         }
     }
     for &RecoveryAnswer(recover) in recoveries.read() {

@@ -21,10 +21,12 @@ use std::path::Path;
 use marionette_skeleton::Skeleton;
 use marionette_skeleton::format::SkeletonFile;
 
-use crate::fbx::{fbx_to_glb, looks_like_fbx};
+use crate::fbx::{FbxContent, fbx_content, looks_like_fbx};
+use crate::gltf::GltfError;
 use crate::gltf::read::GltfFile;
 pub use error::CharacterError;
 use humanoid::{HumanBone, Humanoid, Method};
+use marionette_skeleton::ron_io::{MAX_DATA_BYTES, read_bytes};
 use rig::Rig;
 use skinning::CharacterMesh;
 
@@ -69,7 +71,15 @@ pub fn import_character(
     path: &Path,
     skeleton_out: &Path,
 ) -> Result<CharacterImport, CharacterError> {
-    let character = Character::open(path)?;
+    import_of(Character::open(path)?, path, skeleton_out)
+}
+
+/// [`import_character`] of a character already read from `path`.
+pub fn import_of(
+    character: Character,
+    path: &Path,
+    skeleton_out: &Path,
+) -> Result<CharacterImport, CharacterError> {
     let name = path.file_stem().map_or_else(
         || "character".to_owned(),
         |s| s.to_string_lossy().into_owned(),
@@ -87,12 +97,24 @@ pub fn import_character(
     })
 }
 
-/// The character file at `path` as glTF: read as it is, or an FBX file converted.
+/// The character file at `path` as glTF: read as it is, or an FBX file converted (read once;
+/// an FBX animation without a skinned mesh is refused as not a character).
 pub fn open_as_gltf(path: &Path) -> Result<GltfFile, CharacterError> {
-    if is_fbx(path) {
-        Ok(GltfFile::from_bytes(&fbx_to_glb(path)?, path)?)
-    } else {
-        Ok(GltfFile::open(path)?)
+    let bytes = read_bytes(path, MAX_DATA_BYTES, "a character").map_err(|e| GltfError::Io {
+        file: path.display().to_string(),
+        why: e.to_string(),
+    })?;
+    if !looks_like_fbx(&bytes) {
+        return Ok(GltfFile::from_bytes(&bytes, path)?);
+    }
+    match fbx_content(&bytes, path, None)? {
+        FbxContent::Character(glb) => Ok(GltfFile::from_bytes(&glb, path)?),
+        FbxContent::Take(_) => Err(CharacterError::Fbx(crate::fbx::FbxError {
+            file: path.display().to_string(),
+            why: "it holds no skinned mesh: an animation, not a character (import it as a \
+                  capture)"
+                .into(),
+        })),
     }
 }
 

@@ -13,7 +13,7 @@
 use nalgebra::{Matrix3, Matrix4, Vector3};
 
 use super::nodes::{joining_nodes, matrix_of};
-use super::{Content, FbxError, load};
+use super::{FbxError, load};
 use crate::bvh::Bvh;
 use crate::bvh::write::{TrackedJoint, bvh_of_tracks};
 
@@ -35,11 +35,23 @@ pub struct FbxCapture {
 /// The take named `take` (the first when `None`) of the FBX file in `bytes` (named `file` in
 /// messages) as a BVH capture.
 pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCapture, FbxError> {
+    let scene = load(bytes).map_err(|why| FbxError {
+        file: file.to_owned(),
+        why,
+    })?;
+    capture_of_scene(&scene, file, take)
+}
+
+/// [`fbx_capture`] of a scene already loaded.
+pub(crate) fn capture_of_scene(
+    scene: &ufbx::Scene,
+    file: &str,
+    take: Option<&str>,
+) -> Result<FbxCapture, FbxError> {
     let fail = |why: String| FbxError {
         file: file.to_owned(),
         why,
     };
-    let scene = load(bytes, Content::Whole).map_err(fail)?;
     let takes: Vec<String> = scene
         .anim_stacks
         .iter()
@@ -61,7 +73,7 @@ pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCa
             .first()
             .ok_or_else(|| fail("it holds no animation (no take)".into()))?,
     };
-    let bones = skeleton_nodes(&scene).map_err(fail)?;
+    let bones = skeleton_nodes(scene).map_err(fail)?;
     let fps =
         if scene.settings.frames_per_second.is_finite() && scene.settings.frames_per_second > 0.0 {
             scene.settings.frames_per_second
@@ -95,7 +107,7 @@ pub fn fbx_capture(bytes: &[u8], file: &str, take: Option<&str>) -> Result<FbxCa
         vec![Vec::with_capacity(frame_count); bones.len()];
     for f in 0..frame_count {
         let time = stack.time_begin + f as f64 / fps;
-        let state = ufbx::evaluate_scene(&scene, &stack.anim, time, ufbx::EvaluateOpts::default())
+        let state = ufbx::evaluate_scene(scene, &stack.anim, time, ufbx::EvaluateOpts::default())
             .map_err(|e| fail(format!("frame {f}: {}", &*e.description)))?;
         // An evaluated scene keeps the nodes where the file's are: a node's `typed_id` is its
         // index among the scene's nodes.

@@ -14,12 +14,15 @@
 //! transform, and which is what the skin's vertices were made against.
 
 pub mod capture;
+mod content;
 mod corners;
 mod gltf_out;
 mod materials;
 mod nodes;
 
 use std::path::Path;
+
+pub(crate) use content::{FbxContent, fbx_content};
 
 use marionette_skeleton::ron_io::{MAX_DATA_BYTES, read_bytes};
 
@@ -46,7 +49,7 @@ pub fn looks_like_fbx(head: &[u8]) -> bool {
 
 /// The FBX file at `path` as the bytes of a glTF binary (`.glb`) holding the same character.
 pub fn fbx_to_glb(path: &Path) -> Result<Vec<u8>, FbxError> {
-    let scene = read_scene(path, Content::Whole)?;
+    let scene = read_scene(path)?;
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -57,24 +60,8 @@ pub fn fbx_to_glb(path: &Path) -> Result<Vec<u8>, FbxError> {
     })
 }
 
-/// Whether the FBX file at `path` has a skinned mesh (a character; without one, an animation).
-/// Its geometry and animation are not read.
-pub fn fbx_has_skin(path: &Path) -> Result<bool, FbxError> {
-    let scene = read_scene(path, Content::Structure)?;
-    Ok(!scene.skin_deformers.is_empty())
-}
-
-/// What of a file is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Content {
-    /// Everything.
-    Whole,
-    /// Its elements and how they connect, without geometry, animation or embedded files.
-    Structure,
-}
-
-/// The FBX file at `path`, read as `content` says.
-fn read_scene(path: &Path, content: Content) -> Result<ufbx::SceneRoot, FbxError> {
+/// The FBX file at `path`, read whole.
+fn read_scene(path: &Path) -> Result<ufbx::SceneRoot, FbxError> {
     let fail = |why: String| FbxError {
         file: path.display().to_string(),
         why,
@@ -86,19 +73,15 @@ fn read_scene(path: &Path, content: Content) -> Result<ufbx::SceneRoot, FbxError
                 .into(),
         ));
     }
-    load(&bytes, content).map_err(fail)
+    load(&bytes).map_err(fail)
 }
 
 /// The scene in `bytes`, in metres with Y up.
-fn load(bytes: &[u8], content: Content) -> Result<ufbx::SceneRoot, String> {
-    let structure = content == Content::Structure;
+fn load(bytes: &[u8]) -> Result<ufbx::SceneRoot, String> {
     let opts = ufbx::LoadOpts {
         target_axes: ufbx::CoordinateAxes::right_handed_y_up(),
         target_unit_meters: 1.0,
         space_conversion: ufbx::SpaceConversion::ModifyGeometry,
-        ignore_geometry: structure,
-        ignore_animation: structure,
-        ignore_embedded: structure,
         // Nothing beside the file is opened: a character is read from its one file.
         load_external_files: false,
         ignore_missing_external_files: true,

@@ -1,0 +1,145 @@
+//! One door for every file Marionette reads: [`open`] reads the file once, tells its kind once
+//! ([`FileKind`], by its first bytes; an FBX file by whether it holds a skinned mesh, from the
+//! same load that converts it) and returns what it holds: a skeleton, a pose, a document of
+//! either version (a stage), a rigged character or a capture. The command line, the editor and
+//! the stage's figures open files here.
+
+use std::path::Path;
+
+use marionette_document::{Stage, StageError, StageFile};
+use marionette_skeleton::ron_io::{self, MAX_DATA_BYTES, MAX_FILE_BYTES};
+use marionette_skeleton::{PoseError, PoseFile, Skeleton, SkeletonError};
+
+use crate::capture::{Capture, CaptureError, CaptureOptions, capture_of_bytes, capture_of_fbx};
+use crate::character::{Character, CharacterError};
+use crate::fbx::{FbxContent, fbx_content, looks_like_fbx};
+use crate::file_kind::FileKind;
+use crate::gltf::GltfFile;
+
+/// What a file holds.
+#[derive(Debug)]
+pub enum Opened {
+    /// A skeleton file.
+    Skeleton(Box<Skeleton>),
+    /// A pose file, as written (its joints by name: fitted to a skeleton by
+    /// [`marionette_skeleton::Pose::from_file`]).
+    Pose(PoseFile),
+    /// A document: version 1 (a stage of one figure) or a stage.
+    Document(Box<Stage>),
+    /// A rigged character: glTF, VRM, or an FBX file with a skinned mesh.
+    Character(Box<Character>),
+    /// A motion capture: BVH, or an FBX file's take.
+    Capture(Box<Capture>),
+}
+
+impl Opened {
+    /// The kind of file it was.
+    pub fn kind(&self) -> FileKind {
+        match self {
+            Opened::Skeleton(_) => FileKind::Skeleton,
+            Opened::Pose(_) => FileKind::Pose,
+            Opened::Document(_) => FileKind::Document,
+            Opened::Character(_) => FileKind::Character,
+            Opened::Capture(_) => FileKind::Capture,
+        }
+    }
+}
+
+/// Why a file could not be opened; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file could not be read.
+    #[error("{file}: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is of a kind that is not opened here (an IK problem), or of no kind Marionette
+    /// knows by its start.
+    #[error("{file}: this is {}, not a skeleton, pose, document, character or capture", kind.describe())]
+    NotOpened {
+        /// The file.
+        file: String,
+        /// What it is.
+        kind: FileKind,
+    },
+    /// A skeleton file that does not hold a valid skeleton.
+    #[error(transparent)]
+    Skeleton(#[from] SkeletonError),
+    /// A pose file that could not be parsed.
+    #[error(transparent)]
+    Pose(#[from] PoseError),
+    /// A document that could not be opened.
+    #[error(transparent)]
+    Document(#[from] StageError),
+    /// A character that could not be read.
+    #[error(transparent)]
+    Character(#[from] CharacterError),
+    /// A capture that could not be read.
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+}
+
+/// Opens the file at `path` (a capture read as `capture` says), reading it once.
+pub fn open(path: &Path, capture: CaptureOptions) -> Result<Opened, OpenError> {
+    let file = ron_io::display_path(path);
+    let read = |source| OpenError::Read {
+        file: file.clone(),
+        source,
+    };
+    let bytes =
+        ron_io::read_bytes(path, MAX_DATA_BYTES, "a file Marionette reads").map_err(read)?;
+    let kind = FileKind::of_head(&bytes[..bytes.len().min(64 * 1024)]);
+    match kind {
+        FileKind::Skeleton | FileKind::Pose | FileKind::Document => {
+            let text = text_of(&bytes).map_err(read)?;
+            Ok(match kind {
+                FileKind::Skeleton => {
+                    Opened::Skeleton(Box::new(Skeleton::from_ron_str(text, &file)?))
+                }
+                FileKind::Pose => Opened::Pose(PoseError::parse_ron(text, &file)?),
+                _ => Opened::Document(Box::new(StageFile::from_ron_str(text, path)?.stage)),
+            })
+        }
+        FileKind::Character if looks_like_fbx(&bytes) => {
+            match fbx_content(&bytes, path, capture.take).map_err(CharacterError::from)? {
+                FbxContent::Character(glb) => character(GltfFile::from_bytes(&glb, path)),
+                FbxContent::Take(take) => Ok(Opened::Capture(Box::new(capture_of_fbx(
+                    path, take, capture,
+                )?))),
+            }
+        }
+        FileKind::Character => character(GltfFile::from_bytes(&bytes, path)),
+        FileKind::Capture => Ok(Opened::Capture(Box::new(capture_of_bytes(
+            path, &bytes, capture,
+        )?))),
+        FileKind::Problem | FileKind::Other => Err(OpenError::NotOpened { file, kind }),
+    }
+}
+
+/// The character in a glTF file read.
+fn character(file: Result<GltfFile, crate::gltf::GltfError>) -> Result<Opened, OpenError> {
+    let file = file.map_err(CharacterError::from)?;
+    Ok(Opened::Character(Box::new(Character::from_file(file)?)))
+}
+
+/// A RON file's bytes as text: at most [`MAX_FILE_BYTES`], UTF-8.
+fn text_of(bytes: &[u8]) -> std::io::Result<&str> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB; not a skeleton, pose or document",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )
+    })
+}
