@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use marionette_document::{Stage, StageFile};
+use marionette_document::Stage;
 use marionette_motion::frames_file::{frames_text, json_number};
 use marionette_motion::stage::{StageBaker, StageSummary, write_stage_frames};
 use marionette_motion::{BakeSettings, Baker, bake_with_threads, lock_summary};
@@ -53,9 +53,7 @@ pub struct BakeArgs {
 /// Loads, bakes, writes and prints.
 pub fn run(args: &BakeArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
-    let stage = StageFile::load(&args.document)
-        .map_err(|e| e.to_string())?
-        .stage;
+    let stage = super::open_stage(&args.document)?;
     let doc = match stage.into_one_figure() {
         Ok(doc) => doc,
         Err(stage) => return run_stage(args, &stage, start),

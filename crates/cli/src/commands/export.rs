@@ -9,12 +9,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use marionette_document::{Stage, StageFile};
+use marionette_document::Stage;
+use marionette_interchange::capture::CaptureOptions;
 use marionette_interchange::export::{ExportFormat, Sources, assets_folder, export_bytes};
 use marionette_interchange::file_kind::FileKind;
+use marionette_interchange::open::{OpenError, Opened, open};
 use marionette_interchange::stage::export::{StageExport, export_stage};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
-use marionette_skeleton::Skeleton;
+use marionette_skeleton::{Pose, PoseError, Skeleton};
 
 use crate::output::outln;
 
@@ -74,14 +76,25 @@ pub struct ExportArgs {
 
 /// Loads, bakes, writes.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
-    let text = marionette_skeleton::ron_io::read_text(&args.input)
-        .map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let is_document = FileKind::of_head(text.as_bytes()) == FileKind::Document;
     let mut skeleton_file = args.skeleton.clone();
-    let (skeleton, locks, name, fps, frames) = if is_document {
-        let stage = StageFile::from_ron_str(&text, &args.input)
-            .map_err(|e| e.to_string())?
-            .stage;
+    let opened = match open(&args.input, CaptureOptions::default()) {
+        Ok(Opened::Document(stage)) => Ok(*stage),
+        Ok(Opened::Pose(file)) => Err(Some(file)),
+        // RON whose start names no kind is read as a pose, as the reader says.
+        Err(OpenError::NotOpened {
+            kind: FileKind::Other,
+            ..
+        }) => Err(None),
+        Ok(other) => {
+            return Err(format!(
+                "{}: this is {}, not a document or a pose",
+                args.input.display(),
+                other.kind().describe()
+            ));
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let (skeleton, locks, name, fps, frames) = if let Ok(stage) = opened {
         let doc = match stage.into_one_figure() {
             Ok(doc) => doc,
             Err(stage) => return export_stage_figure(args, &stage),
@@ -125,7 +138,16 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
             ));
         };
         let skeleton = Skeleton::load(skeleton_path).map_err(|e| e.to_string())?;
-        let pose = super::load_pose(&skeleton, Some(&args.input))?;
+        let pose = match opened {
+            Err(Some(file)) => Pose::from_file(&skeleton, &file).map_err(|defects| {
+                PoseError::Invalid {
+                    file: args.input.display().to_string(),
+                    defects,
+                }
+                .to_string()
+            })?,
+            _ => super::load_pose(&skeleton, Some(&args.input))?,
+        };
         let frame = BakedFrame {
             frame: 0,
             q: pose.q,

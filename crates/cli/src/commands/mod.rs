@@ -17,7 +17,9 @@ pub mod solve;
 use std::path::{Path, PathBuf};
 
 use marionette_editing::{Applied, Document, Edit, EditError, Solving};
+use marionette_interchange::capture::CaptureOptions;
 use marionette_interchange::file_kind::FileKind;
+use marionette_interchange::open::{OpenError, Opened, open};
 use marionette_skeleton::{Pose, Skeleton};
 
 /// Loads a skeleton, turning the error into the text `main` prints.
@@ -26,22 +28,56 @@ pub fn load_skeleton(path: &Path) -> Result<Skeleton, String> {
 }
 
 /// A skeleton, a pose and the skeleton file's path, from a skeleton file and an optional pose
-/// file, or from a Document file (its skeleton, and its pose unless a pose file is given).
+/// file, or from a one-figure Document file (its skeleton, and its pose unless a pose file is
+/// given); the file is opened once, by what it holds ([`open`]).
 pub fn load_figure(path: &Path, pose: Option<&Path>) -> Result<(Skeleton, Pose, PathBuf), String> {
-    let text = marionette_skeleton::ron_io::read_text(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if FileKind::of_head(text.as_bytes()) == FileKind::Document {
-        let doc = marionette_document::DocumentFile::from_ron_str(&text, path)
-            .map_err(|e| e.to_string())?;
-        let q = match pose {
-            Some(p) => load_pose(&doc.skeleton, Some(p))?,
-            None => doc.pose,
-        };
-        return Ok((doc.skeleton, q, doc.skeleton_path));
+    let file = path.display();
+    match open(path, CaptureOptions::default()) {
+        Ok(Opened::Document(stage)) => match stage.into_one_figure() {
+            Ok(doc) => {
+                let q = match pose {
+                    Some(p) => load_pose(&doc.skeleton, Some(p))?,
+                    None => doc.pose,
+                };
+                Ok((doc.skeleton, q, doc.skeleton_path))
+            }
+            Err(_) => Err(format!(
+                "{file}: this is a stage document (version 2: several figures or props); only a \
+                 one-figure document (version 1) or a skeleton can be read here"
+            )),
+        },
+        Ok(Opened::Skeleton(skeleton)) => {
+            let q = load_pose(&skeleton, pose)?;
+            Ok((*skeleton, q, path.to_path_buf()))
+        }
+        Ok(other) => Err(format!(
+            "{file}: this is {}, not a skeleton or a document",
+            other.kind().describe()
+        )),
+        // RON whose start names no kind: a skeleton that omits its name, as the reader says.
+        Err(OpenError::NotOpened {
+            kind: FileKind::Other,
+            ..
+        }) => {
+            let skeleton = load_skeleton(path)?;
+            let q = load_pose(&skeleton, pose)?;
+            Ok((skeleton, q, path.to_path_buf()))
+        }
+        Err(e) => Err(e.to_string()),
     }
-    let skeleton = load_skeleton(path)?;
-    let pose = load_pose(&skeleton, pose)?;
-    Ok((skeleton, pose, path.to_path_buf()))
+}
+
+/// The stage (a document of either version) at `path`, opened once ([`open`]), or why not.
+pub fn open_stage(path: &Path) -> Result<marionette_document::Stage, String> {
+    match open(path, CaptureOptions::default()) {
+        Ok(Opened::Document(stage)) => Ok(*stage),
+        Ok(other) => Err(format!(
+            "{}: this is {}, not a document",
+            path.display(),
+            other.kind().describe()
+        )),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Loads a pose for `skeleton`, or the rest pose when no file is given.
