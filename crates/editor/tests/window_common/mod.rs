@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use bevy::color::Srgba;
+
 /// The editor opened on `args` (a document or a character, say) in `dir`, playing `script`;
 /// the user's data folder is `dir/data` and no native dialog is shown.
 pub fn run_editor_on(dir: &Path, args: &[&str], script: &str) -> Output {
@@ -75,4 +77,59 @@ pub fn check_keyed_crouch_and_export(dir: &Path, joints: usize) {
         .as_u64()
         .expect("an animation");
     assert_eq!(json["accessors"][time as usize]["count"], 25);
+}
+
+/// A fresh scratch folder for test `name` (removed first if a run left one).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("marionette-editor-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// The editor under Xvfb in `dir` on the built-in humanoid, playing `script`.
+pub fn run_editor(dir: &Path, script: &str) -> std::process::Output {
+    std::fs::write(dir.join("script.ron"), script).expect("write script");
+    let xvfb = Command::new("xvfb-run").arg("--help").output();
+    assert!(
+        xvfb.is_ok(),
+        "xvfb-run is missing: run scripts/ensure-system-packages.sh (installs xvfb and \
+         mesa-vulkan-drivers)"
+    );
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_marionette-editor"))
+        .args(["--replay", "script.ron"])
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("WGPU_BACKEND", "vulkan")
+        .env(marionette_editor::files::NO_NATIVE_DIALOGS, "1")
+        .output()
+        .expect("run the editor")
+}
+
+/// The editor opened on a copy of the RiggedFigure test character in `dir`, playing `script`.
+pub fn run_on_rigged_figure(dir: &Path, script: &str) -> std::process::Output {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../interchange/tests/data/characters/RiggedFigure.gltf");
+    std::fs::copy(&source, dir.join("RiggedFigure.gltf")).expect("copy the character");
+    run_editor_on(dir, &["RiggedFigure.gltf"], script)
+}
+
+/// The colour of a screenshot's pixel (sRGB, 0–1).
+pub fn pixel(png: &Path, x: u32, y: u32) -> Srgba {
+    let bytes = std::fs::read(png).expect("the screenshot was written");
+    let image = bevy::image::Image::from_buffer(
+        &bytes,
+        bevy::image::ImageType::Extension("png"),
+        bevy::image::CompressedImageFormats::NONE,
+        true,
+        bevy::image::ImageSampler::Default,
+        bevy::asset::RenderAssetUsages::default(),
+    )
+    .expect("the screenshot decodes");
+    image
+        .get_color_at(x, y)
+        .expect("inside the image")
+        .to_srgba()
 }
