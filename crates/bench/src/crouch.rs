@@ -6,7 +6,7 @@
 //! second-order move can start.
 
 use marionette_document::{LockKind, LockPart};
-use marionette_editing::{ChainMode, Document, Grip, IkRunner, IkSettings, Ray};
+use marionette_editing::{ChainMode, Document, Grip, Ray};
 
 use crate::edits;
 use marionette_ik::SolverKind;
@@ -21,12 +21,7 @@ use crate::table::Table;
 /// [`MAX_FRAMES`]).
 pub fn run(kind: SolverKind, depth: f64) -> (f64, f64, Option<usize>) {
     let mut doc = Document::new(builtin::humanoid(), None);
-    let runner = IkRunner::new(IkSettings {
-        solver: kind,
-        ..IkSettings::default()
-    })
-    .expect("default settings");
-    let mut solving = edits::solving(runner, ChainMode::NearestBranch);
+    let mut solving = edits::solving_by(kind, ChainMode::NearestBranch);
     for heel in ["left heel", "right heel"] {
         let site = doc.skeleton().site_by_name(heel).expect("heel");
         edits::lock(

@@ -3,9 +3,13 @@
 //! [`Edit::DragTo`] per frame, the drag ended), so the numbers are the editor's.
 
 use marionette_document::{LockKind, LockPart};
+use std::time::Instant;
+
 use marionette_editing::{
-    Applied, ChainMode, Document, Edit, EditError, Grip, IkRunner, Ray, SolveOutcome, Solving,
+    Applied, ChainMode, Document, Edit, EditError, Grip, IkRunner, IkSettings, Ray, SolveOutcome,
+    Solving,
 };
+use marionette_ik::SolverKind;
 
 /// Solving with `runner`, drags moving `mode`'s chain.
 pub fn solving(runner: IkRunner, mode: ChainMode) -> Solving {
@@ -14,6 +18,15 @@ pub fn solving(runner: IkRunner, mode: ChainMode) -> Solving {
         chain_mode: mode,
         ..Solving::default()
     }
+}
+
+/// Solving with `kind`'s default settings, drags moving `mode`'s chain.
+pub fn solving_by(kind: SolverKind, mode: ChainMode) -> Solving {
+    let settings = IkSettings {
+        solver: kind,
+        ..IkSettings::default()
+    };
+    solving(IkRunner::new(settings).expect("default settings"), mode)
 }
 
 /// Locks `part` where it is now (panics when refused: the bench's figures are known).
@@ -33,6 +46,19 @@ pub fn step(doc: &mut Document, ray: &Ray, solving: &mut Solving) -> Option<Solv
         Ok(Applied::Stepped(outcome)) => Some(*outcome),
         _ => None,
     }
+}
+
+/// [`step`] timed: its µs pushed onto `micros` (the editor's frame of IK work).
+pub fn timed_step(
+    doc: &mut Document,
+    ray: &Ray,
+    solving: &mut Solving,
+    micros: &mut Vec<f64>,
+) -> Option<SolveOutcome> {
+    let began = Instant::now();
+    let outcome = step(doc, ray, solving);
+    micros.push(began.elapsed().as_secs_f64() * 1e6);
+    outcome
 }
 
 /// Ends the drag (one undo step).

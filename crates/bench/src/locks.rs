@@ -4,10 +4,8 @@
 //! frames in the front view through the editor's document ([`marionette_editing::Edit::DragTo`]). The
 //! centre-of-mass lock moves every DOF, so every lock is in every frame's goal set.
 
-use std::time::Instant;
-
 use marionette_document::{LockKind, LockPart};
-use marionette_editing::{ChainMode, Document, Grip, IkRunner, IkSettings};
+use marionette_editing::{ChainMode, Document, Grip};
 
 use crate::edits;
 use marionette_ik::SolverKind;
@@ -37,12 +35,7 @@ pub struct LockedDrag {
 /// The locked drag with `kind` for `frames` frames.
 pub fn run(kind: SolverKind, frames: usize) -> LockedDrag {
     let mut doc = Document::new(builtin::humanoid(), None).standing();
-    let runner = IkRunner::new(IkSettings {
-        solver: kind,
-        ..IkSettings::default()
-    })
-    .expect("settings");
-    let mut solving = edits::solving(runner, ChainMode::NearestBranch);
+    let mut solving = edits::solving_by(kind, ChainMode::NearestBranch);
     let site = |doc: &Document, n: &str| LockPart::Site(doc.skeleton().site_by_name(n).expect(n));
     for (part, kind) in [
         (site(&doc, "left heel"), LockKind::Pose),
@@ -61,9 +54,8 @@ pub fn run(kind: SolverKind, frames: usize) -> LockedDrag {
         let a = std::f64::consts::TAU * f as f64 / 200.0;
         let cursor = start + Vector3::new(0.2 * a.sin(), 0.25 * (1.0 - a.cos()), 0.0);
         let ray = ray_through(&cursor);
-        let began = Instant::now();
-        let outcome = edits::step(&mut doc, &ray, &mut solving).expect("dragging");
-        micros.push(began.elapsed().as_secs_f64() * 1e6);
+        let outcome =
+            edits::timed_step(&mut doc, &ray, &mut solving, &mut micros).expect("dragging");
         let lock = doc
             .lock_violations()
             .iter()

@@ -9,10 +9,10 @@
 //! - every system the editor adds is in an `EditorSet` (the frame's one spine);
 //! - the editor writes the open document (`ResMut<OpenDocument>`) only where edits are applied,
 //!   files replace or save it, and the drag in progress takes its step;
-//! - one BVH capture reader and one character import: the command line, the editor, the editing
-//!   crate and the fuzzer read captures through `read_capture` and import characters through
-//!   `import_character`, never the parser or the importer beneath them, and a character file is
-//!   opened only where a document reads its skin.
+//! - one door for files: the command line, the editor, the editing crate and the fuzzer open
+//!   files through `open` (or read a capture through `read_capture`) and import characters
+//!   through `import_of`, never the parser or the importer beneath them nor `FileKind::of`, and a
+//!   character file is opened on its own only where a document reads its skin.
 
 #[path = "structure/imports.rs"]
 mod imports;
@@ -318,7 +318,7 @@ fn front_ends_read_captures_and_characters_through_one_reader_each() {
     }
     assert!(
         found.is_empty(),
-        "read around open / read_capture / import_character:\n{}",
+        "read around open / read_capture / import_of:\n{}",
         found.join("\n")
     );
 }

@@ -32,6 +32,18 @@ pub enum BesideChange {
     },
 }
 
+impl BesideChange {
+    /// What it does, as a replay's log names a step.
+    pub fn what(&self) -> &'static str {
+        match self {
+            BesideChange::ShowTrail { .. } => "show the trail",
+            BesideChange::HideTrails => "hide the trails",
+            BesideChange::CopyPose(_) => "copy the pose",
+            BesideChange::PastePose { .. } => "paste the pose",
+        }
+    }
+}
+
 /// What a request carried out leads to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BesideOutcome {

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use marionette_interchange::capture::{Capture, CaptureOptions, CaptureScale, read_capture};
+use marionette_interchange::capture::{Capture, CaptureOptions, CaptureScale};
 use marionette_interchange::character::{Character, CharacterImport, import_of};
 use marionette_interchange::open::{OpenError, Opened, open};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
@@ -213,25 +213,10 @@ impl Document {
         })
     }
 
-    /// Imports a rigged glTF character (`.glb`, `.gltf`, `.vrm`): its skeleton written beside it
-    /// (`NAME.skeleton.ron`, naming the file as its skin), a new unsaved document at its rest
-    /// pose holding the character read; with what was recognised, line by line.
-    pub fn import_character(
-        path: &Path,
-    ) -> Result<(ImportedCharacterDocument, Vec<String>), String> {
-        match open(path, CaptureOptions::default()).map_err(|e| e.to_string())? {
-            Opened::Character(character) => {
-                Document::character_document(*character, path).map_err(|e| e.to_string())
-            }
-            other => Err(format!(
-                "{}: this is {}, not a rigged character",
-                path.display(),
-                other.kind().describe()
-            )),
-        }
-    }
-
-    /// [`Document::import_character`] of a character already read from `path`.
+    /// A rigged character read from `path` (`.glb`, `.gltf`, `.vrm`, `.fbx`) imported: its
+    /// skeleton written beside it (`NAME.skeleton.ron`, naming the file as its skin), a new
+    /// unsaved document at its rest pose holding the character; with what was recognised, line
+    /// by line.
     pub(crate) fn character_document(
         character: Character,
         path: &Path,
@@ -263,15 +248,8 @@ impl Document {
         ))
     }
 
-    /// Imports a BVH capture: its skeleton written beside it (`NAME.skeleton.ron`), a new
-    /// unsaved document with one sequence keyed on every frame, shown. Lengths are scaled as
-    /// [`CaptureScale::Guess`] says (centimetres when the figure is taller than 10 units).
-    pub fn import_bvh(path: &Path) -> Result<ImportedCapture, String> {
-        let capture = read_capture(path, CaptureScale::Guess, 1).map_err(|e| e.to_string())?;
-        Document::capture_document(capture).map_err(|e| e.to_string())
-    }
-
-    /// [`Document::import_bvh`] of a capture already read.
+    /// A capture read imported: its skeleton written beside it (`NAME.skeleton.ron`), a new
+    /// unsaved document with one sequence keyed on every frame, shown.
     fn capture_document(capture: Capture) -> Result<ImportedCapture, OpenError> {
         let path = capture.path.as_path();
         let skeleton_path = path.with_file_name(format!("{}.skeleton.ron", capture.name));

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// Bytes read from the start of a file to tell its kind.
-const HEAD_BYTES: u64 = 64 * 1024;
+pub(crate) const HEAD_BYTES: u64 = 64 * 1024;
 
 /// A kind of file Marionette reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,10 +11,8 @@ use marionette_skeleton::ron_io::{self, MAX_DATA_BYTES, MAX_FILE_BYTES};
 use marionette_skeleton::{PoseError, PoseFile, Skeleton, SkeletonError};
 
 use crate::capture::{Capture, CaptureError, CaptureOptions, capture_of_bytes, capture_of_fbx};
-use crate::character::{Character, CharacterError};
-use crate::fbx::{FbxContent, fbx_content, looks_like_fbx};
-use crate::file_kind::FileKind;
-use crate::gltf::GltfFile;
+use crate::character::{Character, CharacterBytes, CharacterError, gltf_or_take};
+use crate::file_kind::{FileKind, HEAD_BYTES};
 
 /// What a file holds.
 #[derive(Debug)]
@@ -91,27 +89,24 @@ pub fn open(path: &Path, capture: CaptureOptions) -> Result<Opened, OpenError> {
     };
     let bytes =
         ron_io::read_bytes(path, MAX_DATA_BYTES, "a file Marionette reads").map_err(read)?;
-    let kind = FileKind::of_head(&bytes[..bytes.len().min(64 * 1024)]);
+    let kind = FileKind::of_head(&bytes[..bytes.len().min(HEAD_BYTES as usize)]);
     match kind {
         FileKind::Skeleton | FileKind::Pose | FileKind::Document => {
-            let text = text_of(&bytes).map_err(read)?;
+            let text = text_of(bytes).map_err(read)?;
             Ok(match kind {
                 FileKind::Skeleton => {
-                    Opened::Skeleton(Box::new(Skeleton::from_ron_str(text, &file)?))
+                    Opened::Skeleton(Box::new(Skeleton::from_ron_str(&text, &file)?))
                 }
-                FileKind::Pose => Opened::Pose(PoseError::parse_ron(text, &file)?),
-                _ => Opened::Document(Box::new(StageFile::from_ron_str(text, path)?.stage)),
+                FileKind::Pose => Opened::Pose(PoseError::parse_ron(&text, &file)?),
+                _ => Opened::Document(Box::new(StageFile::from_ron_str(&text, path)?.stage)),
             })
         }
-        FileKind::Character if looks_like_fbx(&bytes) => {
-            match fbx_content(&bytes, path, capture.take).map_err(CharacterError::from)? {
-                FbxContent::Character(glb) => character(GltfFile::from_bytes(&glb, path)),
-                FbxContent::Take(take) => Ok(Opened::Capture(Box::new(capture_of_fbx(
-                    path, take, capture,
-                )?))),
+        FileKind::Character => Ok(match gltf_or_take(&bytes, path, capture.take)? {
+            CharacterBytes::Gltf(file) => Opened::Character(Box::new(Character::from_file(file)?)),
+            CharacterBytes::Take(take) => {
+                Opened::Capture(Box::new(capture_of_fbx(path, take, capture)?))
             }
-        }
-        FileKind::Character => character(GltfFile::from_bytes(&bytes, path)),
+        }),
         FileKind::Capture => Ok(Opened::Capture(Box::new(capture_of_bytes(
             path, &bytes, capture,
         )?))),
@@ -119,27 +114,13 @@ pub fn open(path: &Path, capture: CaptureOptions) -> Result<Opened, OpenError> {
     }
 }
 
-/// The character in a glTF file read.
-fn character(file: Result<GltfFile, crate::gltf::GltfError>) -> Result<Opened, OpenError> {
-    let file = file.map_err(CharacterError::from)?;
-    Ok(Opened::Character(Box::new(Character::from_file(file)?)))
-}
-
 /// A RON file's bytes as text: at most [`MAX_FILE_BYTES`], UTF-8.
-fn text_of(bytes: &[u8]) -> std::io::Result<&str> {
+fn text_of(bytes: Vec<u8>) -> std::io::Result<String> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(std::io::Error::other(format!(
             "larger than {} MiB; not a skeleton, pose or document",
             MAX_FILE_BYTES >> 20
         )));
     }
-    std::str::from_utf8(bytes).map_err(|e| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "not UTF-8 text (invalid byte at offset {})",
-                e.valid_up_to()
-            ),
-        )
-    })
+    ron_io::utf8_text(bytes)
 }

@@ -100,7 +100,15 @@ pub fn read_bytes(path: &Path, limit: u64, what: &str) -> std::io::Result<Vec<u8
 
 /// Reads a whole UTF-8 text file of at most [`MAX_FILE_BYTES`].
 pub fn read_text(path: &Path) -> std::io::Result<String> {
-    let bytes = read_bytes(path, MAX_FILE_BYTES, "a skeleton, pose or problem file")?;
+    utf8_text(read_bytes(
+        path,
+        MAX_FILE_BYTES,
+        "a skeleton, pose or problem file",
+    )?)
+}
+
+/// A file's `bytes` as UTF-8 text, or the offset of its first byte that is not.
+pub fn utf8_text(bytes: Vec<u8>) -> std::io::Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,

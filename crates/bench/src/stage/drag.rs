@@ -99,9 +99,8 @@ pub fn run(linked: bool, frames: usize) -> [f64; 4] {
         let a = std::f64::consts::TAU * f as f64 / 200.0;
         let cursor = hit + Vector3::new(0.1 * a.sin(), 0.15 * (1.0 - a.cos()), 3.0);
         let ray = Ray::new(cursor, -Vector3::z()).expect("ray");
-        let began = Instant::now();
-        let outcome = edits::step(&mut doc, &ray, &mut solving).expect("dragging");
-        micros.push(began.elapsed().as_secs_f64() * 1e6);
+        let outcome =
+            edits::timed_step(&mut doc, &ray, &mut solving, &mut micros).expect("dragging");
         residual += outcome.report.residual;
         if linked {
             gap = gap.max(

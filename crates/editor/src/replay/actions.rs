@@ -6,7 +6,6 @@
 
 use bevy::input::ButtonState;
 use bevy::prelude::*;
-use marionette_editing::beside::BesideChange;
 use marionette_editing::replay::{Action, Panel, ReplayContext, Window};
 use marionette_editing::{Edit, IkSettings, Step};
 
@@ -105,14 +104,9 @@ fn carry_out(world: &mut World, window: Entity, action: Action) -> bool {
             confirm(world, errors, frames, what)
         }
         Action::Beside(change) => {
-            let what = match &change {
-                BesideChange::ShowTrail { .. } => "show the trail",
-                BesideChange::HideTrails => "hide the trails",
-                BesideChange::CopyPose(_) => "copy the pose",
-                BesideChange::PastePose { .. } => "paste the pose",
-            };
+            let what = change.what().into();
             world.write_message(BesideRequest(change));
-            confirm(world, errors, BESIDE_FRAMES, what.into())
+            confirm(world, errors, BESIDE_FRAMES, what)
         }
         Action::File { action, path, what } => {
             world.write_message(FileRequest::on(action, path));

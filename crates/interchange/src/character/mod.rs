@@ -6,7 +6,7 @@
 //! find the surface under the cursor as drawn ([`skinning`]); its nodes follow a pose
 //! ([`posing`]); and the character is written back with its meshes, materials and skin
 //! untouched and the pose or a baked sequence as an animation ([`export`]). Every front end
-//! imports a character through [`import_character`].
+//! imports a character through [`import_of`], the file opened by [`crate::open::open`].
 
 pub mod build;
 mod error;
@@ -64,17 +64,10 @@ pub struct CharacterImport {
     pub skin: String,
 }
 
-/// Reads the character at `path` and makes its skeleton, to be written at `skeleton_out`: named
-/// after the file's stem, naming the file as its skin by a path relative to `skeleton_out`'s
-/// folder. `marionette import` and the editor's import both come here.
-pub fn import_character(
-    path: &Path,
-    skeleton_out: &Path,
-) -> Result<CharacterImport, CharacterError> {
-    import_of(Character::open(path)?, path, skeleton_out)
-}
-
-/// [`import_character`] of a character already read from `path`.
+/// The skeleton of `character`, read from `path`, to be written at `skeleton_out`: named after
+/// the file's stem, naming the file as its skin by a path relative to `skeleton_out`'s folder.
+/// `marionette import`, the editor's import and the fuzzer all come here (the file opened by
+/// [`crate::open::open`]).
 pub fn import_of(
     character: Character,
     path: &Path,
@@ -104,18 +97,40 @@ pub fn open_as_gltf(path: &Path) -> Result<GltfFile, CharacterError> {
         file: path.display().to_string(),
         why: e.to_string(),
     })?;
-    if !looks_like_fbx(&bytes) {
-        return Ok(GltfFile::from_bytes(&bytes, path)?);
-    }
-    match fbx_content(&bytes, path, None)? {
-        FbxContent::Character(glb) => Ok(GltfFile::from_bytes(&glb, path)?),
-        FbxContent::Take(_) => Err(CharacterError::Fbx(crate::fbx::FbxError {
+    match gltf_or_take(&bytes, path, None)? {
+        CharacterBytes::Gltf(file) => Ok(file),
+        CharacterBytes::Take(_) => Err(CharacterError::Fbx(crate::fbx::FbxError {
             file: path.display().to_string(),
             why: "it holds no skinned mesh: an animation, not a character (import it as a \
                   capture)"
                 .into(),
         })),
     }
+}
+
+/// What a character file's bytes hold, read from `path`: its glTF (as it is, or an FBX file's
+/// scene converted), or, for an FBX file without a skinned mesh, the take `take` names (else its
+/// first), from the same load.
+pub(crate) enum CharacterBytes {
+    /// The character's glTF.
+    Gltf(GltfFile),
+    /// An FBX animation's take.
+    Take(crate::fbx::capture::FbxCapture),
+}
+
+/// The glTF or the FBX take in a character file's `bytes` ([`CharacterBytes`]).
+pub(crate) fn gltf_or_take(
+    bytes: &[u8],
+    path: &Path,
+    take: Option<&str>,
+) -> Result<CharacterBytes, CharacterError> {
+    if !looks_like_fbx(bytes) {
+        return Ok(CharacterBytes::Gltf(GltfFile::from_bytes(bytes, path)?));
+    }
+    Ok(match fbx_content(bytes, path, take)? {
+        FbxContent::Character(glb) => CharacterBytes::Gltf(GltfFile::from_bytes(&glb, path)?),
+        FbxContent::Take(take) => CharacterBytes::Take(take),
+    })
 }
 
 /// Whether the file at `path` starts as an FBX file does (false when it cannot be read: the
