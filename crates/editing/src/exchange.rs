@@ -13,6 +13,7 @@ use marionette_interchange::open::{OpenError, Opened, open};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 
 use crate::document::Document;
+use crate::pose_read::ReadPose;
 
 pub use marionette_interchange::export::ExportFormat;
 
@@ -51,8 +52,8 @@ pub enum OpenedWork {
     Character(ImportedCharacterDocument, Vec<String>),
     /// A capture imported as a new document.
     Capture(ImportedCapture),
-    /// A pose file: for the open document ([`crate::Edit::OpenPose`]).
-    Pose,
+    /// A pose file, read: for the open document ([`crate::Edit::OpenPose`]).
+    Pose(ReadPose),
 }
 
 /// A character imported as a new document.
@@ -209,7 +210,17 @@ impl Document {
                 OpenedWork::Character(imported, report)
             }
             Opened::Capture(capture) => OpenedWork::Capture(Document::capture_document(*capture)?),
-            Opened::Pose(_) => OpenedWork::Pose,
+            Opened::Pose(file) => OpenedWork::Pose(ReadPose {
+                path: path.to_path_buf(),
+                file,
+            }),
+            // The editor does not solve problem files (`marionette solve` does).
+            Opened::Problem(_) => {
+                return Err(OpenError::NotOpened {
+                    file: marionette_skeleton::ron_io::display_path(path),
+                    kind: marionette_interchange::file_kind::FileKind::Problem,
+                });
+            }
         })
     }
 

@@ -3,6 +3,7 @@
 mod edits;
 
 use edits::Edits;
+use marionette_editing::pose_read::ReadPose;
 use marionette_editing::{ChainMode, Document, EditError, IkRunner, IkSettings, Ray, UndoStep};
 use marionette_skeleton::builtin;
 use nalgebra::Vector3;
@@ -126,13 +127,11 @@ fn poses_save_and_load_and_bad_files_change_nothing() {
     let file = dir.join("bent.ron");
     doc.save_pose(&file).expect("saved");
     doc.undo();
-    // Opened as the editor opens it: an edit, one undo step.
+    // Opened as the editor opens it: read once, then an edit, one undo step.
     let mut solving = marionette_editing::Solving::default();
+    let read = ReadPose::read(&file).expect("read");
     let applied = doc
-        .apply(
-            marionette_editing::Edit::OpenPose(file.clone()),
-            &mut solving,
-        )
+        .apply(marionette_editing::Edit::OpenPose(read), &mut solving)
         .expect("loaded");
     assert!(
         matches!(&applied, marionette_editing::Applied::Said(s) if s.contains("bent.ron")),
@@ -140,15 +139,27 @@ fn poses_save_and_load_and_bad_files_change_nothing() {
     );
     assert_eq!(doc.pose(), &saved[..]);
     assert_eq!(doc.history().next_undo(), Some("Open pose bent.ron"));
+    // A file that does not parse is refused when read, naming it.
     let broken = dir.join("broken.ron");
     std::fs::write(&broken, "Pose(version: 1, skeleton: ").expect("write");
-    let err = doc
-        .apply(
-            marionette_editing::Edit::OpenPose(broken.clone()),
-            &mut solving,
-        )
-        .expect_err("syntax error");
+    let err = ReadPose::read(&broken).expect_err("syntax error");
     assert!(err.to_string().contains("broken.ron"), "{err}");
+    // A pose of another skeleton is refused by the edit, naming the file; nothing changes.
+    let alien = dir.join("alien.ron");
+    std::fs::write(&alien, "Pose(joints: {\"no such joint\": [1.0]})").expect("write");
+    let read = ReadPose::read(&alien).expect("parses");
+    let err = doc
+        .apply(marionette_editing::Edit::OpenPose(read), &mut solving)
+        .expect_err("unknown joint");
+    assert!(err.to_string().contains("alien.ron"), "{err}");
+    assert!(err.to_string().contains("no such joint"), "{err}");
+    // Another kind of file is not a pose.
+    let skeleton_file = dir.join("figure.skeleton.ron");
+    let text = doc.skeleton().to_ron_string().expect("text");
+    std::fs::write(&skeleton_file, text).expect("write");
+    let err = ReadPose::read(&skeleton_file).expect_err("a skeleton");
+    assert!(err.to_string().contains("figure.skeleton.ron"), "{err}");
+    assert!(err.to_string().contains("this is a skeleton"), "{err}");
     assert_eq!(doc.pose(), &saved[..]);
     assert_eq!(doc.history().next_undo(), Some("Open pose bent.ron"));
     std::fs::remove_dir_all(&dir).ok();

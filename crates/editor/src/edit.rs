@@ -89,7 +89,7 @@ fn refusal(edit: &Edit, e: &EditError) -> String {
 /// The view state an applied edit changes.
 fn follow_up(edit: &Edit, effects: &mut EditEffects) {
     match *edit {
-        Edit::OpenPose(ref path) => effects.paths.last_pose = Some(path.clone()),
+        Edit::OpenPose(ref read) => effects.paths.last_pose = Some(read.path.clone()),
         Edit::Undo | Edit::Redo | Edit::CancelDrag => effects.ghosts.clear(),
         Edit::Comparison(ref c) if !c.enabled => effects.ghosts.clear(),
         Edit::SelectSequence(_) | Edit::DeleteSequence(_) => effects.playback.playing = false,

@@ -156,27 +156,18 @@ fn assets_dir(given: Option<&Path>, skeleton: Option<&Path>) -> String {
     absolute.to_string_lossy().into_owned()
 }
 
-/// The document a file named at start-up makes, by what it holds (read once); a file whose start
-/// names no kind is read as a skeleton.
+/// The document a file named at start-up makes, by what it holds (read once).
 fn open_named(path: &std::path::Path) -> Result<Document, String> {
     use marionette_editing::exchange::OpenedWork;
-    use marionette_interchange::file_kind::FileKind;
-    use marionette_interchange::open::OpenError;
     match Document::open_work(path) {
         Ok(OpenedWork::Document(document)) => Ok(document),
         Ok(OpenedWork::Skeleton(document)) => Ok(document.standing()),
         Ok(OpenedWork::Character(imported, _)) => Ok(imported.document),
         Ok(OpenedWork::Capture(imported)) => Ok(imported.document),
-        Ok(OpenedWork::Pose) => Err(format!(
+        Ok(OpenedWork::Pose(_)) => Err(format!(
             "{}: a pose file, not a document, skeleton, character or capture",
             path.display()
         )),
-        Err(OpenError::NotOpened {
-            kind: FileKind::Other,
-            ..
-        }) => Document::open(path)
-            .map(Document::standing)
-            .map_err(|e| e.to_string()),
         Err(e) => Err(e.to_string()),
     }
 }

@@ -220,7 +220,7 @@ pub fn prepare_work_folder(repo: &Path, work: &Path) -> Result<(), String> {
 
 /// What the commands do with a file opened: a skeleton's pose computed and written back, a
 /// pose fitted to the stick figure, a document baked and exported, a capture imported and
-/// retargeted, a character imported and exported.
+/// retargeted, a character imported and exported, a problem read with the files it names.
 fn carry_along(opened: Opened, path: &Path, work: &Path) -> Result<(), String> {
     match opened {
         Opened::Skeleton(s) => {
@@ -237,5 +237,8 @@ fn carry_along(opened: Opened, path: &Path, work: &Path) -> Result<(), String> {
         Opened::Document(stage) => paths::document(path, *stage),
         Opened::Capture(capture) => paths::capture(&capture, work),
         Opened::Character(character) => paths::character(*character, path, work),
+        Opened::Problem(text) => Problem::from_ron_str(&text, path)
+            .map(drop)
+            .map_err(|e| e.to_string()),
     }
 }

@@ -251,12 +251,25 @@ impl Problem {
     pub fn load(path: impl AsRef<Path>) -> Result<Problem, ProblemError> {
         let path = path.as_ref();
         let file: ProblemFile = FileError::<ProblemDefect>::read_ron(path)?;
+        Problem::from_file(path, &file)
+    }
+
+    /// A problem from the text of the file at `path` (read already, as
+    /// `marionette_interchange::open` does); the files it names are read relative to `path`.
+    pub fn from_ron_str(text: &str, path: &Path) -> Result<Problem, ProblemError> {
+        let name = marionette_skeleton::ron_io::display_path(path);
+        let file: ProblemFile = FileError::<ProblemDefect>::parse_ron(text, &name)?;
+        Problem::from_file(path, &file)
+    }
+
+    /// A parsed problem file at `path` with the skeleton and start pose it names.
+    fn from_file(path: &Path, file: &ProblemFile) -> Result<Problem, ProblemError> {
         let skeleton = Skeleton::load(relative_to(path, &file.skeleton))?;
         let start = match &file.start {
             Some(p) => Pose::load(&skeleton, relative_to(path, p))?,
             None => Pose::rest(&skeleton),
         };
-        let (chain, goals) = resolve(&skeleton, &file).map_err(|defects| FileError::Invalid {
+        let (chain, goals) = resolve(&skeleton, file).map_err(|defects| FileError::Invalid {
             file: path.display().to_string(),
             defects,
         })?;

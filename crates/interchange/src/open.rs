@@ -28,6 +28,9 @@ pub enum Opened {
     Character(Box<Character>),
     /// A motion capture: BVH, or an FBX file's take.
     Capture(Box<Capture>),
+    /// An IK problem file, as text: the IK crate reads it (`marionette_ik::Problem::from_ron_str`,
+    /// which reads the files it names relative to its path).
+    Problem(String),
 }
 
 impl Opened {
@@ -39,6 +42,7 @@ impl Opened {
             Opened::Document(_) => FileKind::Document,
             Opened::Character(_) => FileKind::Character,
             Opened::Capture(_) => FileKind::Capture,
+            Opened::Problem(_) => FileKind::Problem,
         }
     }
 }
@@ -54,14 +58,25 @@ pub enum OpenError {
         /// Why.
         source: std::io::Error,
     },
-    /// The file is of a kind that is not opened here (an IK problem), or of no kind Marionette
-    /// knows by its start.
+    /// The file is of no kind Marionette knows by its start.
     #[error("{file}: this is {}, not a skeleton, pose, document, character or capture", kind.describe())]
     NotOpened {
         /// The file.
         file: String,
         /// What it is.
         kind: FileKind,
+    },
+    /// RON whose start names no kind, read as neither a skeleton nor a pose.
+    #[error(
+        "{file} is neither a skeleton nor a pose.\nAs a skeleton: {as_skeleton}\nAs a pose: {as_pose}"
+    )]
+    Unnamed {
+        /// The file.
+        file: String,
+        /// Why it is not a skeleton.
+        as_skeleton: Box<SkeletonError>,
+        /// Why it is not a pose.
+        as_pose: Box<PoseError>,
     },
     /// A skeleton file that does not hold a valid skeleton.
     #[error(transparent)]
@@ -91,13 +106,14 @@ pub fn open(path: &Path, capture: CaptureOptions) -> Result<Opened, OpenError> {
         ron_io::read_bytes(path, MAX_DATA_BYTES, "a file Marionette reads").map_err(read)?;
     let kind = FileKind::of_head(&bytes[..bytes.len().min(HEAD_BYTES as usize)]);
     match kind {
-        FileKind::Skeleton | FileKind::Pose | FileKind::Document => {
+        FileKind::Skeleton | FileKind::Pose | FileKind::Document | FileKind::Problem => {
             let text = text_of(bytes).map_err(read)?;
             Ok(match kind {
                 FileKind::Skeleton => {
                     Opened::Skeleton(Box::new(Skeleton::from_ron_str(&text, &file)?))
                 }
                 FileKind::Pose => Opened::Pose(PoseError::parse_ron(&text, &file)?),
+                FileKind::Problem => Opened::Problem(text),
                 _ => Opened::Document(Box::new(StageFile::from_ron_str(&text, path)?.stage)),
             })
         }
@@ -110,7 +126,34 @@ pub fn open(path: &Path, capture: CaptureOptions) -> Result<Opened, OpenError> {
         FileKind::Capture => Ok(Opened::Capture(Box::new(capture_of_bytes(
             path, &bytes, capture,
         )?))),
-        FileKind::Problem | FileKind::Other => Err(OpenError::NotOpened { file, kind }),
+        FileKind::Other => match unnamed_ron(bytes) {
+            Some(text) => skeleton_or_pose(&text, file),
+            None => Err(OpenError::NotOpened { file, kind }),
+        },
+    }
+}
+
+/// The text of a RON file whose top level has no name (`(…)`): a skeleton or a pose that omits
+/// it, told apart by reading it; `None` for anything else.
+fn unnamed_ron(bytes: Vec<u8>) -> Option<String> {
+    let text = text_of(bytes).ok()?;
+    let rest = ron_io::after_comments(&text);
+    rest.starts_with('(').then_some(text)
+}
+
+/// RON with no name at its top read as a skeleton, else as a pose; both reasons when neither.
+fn skeleton_or_pose(text: &str, file: String) -> Result<Opened, OpenError> {
+    let as_skeleton = match Skeleton::from_ron_str(text, &file) {
+        Ok(skeleton) => return Ok(Opened::Skeleton(Box::new(skeleton))),
+        Err(e) => e,
+    };
+    match PoseError::parse_ron(text, &file) {
+        Ok(pose) => Ok(Opened::Pose(pose)),
+        Err(as_pose) => Err(OpenError::Unnamed {
+            file,
+            as_skeleton: Box::new(as_skeleton),
+            as_pose: Box::new(as_pose),
+        }),
     }
 }
 

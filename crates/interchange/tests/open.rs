@@ -99,18 +99,46 @@ fn every_kind_opens_to_what_its_own_reader_reads() {
         panic!("an FBX animation is a capture")
     };
     assert!(take.takes.is_some() && take.frames > 1);
-    // Refused, naming the file and its kind.
+    // An IK problem: its text, once, for the IK crate to read.
     let problem = r.join("crates/fuzz/seeds/problem-reach.ron");
-    match open(&problem, CaptureOptions::default()) {
-        Err(
-            e @ OpenError::NotOpened {
-                kind: FileKind::Problem,
-                ..
-            },
-        ) => {
+    let Opened::Problem(text) = opened(&problem) else {
+        panic!("a problem file")
+    };
+    assert_eq!(text, std::fs::read_to_string(&problem).expect("read"));
+    // RON whose top names no kind: a skeleton, else a pose, else both reasons.
+    let stick = marionette_skeleton::builtin::stickman();
+    let named = stick.to_ron_string().expect("text");
+    let unnamed = dir.path().join("unnamed-skeleton.ron");
+    std::fs::write(&unnamed, named.replacen("Skeleton(", "(", 1)).expect("write");
+    assert!(
+        !std::fs::read_to_string(&unnamed)
+            .expect("read")
+            .contains("Skeleton(")
+    );
+    let Opened::Skeleton(s) = opened(&unnamed) else {
+        panic!("an unnamed skeleton")
+    };
+    assert_eq!(*s, stick);
+    let unnamed_pose = dir.path().join("unnamed-pose.ron");
+    std::fs::write(
+        &unnamed_pose,
+        "// a pose\n(root: (0.0, 1.0, 0.0), joints: {})",
+    )
+    .expect("write");
+    let Opened::Pose(p) = opened(&unnamed_pose) else {
+        panic!("an unnamed pose")
+    };
+    assert_eq!(p.root, [0.0, 1.0, 0.0]);
+    let neither = dir.path().join("neither.ron");
+    std::fs::write(&neither, "(colour: \"blue\")").expect("write");
+    match open(&neither, CaptureOptions::default()) {
+        Err(e @ OpenError::Unnamed { .. }) => {
             let said = e.to_string();
             assert!(
-                said.contains("problem-reach.ron") && said.contains("IK problem"),
+                said.contains("neither.ron")
+                    && said.contains("As a skeleton:")
+                    && said.contains("As a pose:")
+                    && said.contains("colour"),
                 "{said}"
             );
         }

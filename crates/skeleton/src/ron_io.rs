@@ -123,6 +123,16 @@ pub fn utf8_text(bytes: Vec<u8>) -> std::io::Result<String> {
 /// The name of the top-level RON struct (`Skeleton`, `Pose`, `Problem`, ...), skipping
 /// white space, comments and `#![enable(...)]` attributes; `None` when the text starts otherwise.
 pub fn top_level_name(text: &str) -> Option<&str> {
+    let rest = after_comments(text);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+/// RON text after its byte-order mark, leading white space, comments and attributes
+/// (`#![enable(…)]`): where its top-level value starts.
+pub fn after_comments(text: &str) -> &str {
     let mut rest = text.trim_start_matches('\u{feff}');
     loop {
         rest = rest.trim_start();
@@ -136,10 +146,7 @@ pub fn top_level_name(text: &str) -> Option<&str> {
             break;
         }
     }
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len());
-    (end > 0).then(|| &rest[..end])
+    rest
 }
 
 /// Writes a file atomically: to a temporary file beside it, flushed and synced to the disk, then

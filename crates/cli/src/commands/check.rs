@@ -8,9 +8,8 @@ use clap::Args;
 
 use crate::output::outln;
 use marionette_interchange::capture::CaptureOptions;
-use marionette_interchange::file_kind::FileKind;
-use marionette_interchange::open::{OpenError, Opened, open};
-use marionette_skeleton::{Pose, PoseError, Skeleton, ron_io};
+use marionette_interchange::open::{Opened, open};
+use marionette_skeleton::{Pose, PoseError, Skeleton};
 
 /// Arguments of `marionette check`.
 #[derive(Debug, Args)]
@@ -56,33 +55,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
 }
 
 /// What `check` says of the file at `path`, opened once by what it holds ([`open`]); a problem
-/// file is read by the IK crate, a RON file whose start names no kind as a skeleton.
+/// file's text is read by the IK crate.
 fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String> {
     let name = path.display().to_string();
-    let opened = match open(path, CaptureOptions::default()) {
-        Ok(opened) => opened,
-        Err(OpenError::NotOpened {
-            kind: FileKind::Problem,
-            ..
-        }) => {
-            let problem = marionette_ik::Problem::load(path).map_err(|e| e.to_string())?;
-            return Ok(format!(
-                "problem on \"{}\", {} goals, {} state entries move",
-                problem.skeleton.name(),
-                problem.goals.len(),
-                problem.chain.len()
-            ));
-        }
-        Err(OpenError::NotOpened {
-            kind: FileKind::Other,
-            ..
-        }) => {
-            let text = ron_io::read_text(path).map_err(|e| format!("{name}: {e}"))?;
-            let s = Skeleton::from_ron_str(&text, &name).map_err(|e| e.to_string())?;
-            return Ok(skeleton_summary(&s));
-        }
-        Err(e) => return Err(e.to_string()),
-    };
+    let opened = open(path, CaptureOptions::default()).map_err(|e| e.to_string())?;
     match opened {
         Opened::Pose(file) => {
             let Some(skeleton) = skeleton else {
@@ -133,6 +109,16 @@ fn check_file(path: &Path, skeleton: Option<&Skeleton>) -> Result<String, String
             Ok(format!(
                 "character: {}; {humanoid}",
                 skeleton_summary(&s.skeleton)
+            ))
+        }
+        Opened::Problem(text) => {
+            let problem =
+                marionette_ik::Problem::from_ron_str(&text, path).map_err(|e| e.to_string())?;
+            Ok(format!(
+                "problem on \"{}\", {} goals, {} state entries move",
+                problem.skeleton.name(),
+                problem.goals.len(),
+                problem.chain.len()
             ))
         }
         Opened::Capture(c) => Ok(format!(

@@ -16,10 +16,10 @@ pub mod solve;
 
 use std::path::{Path, PathBuf};
 
+use marionette_document::{Placement, Stage};
 use marionette_editing::{Applied, Document, Edit, EditError, Solving};
 use marionette_interchange::capture::CaptureOptions;
-use marionette_interchange::file_kind::FileKind;
-use marionette_interchange::open::{OpenError, Opened, open};
+use marionette_interchange::open::{Opened, open};
 use marionette_skeleton::{Pose, Skeleton};
 
 /// Loads a skeleton, turning the error into the text `main` prints.
@@ -27,48 +27,99 @@ pub fn load_skeleton(path: &Path) -> Result<Skeleton, String> {
     Skeleton::load(path).map_err(|e| e.to_string())
 }
 
-/// A skeleton, a pose and the skeleton file's path, from a skeleton file and an optional pose
-/// file, or from a one-figure Document file (its skeleton, and its pose unless a pose file is
-/// given); the file is opened once, by what it holds ([`open`]).
-pub fn load_figure(path: &Path, pose: Option<&Path>) -> Result<(Skeleton, Pose, PathBuf), String> {
+/// A figure the commands read: a skeleton file's, a one-figure document's or one figure of a
+/// stage, with its pose and where it stands.
+#[derive(Debug)]
+pub struct Figure {
+    /// Its skeleton.
+    pub skeleton: Skeleton,
+    /// Its pose: the pose file's, else the document's, else the rest pose.
+    pub pose: Pose,
+    /// The skeleton's file.
+    pub skeleton_path: PathBuf,
+    /// Where it stands on its stage (the identity for a skeleton file or a version-1 document).
+    pub placement: Placement,
+}
+
+/// The figure in the file at `path`, opened once, by what it holds ([`open`]): a skeleton file
+/// (at `pose`, or its rest pose), a one-figure document or the figure `figure` names of a stage
+/// (at `pose`, or the document's pose). A stage of several figures needs `figure`.
+pub fn load_figure(
+    path: &Path,
+    pose: Option<&Path>,
+    figure: Option<&str>,
+) -> Result<Figure, String> {
+    let opened = open(path, CaptureOptions::default()).map_err(|e| e.to_string())?;
+    figure_in(opened, path, pose, figure)
+}
+
+/// [`load_figure`] of a file opened already.
+pub fn figure_in(
+    opened: Opened,
+    path: &Path,
+    pose: Option<&Path>,
+    figure: Option<&str>,
+) -> Result<Figure, String> {
     let file = path.display();
-    match open(path, CaptureOptions::default()) {
-        Ok(Opened::Document(stage)) => match stage.into_one_figure() {
-            Ok(doc) => {
-                let q = match pose {
-                    Some(p) => load_pose(&doc.skeleton, Some(p))?,
-                    None => doc.pose,
-                };
-                Ok((doc.skeleton, q, doc.skeleton_path))
-            }
-            Err(_) => Err(format!(
-                "{file}: this is a stage document (version 2: several figures or props); only a \
-                 one-figure document (version 1) or a skeleton can be read here"
-            )),
-        },
-        Ok(Opened::Skeleton(skeleton)) => {
-            let q = load_pose(&skeleton, pose)?;
-            Ok((*skeleton, q, path.to_path_buf()))
+    match opened {
+        Opened::Document(stage) => {
+            let index = figure_of(&stage, figure, path)?;
+            let chosen = stage.figures.into_iter().nth(index).expect("a figure");
+            let doc = chosen.document;
+            let q = match pose {
+                Some(p) => load_pose(&doc.skeleton, Some(p))?,
+                None => doc.pose,
+            };
+            Ok(Figure {
+                skeleton: doc.skeleton,
+                pose: q,
+                skeleton_path: doc.skeleton_path,
+                placement: chosen.placement,
+            })
         }
-        Ok(other) => Err(format!(
+        Opened::Skeleton(skeleton) => {
+            if let Some(name) = figure {
+                return Err(format!(
+                    "{file}: this is a skeleton file; --figure \"{name}\" names a figure of a \
+                     stage document"
+                ));
+            }
+            let q = load_pose(&skeleton, pose)?;
+            Ok(Figure {
+                skeleton: *skeleton,
+                pose: q,
+                skeleton_path: path.to_path_buf(),
+                placement: Placement::default(),
+            })
+        }
+        other => Err(format!(
             "{file}: this is {}, not a skeleton or a document",
             other.kind().describe()
         )),
-        // RON whose start names no kind: a skeleton that omits its name, as the reader says.
-        Err(OpenError::NotOpened {
-            kind: FileKind::Other,
-            ..
-        }) => {
-            let skeleton = load_skeleton(path)?;
-            let q = load_pose(&skeleton, pose)?;
-            Ok((skeleton, q, path.to_path_buf()))
-        }
-        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The index of the figure `wanted` names on `stage` (read from `path`); without a name, its
+/// one figure, or an error listing the figures to choose from.
+pub fn figure_of(stage: &Stage, wanted: Option<&str>, path: &Path) -> Result<usize, String> {
+    let file = path.display();
+    match wanted {
+        Some(name) => stage.figure_index(name).ok_or_else(|| {
+            format!(
+                "{file}: no figure \"{name}\" on the stage (figures: {})",
+                stage.figure_list()
+            )
+        }),
+        None if stage.figures.len() == 1 => Ok(0),
+        None => Err(format!(
+            "{file}: a stage holds several figures; say which with --figure NAME (figures: {})",
+            stage.figure_list()
+        )),
     }
 }
 
 /// The stage (a document of either version) at `path`, opened once ([`open`]), or why not.
-pub fn open_stage(path: &Path) -> Result<marionette_document::Stage, String> {
+pub fn open_stage(path: &Path) -> Result<Stage, String> {
     match open(path, CaptureOptions::default()) {
         Ok(Opened::Document(stage)) => Ok(*stage),
         Ok(other) => Err(format!(

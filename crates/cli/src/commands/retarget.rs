@@ -1,10 +1,10 @@
-//! `marionette retarget CAPTURE.bvh --onto TARGET --doc-out OUT.ron [--scale S] [--every N]
-//! [--map MAP.ron] [--clean-feet]`:
-//! a capture's motion put onto another figure (a skeleton file, or a document: its skeleton at
-//! its pose), as a document on the target's skeleton with one sequence. The humanoid map found
-//! on both figures (over which `--map MAP.ron` maps bones by hand) is printed, with what the target's limits kept from the capture. Exit
-//! status: 0 written, 3 written but (with `--clean-feet`) some foot contact could not be held,
-//! 1 bad input (nothing written).
+//! `marionette retarget CAPTURE.bvh --onto TARGET [--figure NAME] --doc-out OUT.ron [--scale S]
+//! [--every N] [--map MAP.ron] [--clean-feet]`: a capture's motion put onto another figure (a
+//! skeleton file, a document: its skeleton at its pose, or the figure of a stage `--figure`
+//! names), as a document on the target's skeleton with one sequence. The humanoid map found on
+//! both figures (over which `--map MAP.ron` maps bones by hand) is printed, with what the
+//! target's limits kept from the capture. Exit status: 0 written, 3 written but (with
+//! `--clean-feet`) some foot contact could not be held, 1 bad input (nothing written).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,7 +25,8 @@ use crate::output::outln;
     marionette retarget 01_01.bvh --onto skeletons/humanoid.ron --doc-out walk.marionette.ron\n  \
     marionette retarget take.bvh --onto hero.marionette.ron --every 2 --doc-out hero-take.ron\n  \
     marionette retarget take.bvh --onto hero.skeleton.ron --map hero-map.ron --doc-out hero-take.ron\n  \
-    marionette retarget take.bvh --onto hero.marionette.ron --where-it-stands --doc-out hero-take.ron")]
+    marionette retarget take.bvh --onto hero.marionette.ron --where-it-stands --doc-out hero-take.ron\n  \
+    marionette retarget take.bvh --onto duet.marionette.ron --figure B --doc-out b-take.ron")]
 pub struct RetargetArgs {
     /// The capture: a BVH file, or an FBX file's take.
     capture: PathBuf,
@@ -35,6 +36,10 @@ pub struct RetargetArgs {
     /// The figure it goes onto: a skeleton file, or a document (its skeleton, from its pose).
     #[arg(long, value_name = "TARGET")]
     onto: PathBuf,
+    /// TARGET a stage: the figure it goes onto (needed when the stage holds several); the new
+    /// document is on that figure's skeleton, from its pose.
+    #[arg(long, value_name = "NAME")]
+    figure: Option<String>,
     /// Where the document goes.
     #[arg(long, value_name = "OUT.ron")]
     doc_out: PathBuf,
@@ -95,7 +100,8 @@ pub fn run(args: &RetargetArgs) -> Result<ExitCode, String> {
         );
     }
     let (captured, name) = (&capture.imported, &capture.name);
-    let (target, target_pose, skeleton_path) = super::load_figure(&args.onto, None)?;
+    let onto = super::load_figure(&args.onto, None, args.figure.as_deref())?;
+    let (target, target_pose, skeleton_path) = (onto.skeleton, onto.pose, onto.skeleton_path);
     let overrides = match &args.map {
         Some(path) => read_map(path, &captured.skeleton, &target)?,
         None => Vec::new(),

@@ -11,6 +11,7 @@ use marionette_skeleton::{Chain, DofId, JointId, Pose, PoseError, ROOT_STATE_LEN
 use super::history::{Change, Edited, History, UndoStep};
 use super::{DISTURBED, Document};
 use crate::EditError;
+use crate::pose_read::ReadPose;
 use crate::solve::{IkRunner, SolveOutcome};
 
 impl Document {
@@ -162,16 +163,12 @@ impl Document {
         self.history.record_as(change, undo);
     }
 
-    /// Loads a pose file (docs/file-formats.md) as one undo step; on error nothing changes.
-    pub(crate) fn load_pose(&mut self, path: impl AsRef<Path>) -> Result<(), PoseError> {
-        let path = path.as_ref();
-        let pose = Pose::load(&self.skeleton, path)?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+    /// Takes a pose file as read (docs/file-formats.md), fitted to the skeleton, as one undo
+    /// step; when it does not fit nothing changes.
+    pub(crate) fn take_pose(&mut self, read: &ReadPose) -> Result<(), PoseError> {
+        let pose = read.pose_of(&self.skeleton)?;
         self.end_drag();
-        self.replace_pose(format!("Open pose {name}"), pose.q, UndoStep::New);
+        self.replace_pose(format!("Open pose {}", read.name()), pose.q, UndoStep::New);
         Ok(())
     }
 

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use marionette_document::{Lock, Sequence};
 use marionette_ik::Goal;
 use marionette_interchange::character::Character;
-use marionette_skeleton::{Chain, Fk, Pose, Skeleton, SkeletonError};
+use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 
 pub mod drag_state;
 mod figure_edits;
@@ -161,15 +161,6 @@ impl Document {
         self.pose = marionette_skeleton::builtin::standing(&self.skeleton).q;
         self.fk.update(&self.skeleton, &self.pose);
         self
-    }
-
-    /// Opens a skeleton file.
-    pub fn open(path: impl AsRef<Path>) -> Result<Document, SkeletonError> {
-        let path = path.as_ref();
-        Ok(Document::new(
-            Skeleton::load(path)?,
-            Some(path.to_path_buf()),
-        ))
     }
 
     /// This document's identity, unique in the process: a view that depends on the skeleton

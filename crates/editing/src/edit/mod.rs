@@ -23,6 +23,7 @@ use nalgebra::Vector3;
 
 use crate::drag::{Grip, Ray};
 use crate::history::UndoStep;
+use crate::pose_read::ReadPose;
 use crate::solve::{Comparison, IkSettings, Solving};
 pub use crate::timeline::SequenceSettings;
 mod said;
@@ -70,9 +71,9 @@ pub enum Edit {
         /// Updates at most.
         budget: usize,
     },
-    /// Open a pose file into the document (its joints' values, clamped to their limits), as
-    /// one undo step.
-    OpenPose(std::path::PathBuf),
+    /// Open a pose file, as read ([`ReadPose`]), into the document (its joints' values, clamped
+    /// to their limits), as one undo step.
+    OpenPose(ReadPose),
     /// Begin a drag of what a press gripped, moving the chain the [`Solving`]'s chain mode
     /// says; the pose then changes live ([`Edit::DragTo`]).
     BeginDrag(Grip),
@@ -336,10 +337,13 @@ impl Document {
                 crate::swivel::set_swivel(self, &limb, angle, undo).map_err(EditError::Swivel)?;
             }
             Edit::SolveUntilSatisfied { budget } => return Ok(self.solved(runner, budget)),
-            Edit::OpenPose(path) => {
-                self.load_pose(&path)
+            Edit::OpenPose(read) => {
+                self.take_pose(&read)
                     .map_err(|e| EditError::PoseFile(e.to_string()))?;
-                return Ok(Applied::Said(format!("Opened pose {}", path.display())));
+                return Ok(Applied::Said(format!(
+                    "Opened pose {}",
+                    read.path.display()
+                )));
             }
             Edit::BeginDrag(grip) => self.begin_grip(grip, solving.chain_mode)?,
             Edit::DragTo(ray) => {

@@ -116,8 +116,7 @@ impl Document {
     /// (`.glb`, `.gltf`, `.vrm`: imported, its skeleton written beside it) or, for `None`,
     /// the built-in humanoid; standing.
     pub fn figure_from_file(file: Option<&Path>) -> Result<Document, EditError> {
-        use marionette_interchange::file_kind::FileKind;
-        use marionette_interchange::open::{OpenError, Opened, open};
+        use marionette_interchange::open::{Opened, open};
         let Some(path) = file else {
             return Ok(Document::new(marionette_skeleton::builtin::humanoid(), None).standing());
         };
@@ -132,12 +131,6 @@ impl Document {
                 doc.saved_revision = 0;
                 Ok(doc)
             }
-            Err(OpenError::NotOpened {
-                kind: FileKind::Other,
-                ..
-            }) => Document::open(path)
-                .map(Document::standing)
-                .map_err(|e| refused(e.to_string())),
             Ok(other) => Err(refused(format!(
                 "{}: a figure is a skeleton or a character file, not {}",
                 path.display(),

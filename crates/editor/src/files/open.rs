@@ -3,18 +3,19 @@
 //! [`Document::open_work`] ([`marionette_interchange::open`]) and take what it holds: a
 //! document is opened, a skeleton starts a new document, a character or a capture is imported
 //! as a new document (its skeleton written beside the file), a pose is applied to the open
-//! document. A file whose start names no kind is tried as a skeleton, then as a pose of the open
-//! skeleton. Every failure says which file and why, and changes nothing.
+//! document. A file whose start names no kind is tried as a skeleton, then as a pose (by
+//! [`marionette_interchange::open`]). Every failure says which file
+//! and why, and changes nothing.
 
 use std::path::Path;
 
-use marionette_editing::Document;
 use marionette_editing::exchange::{ImportedCapture, ImportedCharacterDocument, OpenedWork};
+use marionette_editing::{Document, Edit};
 use marionette_interchange::file_kind::FileKind;
 use marionette_interchange::open::OpenError;
 
 use super::work::FileWork;
-use crate::messages::FileAction;
+use crate::messages::{EditRequest, FileAction};
 
 impl FileWork<'_, '_> {
     /// Opens `path` by what it holds; `asked` is the menu's action (`None`: a dropped file),
@@ -27,11 +28,9 @@ impl FileWork<'_, '_> {
                 self.took_character(path, imported, &report);
             }
             Ok(OpenedWork::Capture(imported)) => self.took_capture(path, imported),
-            Ok(OpenedWork::Pose) => self.carry_out(FileAction::OpenPose, path),
-            Err(OpenError::NotOpened {
-                kind: FileKind::Other,
-                ..
-            }) => self.open_unnamed(path),
+            Ok(OpenedWork::Pose(read)) => {
+                self.edits.write(EditRequest(Edit::OpenPose(read)));
+            }
             Err(OpenError::NotOpened {
                 kind: FileKind::Problem,
                 ..
@@ -124,22 +123,5 @@ impl FileWork<'_, '_> {
             imported.scale,
             imported.skeleton_path.display()
         ));
-    }
-
-    /// A file whose start names no kind: a skeleton if it reads as one, else a pose of the open
-    /// skeleton; when it is neither, both reasons are shown and nothing changes.
-    fn open_unnamed(&mut self, path: &Path) {
-        let skeleton_error = match Document::open(path) {
-            Ok(document) => return self.took_skeleton(path, document),
-            Err(e) => e,
-        };
-        match marionette_skeleton::Pose::load(self.document.skeleton(), path) {
-            Ok(_) => self.carry_out(FileAction::OpenPose, path),
-            Err(pose_error) => self.notices.error(format!(
-                "{} is neither a skeleton nor a pose of this skeleton.\nAs a skeleton: \
-                 {skeleton_error}\nAs a pose: {pose_error}",
-                path.display()
-            )),
-        }
     }
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use marionette_editing::pose_read::ReadPose;
 use marionette_editing::{Applied, Document, Edit, Solving};
 
 use crate::drag::ghosts::Ghosts;
@@ -26,7 +27,7 @@ pub struct FileWork<'w, 's> {
     ghosts: ResMut<'w, Ghosts>,
     running: Option<Res<'w, RunningExport>>,
     commands: Commands<'w, 's>,
-    edits: MessageWriter<'w, EditRequest>,
+    pub(super) edits: MessageWriter<'w, EditRequest>,
     /// Saves and exports asked for during a drag, carried out the frame after its end.
     pub(super) after_drag: Local<'s, Vec<(FileAction, PathBuf)>>,
 }
@@ -48,10 +49,13 @@ impl FileWork<'_, '_> {
             FileAction::SaveDocument | FileAction::SaveDocumentAs => {
                 self.save_document(path);
             }
-            FileAction::OpenPose => {
-                self.edits
-                    .write(EditRequest(Edit::OpenPose(path.to_path_buf())));
-            }
+            // Only a pose: another kind of file would replace the work without asking.
+            FileAction::OpenPose => match ReadPose::read(path) {
+                Ok(read) => {
+                    self.edits.write(EditRequest(Edit::OpenPose(read)));
+                }
+                Err(e) => self.notices.error(format!("Could not open the pose: {e}")),
+            },
             FileAction::SavePose | FileAction::SavePoseAs => self.save_pose(path),
             FileAction::AddFigure => {
                 let stem = path
