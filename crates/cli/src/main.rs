@@ -39,6 +39,9 @@ enum Command {
     Retarget(commands::retarget::RetargetArgs),
     /// Find a sequence's foot contacts and lock them, so planted feet stay put when baked.
     Cleanup(commands::cleanup::CleanupArgs),
+    /// The physics assistant: `physics masses FILE` (each segment's mass by de Leva, the
+    /// centre of mass at rest).
+    Physics(commands::physics::PhysicsArgs),
     /// Run the benchmark suite (the papers' problems and the peer protocols) and print tables.
     Bench(commands::bench::BenchArgs),
     /// Pose the built-in humanoid and print where its hands, feet and centre of mass land.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Import(args) => commands::import::run(&args),
         Command::Retarget(args) => commands::retarget::run(&args),
         Command::Cleanup(args) => commands::cleanup::run(&args),
+        Command::Physics(args) => commands::physics::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };

@@ -11,6 +11,7 @@ pub mod demo;
 pub mod export;
 pub mod fk;
 pub mod import;
+pub mod physics;
 pub mod retarget;
 pub mod solve;
 
