@@ -15,6 +15,7 @@ pub mod interchange;
 pub mod limb;
 pub mod locks;
 pub mod peer;
+pub mod physics;
 pub mod planar;
 pub mod planted;
 pub mod problems;
@@ -30,7 +31,7 @@ pub use problems::{site_goals, skeletons_dir};
 pub use table::Table;
 
 /// The protocols of the suite, by the name `marionette bench --only` takes, in run order.
-pub const PROTOCOLS: [&str; 19] = [
+pub const PROTOCOLS: [&str; 20] = [
     "tracking",
     "planar",
     "convergence",
@@ -50,6 +51,7 @@ pub const PROTOCOLS: [&str; 19] = [
     "stage",
     "stage-drag",
     "timing",
+    "physics",
 ];
 
 /// Runs the whole suite; `quick` uses fewer targets (for smoke tests), not fewer protocols.
@@ -85,6 +87,7 @@ pub fn run_only(skeletons: &Path, quick: bool, names: &[&str]) -> Vec<Table> {
                 stage::bake::table(if quick { 100 } else { 1_000 }, if quick { 1 } else { 11 })
             }
             "stage-drag" => stage::drag::table(if quick { 60 } else { 600 }),
+            "physics" => physics::table(if quick { 1 } else { 5 }),
             _ => drag_reach::table(
                 &drag_reach::shipped(skeletons),
                 &drag_reach::random(if quick { 5 } else { 40 }),

@@ -98,3 +98,132 @@ fn a_figure_without_roles_and_bad_input_are_said_so() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+fn capture(name: &str) -> String {
+    let path = Path::new("/usr/share/assimp/models/BVH").join(name);
+    assert!(
+        path.exists(),
+        "{}: install assimp-testmodels",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+#[test]
+fn check_reads_flights_says_its_guess_and_exits_by_what_it_flags() {
+    let jumps = capture("01_01.bvh");
+    let o = marionette(&["physics", "check", &jumps]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("guessed: CMU's units"), "{said}");
+    assert!(said.contains("10 ballistic"), "{said}");
+    let report = json(&["physics", "check", &jumps, "--scale", "0.05644", "--json"]);
+    assert_eq!(report["frames"], 2752);
+    assert_eq!(report["com"].as_array().expect("com").len(), 2752);
+    assert_eq!(report["support"].as_array().expect("support").len(), 2752);
+    assert_eq!(number(&report["scale"]), 0.05644);
+    assert!(report["unit_hint"].is_null());
+    let spans = report["spans"].as_array().expect("spans");
+    assert_eq!(spans.len(), 10);
+    for s in spans {
+        assert_eq!(s["kind"], "ballistic");
+        // Each span's frames have no support; the frames either side have some.
+        let (from, to) = (
+            s["from"].as_u64().expect("from") as usize,
+            s["to"].as_u64().expect("to") as usize,
+        );
+        for f in from..=to {
+            assert_eq!(report["support"][f], 0, "frame {f}");
+        }
+        assert!(number(&report["support"][from - 1]) > 0.0);
+        assert!(number(&report["support"][to + 1]) > 0.0);
+    }
+    // Read as centimetres: the flights agree on a g of about 1.7 and the unit is told.
+    let wrong = json(&["physics", "check", &jumps, "--scale", "0.01", "--json"]);
+    let hint = number(&wrong["unit_hint"]["scale"]);
+    assert!((hint - 0.05644).abs() < 0.1 * 0.05644, "{hint}");
+    // The climb's hangs flag nothing as a flight, but some of its quiet frames lean off
+    // their support: exit 3.
+    let climb = marionette(&["physics", "check", &capture("01_03.bvh")]);
+    assert_eq!(climb.status.code(), Some(3));
+}
+
+#[test]
+fn check_refuses_what_it_cannot_read_naming_it() {
+    let humanoid = repo().join("skeletons/humanoid.ron");
+    let humanoid = humanoid.to_str().expect("path");
+    let jumps = capture("01_01.bvh");
+    let dir = tempfile::tempdir().expect("a folder");
+    let doc = dir.path().join("still.marionette.ron");
+    std::fs::write(
+        &doc,
+        format!("Document(version: 1, skeleton: {humanoid:?}, locks: [], sequences: [])"),
+    )
+    .expect("write");
+    let doc = doc.to_str().expect("path");
+    for (args, expected) in [
+        (vec![humanoid], "not a capture or a document"),
+        (vec![&jumps, "--sequence", "x"], "are for documents"),
+        (vec![&jumps, "--mass", "0"], "mass must be"),
+        (vec![doc], "--sequence NAME"),
+        (vec![doc, "--sequence", "jump"], "\"jump\""),
+        (
+            vec![doc, "--sequence", "jump", "--scale", "2"],
+            "are for captures",
+        ),
+        (vec!["missing.bvh"], "missing.bvh"),
+    ] {
+        let mut all = vec!["physics", "check"];
+        all.extend(&args);
+        let o = marionette(&all);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn check_bakes_a_documents_sequence_and_its_locks_hold_it_up() {
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::create_dir(dir.path().join("skeletons")).expect("a folder");
+    std::fs::copy(
+        repo().join("skeletons/humanoid.ron"),
+        dir.path().join("skeletons/humanoid.ron"),
+    )
+    .expect("copy");
+    let doc = dir.path().join("crouch.marionette.ron");
+    std::fs::copy(
+        repo().join("crates/fuzz/seeds/document-crouch.marionette.ron"),
+        &doc,
+    )
+    .expect("copy");
+    let doc = doc.to_str().expect("path");
+    let report = json(&["physics", "check", doc, "--sequence", "crouch", "--json"]);
+    assert_eq!(report["frames"], 25);
+    assert_eq!(number(&report["fps"]), 24.0);
+    assert!(report["scale"].is_null());
+    assert!(report["spans"].as_array().expect("spans").is_empty());
+    // Both heels are locked on the floor on every frame: at least two supports each frame.
+    for (f, n) in report["support"]
+        .as_array()
+        .expect("support")
+        .iter()
+        .enumerate()
+    {
+        assert!(number(n) >= 2.0, "frame {f}: {n}");
+    }
+    // The crouch lowers the centre of mass.
+    let com = report["com"].as_array().expect("com");
+    assert!(
+        number(&com[24][1]) < number(&com[0][1]) - 0.04,
+        "{} {}",
+        com[0],
+        com[24]
+    );
+}

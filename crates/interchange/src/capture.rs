@@ -13,17 +13,36 @@ use crate::bvh;
 use crate::bvh::import::{ImportError, Imported, import};
 use crate::bvh::parse::BvhError;
 
-/// A figure taller than this many units on its first frame is taken to be in centimetres
-/// ([`CaptureScale::Guess`]); no person is 10 m tall, and few captures are in millimetres.
-pub const CENTIMETRE_HEIGHT: f64 = 10.0;
+/// The height a guessed scale makes a capture's figure on its first frame (metres, lowest to
+/// highest joint): an adult's ([`CaptureScale::Guess`]).
+pub const PERSON_HEIGHT: f64 = 1.70;
+
+/// Units captures are written in, metres each: millimetres, centimetres, inches, CMU's
+/// (1/0.45 inch, the cgspeed BVH files), decimetres, feet, metres. A guess within
+/// [`UNIT_TOLERANCE`] of one of them is taken to be it.
+pub const KNOWN_UNITS: [(f64, &str); 7] = [
+    (0.001, "millimetres"),
+    (0.01, "centimetres"),
+    (0.0254, "inches"),
+    (0.0254 / 0.45, "CMU's units (1/0.45 inch)"),
+    (0.1, "decimetres"),
+    (0.3048, "feet"),
+    (1.0, "metres"),
+];
+
+/// How far (as a ratio) a guessed scale may be from a known unit to be taken as it: a person
+/// is 1.70 m ± 25 %.
+pub const UNIT_TOLERANCE: f64 = 1.25;
 
 /// How a capture's lengths become metres.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum CaptureScale {
     /// Multiplied by this (> 0): `--scale`; 1 for a capture in metres, 0.01 in centimetres.
     Times(f64),
-    /// × 0.01 when the figure is taller than [`CENTIMETRE_HEIGHT`] units on its first frame,
-    /// else × 1 (the editor's import, where no one is asked).
+    /// The scale that makes the figure on its first frame a person's height
+    /// ([`PERSON_HEIGHT`]), taken as the nearest of the [`KNOWN_UNITS`] when within
+    /// [`UNIT_TOLERANCE`] of it ([`guess_scale`]; the editor's import, where no one is asked,
+    /// and the physics check without `--scale`).
     Guess,
 }
 
@@ -194,19 +213,39 @@ fn capture_of(
     })
 }
 
-/// 0.01 when the figure on the first frame is taller than [`CENTIMETRE_HEIGHT`] units, else 1.
+/// The scale [`CaptureScale::Guess`] takes for `capture` ([`guess_scale`]).
 pub fn guessed_scale(capture: &bvh::Bvh) -> f64 {
+    guess_scale(capture).0
+}
+
+/// A guessed scale and what it was taken for: the scale that makes the figure on the first
+/// frame [`PERSON_HEIGHT`] tall (lowest to highest joint), or the nearest of the
+/// [`KNOWN_UNITS`] within [`UNIT_TOLERANCE`] of it ("centimetres", …; "a person's height" when
+/// none is). A capture with no frames or no height is taken to be in metres.
+pub fn guess_scale(capture: &bvh::Bvh) -> (f64, &'static str) {
     if capture.frames.is_empty() {
-        return 1.0;
+        return (1.0, "metres");
     }
     let heights = capture.world_positions(0).into_iter().map(|p| p.y);
     let (low, high) = heights.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
         (lo.min(y), hi.max(y))
     });
-    if high - low > CENTIMETRE_HEIGHT {
-        0.01
+    let height = high - low;
+    if !height.is_finite() || height <= 0.0 {
+        return (1.0, "metres");
+    }
+    let wanted = PERSON_HEIGHT / height;
+    let nearest = KNOWN_UNITS
+        .iter()
+        .min_by(|a, b| {
+            let off = |u: f64| (wanted / u).ln().abs();
+            off(a.0).total_cmp(&off(b.0))
+        })
+        .expect("known units");
+    if (wanted / nearest.0).ln().abs() <= UNIT_TOLERANCE.ln() {
+        (nearest.0, nearest.1)
     } else {
-        1.0
+        (wanted, "a person's height")
     }
 }
 
@@ -227,10 +266,11 @@ mod tests {
         MOTION\nFrames: 2\nFrame Time: 0.04\n0 1 0 0\n0 1 0 10\n";
 
     #[test]
-    fn a_tall_figure_is_taken_as_centimetres_and_a_given_scale_is_kept() {
+    fn a_guess_makes_a_person_in_a_known_unit_and_a_given_scale_is_kept() {
         let dir = tempfile::tempdir().expect("a folder");
         let tall = write(dir.path(), "tall.bvh", &SMALL.replace(" H ", " 150 "));
-        let short = write(dir.path(), "short.bvh", &SMALL.replace(" H ", " 0.5 "));
+        let short = write(dir.path(), "short.bvh", &SMALL.replace(" H ", " 1.6 "));
+        let doll = write(dir.path(), "doll.bvh", &SMALL.replace(" H ", " 0.5 "));
         let guessed = read_capture(&tall, CaptureScale::Guess, 1).expect("reads");
         assert_eq!(guessed.scale, 0.01);
         assert_eq!(guessed.name, "tall");
@@ -241,6 +281,13 @@ mod tests {
                 .expect("reads")
                 .scale,
             1.0
+        );
+        // Of no known unit: made a person's height (0.5 units to its head joint).
+        let read = read_capture(&doll, CaptureScale::Guess, 1).expect("reads");
+        assert!(
+            (read.scale - PERSON_HEIGHT / 0.5).abs() < 1e-12,
+            "{}",
+            read.scale
         );
         let given = read_capture(&tall, CaptureScale::Times(0.5), 1).expect("reads");
         assert_eq!(given.scale, 0.5);
@@ -274,14 +321,18 @@ mod tests {
     }
 
     #[test]
-    fn the_cmu_walk_is_in_centimetres() {
+    fn the_cmu_jumps_are_in_cmus_units_and_boxing_in_centimetres() {
         if !Path::new(CMU).exists() {
             panic!(
                 "{CMU} is missing: scripts/ensure-system-packages.sh installs assimp-testmodels"
             );
         }
         let capture = read_capture(Path::new(CMU), CaptureScale::Guess, 1).expect("reads");
-        assert_eq!(capture.scale, 0.01);
+        // CMU's cgspeed files are in 1/0.45 inch (0.05644 m): a 1.5 m figure to its head.
+        assert!((capture.scale - 0.05644).abs() < 1e-5, "{}", capture.scale);
         assert_eq!(capture.frames, capture.imported.sequence.keys.len());
+        let boxing = Path::new(CMU).with_file_name("Boxing_Toes.bvh");
+        let capture = read_capture(&boxing, CaptureScale::Guess, 1).expect("reads");
+        assert_eq!(capture.scale, 0.01);
     }
 }

@@ -276,3 +276,31 @@ fn captures_point_the_same_way_on_every_figure() {
         }
     }
 }
+
+/// The scale a capture is read at does not change what a retarget makes of it: the root's
+/// motion is scaled by the ratio of hip heights and the bones' turns do not depend on lengths.
+/// CMU 01_01 read as centimetres (the old guess) and at the guess that makes its performer a
+/// person's height (CMU's unit) puts the same keys onto the humanoid.
+#[test]
+fn a_retarget_is_the_same_whatever_scale_the_capture_was_read_at() {
+    use marionette_interchange::capture::{CaptureScale, read_capture};
+    use marionette_interchange::retarget::retarget_imported;
+    let path = Path::new("/usr/share/assimp/models/BVH/01_01.bvh");
+    let target = marionette_skeleton::builtin::humanoid();
+    let rest = Pose::rest(&target).q;
+    let onto = |scale| {
+        let c = read_capture(path, scale, 40).expect("reads");
+        retarget_imported(&c.imported, (&target, &rest), &[], "01_01")
+            .expect("retargets")
+            .sequence
+    };
+    let (centimetres, guessed) = (onto(CaptureScale::Times(0.01)), onto(CaptureScale::Guess));
+    assert_eq!(centimetres.keys.len(), guessed.keys.len());
+    let worst = centimetres
+        .keys
+        .iter()
+        .zip(&guessed.keys)
+        .flat_map(|(a, b)| a.pose.q.iter().zip(&b.pose.q).map(|(x, y)| (x - y).abs()))
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-9, "{worst}");
+}

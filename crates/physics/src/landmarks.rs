@@ -25,6 +25,9 @@ pub(crate) struct Figure<'a> {
     pub humanoid: &'a Humanoid,
     /// Estimates made, in words.
     pub notes: Vec<String>,
+    /// The points found that can support the figure: name, the joint it rides on, where
+    /// (world, at rest).
+    pub points: Vec<(String, JointId, Vector3<f64>)>,
 }
 
 impl Figure<'_> {

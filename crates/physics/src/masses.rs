@@ -75,6 +75,19 @@ pub struct Segment {
     pub length: f64,
 }
 
+/// A point of the body that can rest on the floor or a prop (a heel, a toe tip, a knuckle),
+/// fixed in a joint's frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyPoint {
+    /// "left heel", "right toe tip", "left knuckle"; a joint's or site's own name for a figure
+    /// with no roles.
+    pub name: String,
+    /// The joint it rides on.
+    pub joint: JointId,
+    /// Where, in the joint's frame.
+    pub local: Vector3<f64>,
+}
+
 /// Why masses could not be set.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MassError {
@@ -99,6 +112,10 @@ pub struct MassModel {
     pub notes: Vec<String>,
     /// The top of the head at rest (de Leva's vertex), when found by roles.
     pub vertex: Option<Vector3<f64>>,
+    /// The points that can support the figure: each foot's heel, ball (its toes' joint, when it
+    /// has one) and toe tip, each hand's knuckle, each knee and elbow, and the pelvis (by
+    /// roles), else every site and every joint without children.
+    pub points: Vec<BodyPoint>,
 }
 
 impl MassModel {
@@ -136,6 +153,28 @@ impl MassModel {
     }
 }
 
+/// The points of a figure with no roles that can support it: its sites and its joints without
+/// children.
+fn ends_of(skeleton: &Skeleton) -> Vec<BodyPoint> {
+    let sites = skeleton.site_ids().map(|id| {
+        let site = skeleton.site(id);
+        BodyPoint {
+            name: site.name.clone(),
+            joint: site.joint,
+            local: site.offset,
+        }
+    });
+    let leaves = skeleton
+        .joint_ids()
+        .filter(|&j| skeleton.joint(j).children.is_empty())
+        .map(|j| BodyPoint {
+            name: skeleton.joint(j).name.clone(),
+            joint: j,
+            local: Vector3::zeros(),
+        });
+    sites.chain(leaves).collect()
+}
+
 /// The skeleton's own joint masses, scaled so they sum to `total`.
 fn own_masses(skeleton: &Skeleton, total: f64, why: String) -> Result<MassModel, MassError> {
     let own: f64 = skeleton.joints().iter().map(|j| j.mass).sum();
@@ -164,6 +203,7 @@ fn own_masses(skeleton: &Skeleton, total: f64, why: String) -> Result<MassModel,
         segments,
         notes: Vec::new(),
         vertex: None,
+        points: ends_of(skeleton),
     })
 }
 
@@ -189,6 +229,7 @@ fn de_leva_model(
         fk,
         humanoid,
         notes: Vec::new(),
+        points: Vec::new(),
     };
     let found = find_segments(&mut figure)?;
     let scale = settings.total_kg / total_percent(settings.sex);
@@ -215,6 +256,15 @@ fn de_leva_model(
         ));
     }
     let vertex = found.first().map(|head| head.from);
+    let points = figure
+        .points
+        .iter()
+        .map(|(name, joint, at)| BodyPoint {
+            name: name.clone(),
+            joint: *joint,
+            local: fk.joint_rotation(*joint).transpose() * (at - fk.joint_position(*joint)),
+        })
+        .collect();
     let notes = figure.notes;
     Some(MassModel {
         source: MassSource::DeLeva(settings.sex),
@@ -222,6 +272,7 @@ fn de_leva_model(
         segments,
         notes,
         vertex,
+        points,
     })
 }
 
@@ -348,6 +399,11 @@ fn find_segments(figure: &mut Figure) -> Option<Vec<Found>> {
     for side in [Side::Left, Side::Right] {
         found.extend(limbs(figure, side)?);
     }
+    // A sitting figure rests on its pelvis.
+    let hips = figure.joint(B::Hips)?;
+    figure
+        .points
+        .push(("pelvis".into(), hips, figure.fk.joint_position(hips)));
     Some(found)
 }
 
@@ -375,6 +431,27 @@ fn limbs(figure: &mut Figure, side: Side) -> Option<Vec<Found>> {
     let (hip, knee, ankle) = (figure.at(thigh)?, figure.at(shank)?, figure.at(foot)?);
     let knuckle = figure.knuckle(hand, &elbow)?;
     let (heel, toe) = figure.heel_and_toe(foot, &knee)?;
+    let toes = pick(B::LeftToes, B::RightToes);
+    let toe_joint = figure.joint(toes).or(figure.joint(foot))?;
+    figure.points.extend([
+        (format!("{side_name} heel"), figure.joint(foot)?, heel),
+        (format!("{side_name} toe tip"), toe_joint, toe),
+        (format!("{side_name} knuckle"), figure.joint(hand)?, knuckle),
+    ]);
+    // A kneeling figure rests on its knees, one on all fours on its elbows too.
+    figure.points.extend([
+        (format!("{side_name} knee"), figure.joint(shank)?, knee),
+        (
+            format!("{side_name} elbow"),
+            figure.joint(lower_arm)?,
+            elbow,
+        ),
+    ]);
+    // The ball of the foot (the toes' joint): the sole's front when the toes are raised.
+    if let Some(ball) = figure.joint(toes) {
+        let at = figure.fk.joint_position(ball);
+        figure.points.push((format!("{side_name} ball"), ball, at));
+    }
     let segment = |kind: SegmentKind, from, to, bone| {
         Some(Found {
             name: format!("{side_name} {}", kind.name()),

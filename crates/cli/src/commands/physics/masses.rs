@@ -7,33 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 use marionette_interchange::capture::CaptureOptions;
 use marionette_interchange::open::{Opened, open};
 use marionette_physics::rest::{AtRest, at_rest};
-use marionette_physics::{MassModel, MassSettings, MassSource, Sex};
+use marionette_physics::{MassModel, MassSource};
 use marionette_skeleton::Skeleton;
 use serde_json::{Value, json};
 
 use crate::output::outln;
-
-/// Arguments of `marionette physics`.
-#[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  \
-    marionette physics masses skeletons/humanoid.ron\n  \
-    marionette physics masses hero.glb --mass 62 --female --json")]
-pub struct PhysicsArgs {
-    #[command(subcommand)]
-    command: PhysicsCommand,
-}
-
-/// The physics assistant's commands.
-#[derive(Debug, Subcommand)]
-enum PhysicsCommand {
-    /// Each segment's mass (de Leva 1996 by humanoid role), the height and the centre of mass
-    /// at rest.
-    Masses(MassesArgs),
-}
 
 /// Arguments of `marionette physics masses`.
 #[derive(Debug, Args)]
@@ -47,31 +29,15 @@ pub struct MassesArgs {
     /// On a stage: the figure (needed when the stage holds several).
     #[arg(long, value_name = "NAME")]
     figure: Option<String>,
-    /// The figure's total mass in kilograms.
-    #[arg(
-        long,
-        value_name = "KG",
-        default_value_t = 75.0,
-        allow_negative_numbers = true
-    )]
-    mass: f64,
-    /// de Leva's female column (else the male).
-    #[arg(long)]
-    female: bool,
+    #[command(flatten)]
+    body: super::body::BodyArgs,
     /// Print JSON (docs/file-formats.md, *Masses*) instead of a table.
     #[arg(long)]
     json: bool,
 }
 
-/// Runs a physics command.
-pub fn run(args: &PhysicsArgs) -> Result<ExitCode, String> {
-    match &args.command {
-        PhysicsCommand::Masses(masses) => run_masses(masses),
-    }
-}
-
 /// The skeleton of the figure in `path`, opened once by what it holds.
-fn figure_skeleton(path: &Path, figure: Option<&str>) -> Result<Skeleton, String> {
+pub fn figure_skeleton(path: &Path, figure: Option<&str>) -> Result<Skeleton, String> {
     let file = path.display();
     let opened = open(path, CaptureOptions::default()).map_err(|e| e.to_string())?;
     if figure.is_some() && !matches!(opened, Opened::Document(_) | Opened::Skeleton(_)) {
@@ -82,7 +48,7 @@ fn figure_skeleton(path: &Path, figure: Option<&str>) -> Result<Skeleton, String
     }
     match opened {
         opened @ (Opened::Skeleton(_) | Opened::Document(_)) => {
-            Ok(super::figure_in(opened, path, None, figure)?.skeleton)
+            Ok(crate::commands::figure_in(opened, path, None, figure)?.skeleton)
         }
         Opened::Character(c) => Ok(c
             .import("figure", "figure.glb")
@@ -96,14 +62,11 @@ fn figure_skeleton(path: &Path, figure: Option<&str>) -> Result<Skeleton, String
     }
 }
 
-fn run_masses(args: &MassesArgs) -> Result<ExitCode, String> {
+/// Prints the masses.
+pub fn run(args: &MassesArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
     let skeleton = figure_skeleton(&args.file, args.figure.as_deref())?;
-    let settings = MassSettings {
-        total_kg: args.mass,
-        sex: if args.female { Sex::Female } else { Sex::Male },
-    };
-    let model = MassModel::of(&skeleton, settings).map_err(|e| format!("{file}: {e}"))?;
+    let model = args.body.model(&skeleton, &args.file)?;
     let rest = at_rest(&skeleton, &model);
     if args.json {
         outln!("{}", to_json(&skeleton, &model, &rest));
