@@ -227,3 +227,223 @@ fn check_bakes_a_documents_sequence_and_its_locks_hold_it_up() {
         com[24]
     );
 }
+
+/// A folder holding the hand-keyed jump (crates/cli/tests/data: seven whole-pose keys, the
+/// heels locked before and after) beside the humanoid it names.
+fn jump_folder() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::create_dir(dir.path().join("skeletons")).expect("a folder");
+    std::fs::copy(
+        repo().join("skeletons/humanoid.ron"),
+        dir.path().join("skeletons/humanoid.ron"),
+    )
+    .expect("copy");
+    let doc = dir.path().join("jump.marionette.ron");
+    std::fs::copy(
+        repo().join("crates/cli/tests/data/jump.marionette.ron"),
+        &doc,
+    )
+    .expect("copy");
+    (dir, doc)
+}
+
+/// The least-squares parabola's g, root-mean-square residual and horizontal acceleration of the
+/// centre of mass over frames `from..=to` of a check's JSON (the test's own fit).
+fn fitted(report: &Value, from: usize, to: usize) -> (f64, f64, f64) {
+    let fps = number(&report["fps"]);
+    let com = report["com"].as_array().expect("com");
+    let fit = |axis: usize| {
+        let mut m = nalgebra::Matrix3::<f64>::zeros();
+        let mut r = nalgebra::Vector3::<f64>::zeros();
+        for (k, point) in com[from..=to].iter().enumerate() {
+            let t = k as f64 / fps;
+            let row = nalgebra::Vector3::new(1.0, t, t * t);
+            m += row * row.transpose();
+            r += row * number(&point[axis]);
+        }
+        let c = m.lu().solve(&r).expect("solvable");
+        let n = (to - from + 1) as f64;
+        let residual = ((from..=to)
+            .map(|f| {
+                let t = (f - from) as f64 / fps;
+                (c[0] + c[1] * t + c[2] * t * t - number(&com[f][axis])).powi(2)
+            })
+            .sum::<f64>()
+            / n)
+            .sqrt();
+        (c[2], residual)
+    };
+    let ((ay, residual), (ax, _), (az, _)) = (fit(1), fit(0), fit(2));
+    (-2.0 * ay, residual, 2.0 * ax.hypot(az))
+}
+
+/// Every frame's pose of a bake, flattened.
+fn baked(doc: &Path, out: &Path) -> Vec<Vec<f64>> {
+    let o = marionette(&[
+        "bake",
+        doc.to_str().expect("path"),
+        "--sequence",
+        "jump",
+        "--out",
+        out.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let frames: Value =
+        serde_json::from_str(&std::fs::read_to_string(out).expect("frames")).expect("JSON");
+    frames["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|f| {
+            let pose = &f["pose"];
+            let mut v: Vec<f64> = pose["root"]
+                .as_array()
+                .expect("root")
+                .iter()
+                .map(number)
+                .collect();
+            for values in pose["joints"].as_object().expect("joints").values() {
+                v.extend(values.as_array().expect("values").iter().map(number));
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn a_keyed_jump_fixed_flies_at_g_and_the_rest_is_unchanged() {
+    let (dir, doc) = jump_folder();
+    let path = |name: &str| dir.path().join(name);
+    let doc_arg = doc.to_str().expect("path");
+    let before = json(&["physics", "check", doc_arg, "--sequence", "jump", "--json"]);
+    let spans = before["spans"].as_array().expect("spans");
+    assert_eq!(spans.len(), 1, "{spans:?}");
+    let (a, b) = (
+        spans[0]["from"].as_u64().expect("from") as usize,
+        spans[0]["to"].as_u64().expect("to") as usize,
+    );
+    assert_eq!((a, b), (15, 35));
+    let (g, _, _) = fitted(&before, a, b);
+    assert!(
+        (g - 9.81).abs() > 1.0,
+        "the keyed jump does not fly at g: {g}"
+    );
+    let fixed = path("fixed.marionette.ron");
+    let span = format!("{a}..{b}");
+    let o = marionette(&[
+        "physics",
+        "fix",
+        doc_arg,
+        "--sequence",
+        "jump",
+        "--span",
+        &span,
+        "--ballistic",
+        "--out",
+        fixed.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after = json(&[
+        "physics",
+        "check",
+        fixed.to_str().expect("path"),
+        "--sequence",
+        "jump",
+        "--json",
+    ]);
+    let (g, residual, across) = fitted(&after, a, b);
+    assert!((g - 9.81).abs() <= 0.01, "{g}");
+    assert!(residual <= 1e-4, "{residual}");
+    assert!(across <= 0.01, "{across}");
+    // Baked frames outside the span are as they were, bit for bit.
+    let (old, new) = (
+        baked(&doc, &path("old.json")),
+        baked(&fixed, &path("new.json")),
+    );
+    assert_eq!(old.len(), new.len());
+    for f in (0..a).chain(b + 1..old.len()) {
+        assert_eq!(old[f], new[f], "frame {f}");
+    }
+    // With an apex: the flight lasts what that rise needs (to a frame), later frames move with it.
+    let higher = path("higher.marionette.ron");
+    let o = marionette(&[
+        "physics",
+        "fix",
+        doc_arg,
+        "--sequence",
+        "jump",
+        "--span",
+        &span,
+        "--apex",
+        "0.5",
+        "--out",
+        higher.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let com = before["com"].as_array().expect("com");
+    let drop = number(&com[a - 1][1]) - number(&com[b + 1][1]);
+    let needs = (2.0 * 0.5 / 9.81f64).sqrt() + (2.0 * (0.5 + drop) / 9.81).sqrt();
+    let lifted = baked(&higher, &path("higher.json"));
+    let shift = old.len() as i64 - lifted.len() as i64;
+    let flight = (b - a + 2) as f64 - shift as f64; // intervals from take-off to landing
+    assert!(
+        (flight / 24.0 - needs).abs() <= 1.0 / 24.0,
+        "{flight} frames for {needs} s"
+    );
+    for f in 0..a {
+        assert_eq!(old[f], lifted[f], "frame {f}");
+    }
+    for f in b + 1..old.len() {
+        assert_eq!(old[f], lifted[(f as i64 - shift) as usize], "frame {f}");
+    }
+    let report = json(&[
+        "physics",
+        "check",
+        higher.to_str().expect("path"),
+        "--sequence",
+        "jump",
+        "--json",
+    ]);
+    let (g, residual, _) = fitted(&report, a, (b as i64 - shift) as usize);
+    assert!(
+        (g - 9.81).abs() <= 0.01 && residual <= 1e-4,
+        "{g} {residual}"
+    );
+}
+
+#[test]
+fn a_fix_that_cannot_be_made_is_refused_and_writes_nothing() {
+    let (dir, doc) = jump_folder();
+    let doc = doc.to_str().expect("path");
+    let out = dir.path().join("out.marionette.ron");
+    let out_arg = out.to_str().expect("path");
+    for (args, expected) in [
+        (vec!["--span", "15..35"], "--ballistic or --apex"),
+        (vec!["--span", "0..10", "--ballistic"], "not a span inside"),
+        (vec!["--span", "40..60", "--ballistic"], "not a span inside"),
+        (vec!["--span", "3..10", "--ballistic"], "not a flight"),
+        (vec!["--span", "15..35", "--apex", "-1"], "apex"),
+        (
+            vec!["--span", "15..35", "--ballistic", "--mass", "0"],
+            "mass must be",
+        ),
+        (vec!["--span", "35..15", "--ballistic"], "A ≤ B"),
+    ] {
+        let mut all = vec![
+            "physics",
+            "fix",
+            doc,
+            "--sequence",
+            "jump",
+            "--out",
+            out_arg,
+        ];
+        all.extend(&args);
+        let o = marionette(&all);
+        assert!(matches!(o.status.code(), Some(1 | 2)), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!out.exists(), "{args:?}: nothing written");
+    }
+}

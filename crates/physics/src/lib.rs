@@ -7,6 +7,7 @@
 pub mod balance;
 pub mod check;
 pub mod de_leva;
+pub mod fix;
 pub mod flight;
 mod landmarks;
 pub mod masses;

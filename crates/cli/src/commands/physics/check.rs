@@ -170,7 +170,7 @@ fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
 
 /// Per baked frame, the points the locks active on it hold in the world: a position, plane or
 /// line lock's point, a pose lock's site (a foot planted on the floor, a hand on a prop).
-fn held_points(
+pub fn held_points(
     skeleton: &Skeleton,
     locks: &[Lock],
     frames: &[BakedFrame],

@@ -3,6 +3,7 @@
 
 pub mod body;
 pub mod check;
+pub mod fix;
 pub mod masses;
 
 use std::process::ExitCode;
@@ -29,6 +30,9 @@ enum PhysicsCommand {
     /// A take's centre of mass, supports, flights (fitted g) and balance; exit 3 when a span
     /// or a pose is flagged.
     Check(check::CheckArgs),
+    /// The physical ghost of a flight, accepted: the root moved so the centre of mass flies a
+    /// parabola under g (`--ballistic`, `--apex H`); written to `--out`.
+    Fix(fix::FixArgs),
 }
 
 /// Runs a physics command.
@@ -36,5 +40,6 @@ pub fn run(args: &PhysicsArgs) -> Result<ExitCode, String> {
     match &args.command {
         PhysicsCommand::Masses(a) => masses::run(a),
         PhysicsCommand::Check(a) => check::run(a),
+        PhysicsCommand::Fix(a) => fix::run(a),
     }
 }

@@ -1,0 +1,138 @@
+//! The physical ghost's ballistic part ([`ballistic`]): over a span with no support, the root is
+//! moved so that the centre of mass flies the parabola under g from where it was at take-off
+//! (the frame before the span) to where it is at landing (the frame after). The root's
+//! translation moves the centre of mass one for one, so the parabola is met exactly. With an
+//! apex, the flight first lasts the time that height needs, √(2h_up/g) + √(2h_down/g) (whole
+//! frames), the take's poses spread over it.
+
+use marionette_skeleton::angles::wrap_angle;
+use marionette_skeleton::{Fk, ROOT_STATE_LEN, Skeleton};
+use nalgebra::Vector3;
+
+use crate::flight::G;
+use crate::masses::MassModel;
+
+/// Why a span cannot be fixed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FixError {
+    /// The span does not lie inside the take with a frame before and after it.
+    #[error(
+        "frames {from}..{to} are not a span inside the take with a frame before and after it \
+         (its frames are {first}..{last})"
+    )]
+    Outside {
+        /// The span's first frame.
+        from: i64,
+        /// Its last.
+        to: i64,
+        /// The take's first frame.
+        first: i64,
+        /// Its last.
+        last: i64,
+    },
+    /// The apex is lower than the take-off or the landing.
+    #[error(
+        "an apex of {apex} m is not above both the take-off and the landing (the centre of mass \
+         lands {drop:.3} m lower than it takes off)"
+    )]
+    Apex {
+        /// The apex asked for (metres above the take-off).
+        apex: f64,
+        /// How much lower the landing is.
+        drop: f64,
+    },
+}
+
+/// The span's new poses: one per frame of the flight (between take-off and landing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ballistic {
+    /// The poses, in order; as many as the flight's frames (the span's own count without an
+    /// apex).
+    pub poses: Vec<Vec<f64>>,
+}
+
+/// The ballistic fix of the flight `from..=to` (indices into `poses`, each the state of a
+/// frame at `fps`): the take's poses (spread over the new flight time when `apex` is given, in
+/// metres above the take-off's centre of mass), each with its root moved so that the centre of
+/// mass is on the parabola under [`G`] from take-off (`from - 1`) to landing (`to + 1`), and
+/// straight across between them.
+pub fn ballistic(
+    skeleton: &Skeleton,
+    model: &MassModel,
+    poses: &[Vec<f64>],
+    fps: f64,
+    (from, to): (usize, usize),
+    apex: Option<f64>,
+) -> Result<Ballistic, FixError> {
+    let outside = || FixError::Outside {
+        from: from as i64,
+        to: to as i64,
+        first: 0,
+        last: poses.len() as i64 - 1,
+    };
+    if from == 0 || to < from || to + 1 >= poses.len() {
+        return Err(outside());
+    }
+    let mut fk = Fk::new(skeleton);
+    let mut com_of = |q: &[f64]| {
+        fk.update_transforms(skeleton, q);
+        model.center_of_mass(&fk)
+    };
+    let (start, end) = (com_of(&poses[from - 1]), com_of(&poses[to + 1]));
+    let old = to + 2 - from; // intervals from take-off to landing
+    let intervals = match apex {
+        None => old,
+        Some(h) => {
+            let drop = start.y - end.y;
+            if !(h.is_finite() && h > 0.0 && h + drop >= 0.0) {
+                return Err(FixError::Apex { apex: h, drop });
+            }
+            let time = (2.0 * h / G).sqrt() + (2.0 * (h + drop) / G).sqrt();
+            ((time * fps).round() as usize).max(2)
+        }
+    };
+    let flight = intervals as f64 / fps;
+    debug_assert!(flight > 0.0);
+    // y(t) = y0 + v t − g t²/2 through the landing: v = (y1 − y0)/T + g T/2.
+    let rise = (end.y - start.y) / flight + G * flight / 2.0;
+    let poses = (1..intervals)
+        .map(|k| {
+            let at = k as f64 * old as f64 / intervals as f64;
+            let mut q = resampled(skeleton, poses, from - 1, at);
+            let t = k as f64 / fps;
+            let u = k as f64 / intervals as f64;
+            let wanted = Vector3::new(
+                start.x + (end.x - start.x) * u,
+                start.y + rise * t - G * t * t / 2.0,
+                start.z + (end.z - start.z) * u,
+            );
+            let moved = wanted - com_of(&q);
+            for (axis, v) in moved.iter().enumerate() {
+                q[axis] += v;
+            }
+            q
+        })
+        .collect();
+    Ok(Ballistic { poses })
+}
+
+/// The pose `at` frames after `base`, blended linearly between its two nearest frames (an
+/// unlimited hinge the shorter way round).
+fn resampled(skeleton: &Skeleton, poses: &[Vec<f64>], base: usize, at: f64) -> Vec<f64> {
+    let k = at.floor() as usize;
+    let u = at - k as f64;
+    let a = &poses[(base + k).min(poses.len() - 1)];
+    let b = &poses[(base + k + 1).min(poses.len() - 1)];
+    if u == 0.0 {
+        return a.clone();
+    }
+    a.iter()
+        .zip(b)
+        .enumerate()
+        .map(|(i, (x, y))| {
+            let unlimited = i >= ROOT_STATE_LEN && skeleton.dofs()[i - ROOT_STATE_LEN].unlimited;
+            let delta = if unlimited { wrap_angle(y - x) } else { y - x };
+            x + delta * u
+        })
+        .collect()
+}
