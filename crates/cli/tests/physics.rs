@@ -322,7 +322,7 @@ fn a_keyed_jump_fixed_flies_at_g_and_the_rest_is_unchanged() {
         spans[0]["from"].as_u64().expect("from") as usize,
         spans[0]["to"].as_u64().expect("to") as usize,
     );
-    assert_eq!((a, b), (15, 35));
+    assert_eq!((a, b), (16, 35));
     let (g, _, _) = fitted(&before, a, b);
     assert!(
         (g - 9.81).abs() > 1.0,
@@ -418,13 +418,13 @@ fn a_fix_that_cannot_be_made_is_refused_and_writes_nothing() {
     let out = dir.path().join("out.marionette.ron");
     let out_arg = out.to_str().expect("path");
     for (args, expected) in [
-        (vec!["--span", "15..35"], "--ballistic or --apex"),
+        (vec!["--span", "16..35"], "--ballistic or --apex"),
         (vec!["--span", "0..10", "--ballistic"], "not a span inside"),
         (vec!["--span", "40..60", "--ballistic"], "not a span inside"),
         (vec!["--span", "3..10", "--ballistic"], "not a flight"),
-        (vec!["--span", "15..35", "--apex", "-1"], "apex"),
+        (vec!["--span", "16..35", "--apex", "-1"], "apex"),
         (
-            vec!["--span", "15..35", "--ballistic", "--mass", "0"],
+            vec!["--span", "16..35", "--ballistic", "--mass", "0"],
             "mass must be",
         ),
         (vec!["--span", "35..15", "--ballistic"], "A ≤ B"),

@@ -1,5 +1,5 @@
-//! What the editor keeps beside the document, not in it: the motion trails shown and the pose
-//! copied. Changing them is no edit of the work (no undo step, nothing unsaved); pasting is, and
+//! What the editor keeps beside the document, not in it: the motion trails shown, the pose
+//! copied and whether the physics overlays are shown. Changing them is no edit of the work (no undo step, nothing unsaved); pasting is, and
 //! carries the pose it pastes ([`Edit::PastePose`]). The editor's menus and keys and the
 //! replay's steps ask for these changes as a [`BesideChange`], carried out by [`Beside::take`].
 
@@ -30,6 +30,8 @@ pub enum BesideChange {
         /// Mirrored onto the other side.
         flipped: bool,
     },
+    /// View ▸ Physics: show (or hide) the physics assistant's overlays.
+    ShowPhysics(bool),
 }
 
 impl BesideChange {
@@ -40,6 +42,7 @@ impl BesideChange {
             BesideChange::HideTrails => "hide the trails",
             BesideChange::CopyPose(_) => "copy the pose",
             BesideChange::PastePose { .. } => "paste the pose",
+            BesideChange::ShowPhysics(_) => "show the physics",
         }
     }
 }
@@ -62,6 +65,8 @@ pub struct Beside {
     pub trails: ShownTrails,
     /// The pose copied, if any.
     pub copied: Option<PoseClip>,
+    /// Whether the physics assistant's overlays are shown (View ▸ Physics).
+    pub physics: bool,
 }
 
 impl Beside {
@@ -92,6 +97,10 @@ impl Beside {
                     )
                 })?;
                 BesideOutcome::Edit(Edit::PastePose { clip, flipped })
+            }
+            BesideChange::ShowPhysics(shown) => {
+                self.physics = shown;
+                BesideOutcome::Quietly
             }
         })
     }

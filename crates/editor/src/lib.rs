@@ -24,6 +24,7 @@ pub mod gizmos;
 pub mod input;
 pub mod messages;
 pub mod panels;
+pub mod physics;
 pub mod quit;
 pub mod replay;
 pub mod resources;
@@ -64,6 +65,7 @@ impl Plugin for EditorCorePlugin {
                 autosave::AutosavePlugin,
                 timeline::TimelinePlugin,
                 derived::DerivedPlugin,
+                physics::PhysicsPlugin,
             ));
     }
 }

@@ -28,18 +28,22 @@ pub struct SupportRule {
     /// The fraction of a point's frames below its resting height (a low quantile of its heights,
     /// not its lowest, so a noisy frame does not set it).
     pub resting_quantile: f64,
+    /// The floor's height when it is known (a document's: 0): no point rests below it, so a
+    /// foot keyed through the floor on some frames does not set its resting height there.
+    pub floor: Option<f64>,
 }
 
 impl Default for SupportRule {
     /// For a person ([`PERSON_SIZE`]): 5 cm above its resting height, slower than 1 m/s (a toe
     /// rolls at up to about 0.9 m/s while it pushes off), resting within 15 cm of the floor;
-    /// resting height the 2 % quantile.
+    /// resting height the 2 % quantile; the floor not known.
     fn default() -> Self {
         SupportRule {
             height: 0.05,
             speed: 1.0,
             reach: 0.15,
             resting_quantile: 0.02,
+            floor: None,
         }
     }
 }
@@ -58,6 +62,7 @@ impl SupportRule {
             speed: self.speed * k,
             reach: self.reach * k,
             resting_quantile: self.resting_quantile,
+            floor: self.floor,
         }
     }
 }
@@ -85,7 +90,12 @@ pub fn supports(
     held: &[Vec<Vector3<f64>>],
 ) -> Vec<Vec<Vector3<f64>>> {
     let rule = rule.for_size(track.size);
-    let resting = resting_heights(track, rule.resting_quantile);
+    let mut resting = resting_heights(track, rule.resting_quantile);
+    if let Some(floor) = rule.floor {
+        for r in &mut resting {
+            *r = r.max(floor);
+        }
+    }
     let floor = resting.iter().copied().fold(f64::INFINITY, f64::min);
     let near_floor: Vec<bool> = resting.iter().map(|r| r - floor <= rule.reach).collect();
     (0..track.len())

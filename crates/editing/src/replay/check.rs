@@ -118,6 +118,7 @@ impl Step {
             | Step::KeySelectedJoints
             | Step::ShowCurves
             | Step::ShowTrail { .. }
+            | Step::ShowPhysics(..)
             | Step::DragTrail { .. }
             | Step::MoveKeys { .. }
             | Step::KeyDof { .. }
@@ -197,6 +198,7 @@ impl Step {
             | Step::KeySelectedJoints
             | Step::ShowCurves
             | Step::ShowTrail { .. }
+            | Step::ShowPhysics(..)
             | Step::DragTrail { .. }
             | Step::KeyDof { .. }
             | Step::SetHandles { .. }

@@ -79,6 +79,7 @@ impl Step {
             | Step::SetKey
             | Step::DeleteKey
             | Step::ShowTrail { .. }
+            | Step::ShowPhysics(..)
             | Step::DragTrail { .. }
             | Step::ShowCurves
             | Step::KeySelectedJoints

@@ -89,6 +89,9 @@ pub enum Step {
     KeySelectedJoints,
     /// Open the curve editor (Sequence ▸ Curves) on the selected joints.
     ShowCurves,
+    /// View ▸ Physics: show (true) or hide the physics assistant's overlays (the centre of
+    /// mass, the support polygon, the angular momentum, the support strip).
+    ShowPhysics(bool),
     /// Show the motion trail of a site (or a joint) over frames `from ..= to` of the shown
     /// sequence.
     ShowTrail {

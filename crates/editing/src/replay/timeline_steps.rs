@@ -25,6 +25,7 @@ impl Step {
             ),
             Step::SetKey => edit(Edit::SetKey, SETTLE, "set a key".into()),
             Step::DeleteKey => edit(Edit::DeleteKey, SETTLE, "delete the key".into()),
+            Step::ShowPhysics(shown) => Action::Beside(BesideChange::ShowPhysics(*shown)),
             Step::ShowTrail { site, from, to } => Action::Beside(BesideChange::ShowTrail {
                 of: find.site_or_joint(site)?,
                 from: *from,

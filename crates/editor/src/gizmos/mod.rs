@@ -56,6 +56,7 @@ impl Plugin for GizmosPlugin {
                 .in_set(crate::EditorSet::Gizmos),
         );
         stage_plan::add_systems(app);
+        crate::physics::add_drawing(app);
     }
 }
 

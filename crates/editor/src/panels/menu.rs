@@ -147,6 +147,21 @@ pub fn menu_bar(
             ui.checkbox(&mut display.joint_axes, "Joint axes and limits");
             ui.checkbox(&mut display.bones, "Bones")
                 .on_hover_text(Command::ToggleBones.shortcut_text());
+            let mut physics = work.beside.physics;
+            if ui
+                .checkbox(&mut physics, "Physics")
+                .on_hover_text(
+                    "The centre of mass and its plumb line, the support polygon (green inside, \
+                     amber at the edge, red outside), the angular momentum, and the support \
+                     strip on the timeline (its flights' g)",
+                )
+                .changed()
+            {
+                out.beside
+                    .push(marionette_editing::beside::BesideChange::ShowPhysics(
+                        physics,
+                    ));
+            }
             ui.checkbox(&mut resolution.reduced, "Half-resolution 3D views")
                 .on_hover_text(
                     "Draw the 3D views at half the window's resolution: a quarter of the \

@@ -29,6 +29,7 @@ pub mod retarget_map;
 pub mod ruler;
 pub mod stage;
 pub mod status;
+pub mod support_strip;
 pub mod theme;
 pub mod timeline;
 
@@ -251,6 +252,10 @@ fn editor_ui(
                     strip: &inputs.strip,
                     clipboard: &inputs.clipboard,
                     tolerance,
+                    physics: document
+                        .current_sequence()
+                        .and(inputs.physics.view.as_ref())
+                        .and_then(|v| v.as_ref().ok()),
                 };
                 let mut state = timeline::TimelineState {
                     playback: &mut playback,
@@ -461,6 +466,9 @@ fn send(
     }
     for request in out.timeline {
         requests.timeline.write(request);
+    }
+    for change in out.beside {
+        requests.beside(change);
     }
     if let Some(quit) = out.quit {
         requests.quit.write(quit);

@@ -21,6 +21,8 @@ pub struct PanelOutput {
     pub quit: Option<QuitRequest>,
     /// The answer to the recovery offer.
     pub recovery: Option<bool>,
+    /// Changes of what is kept beside the document (View ▸ Physics).
+    pub beside: Vec<marionette_editing::beside::BesideChange>,
 }
 
 impl PanelOutput {
@@ -31,6 +33,7 @@ impl PanelOutput {
             && self.timeline.is_empty()
             && self.quit.is_none()
             && self.recovery.is_none()
+            && self.beside.is_empty()
     }
 }
 

@@ -27,6 +27,7 @@ pub struct PanelInputs<'w> {
     pub(super) solve: Res<'w, SolveStatus>,
     pub(super) ghosts: Res<'w, Ghosts>,
     pub(super) strip: Res<'w, BakedStrip>,
+    pub(super) physics: Res<'w, crate::physics::PhysicsOverlay>,
     pub(super) clipboard: Res<'w, FrameClipboard>,
     pub(super) beside: Res<'w, crate::beside::BesideState>,
     pub(super) export: Option<Res<'w, RunningExport>>,

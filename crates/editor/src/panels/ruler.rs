@@ -2,7 +2,8 @@
 //! a range of frames), the key markers (drag one to move the key), one lane per lock with its
 //! frame range as a bar (drag its ends; right-click: every frame ↔ the selected range) and the
 //! violation strip: every frame's largest lock error, red where it passes the solver's
-//! tolerance. What it asks for goes out as edits.
+//! tolerance; with View ▸ Physics on, the support strip under it. What it asks for goes out as
+//! edits.
 
 use bevy_egui::egui;
 use marionette_document::Lock;
@@ -28,6 +29,8 @@ pub struct RulerView<'a> {
     pub strip: &'a BakedStrip,
     /// Within this the locks hold.
     pub tolerance: f64,
+    /// The physics assistant's measures of the shown sequence, when View ▸ Physics is on.
+    pub physics: Option<&'a marionette_editing::physics_view::PhysicsView>,
 }
 
 /// What a drag on the ruler holds.
@@ -70,7 +73,12 @@ pub fn ruler(
 ) {
     let doc = view.document;
     let locks = doc.locks();
-    let height = RULER_H + KEYS_H + LANE_H * locks.len() as f32 + STRIP_H + 4.0;
+    let physics_h = if view.physics.is_some() {
+        super::support_strip::SUPPORT_STRIP_H
+    } else {
+        0.0
+    };
+    let height = RULER_H + KEYS_H + LANE_H * locks.len() as f32 + STRIP_H + physics_h + 4.0;
     let width = ui.available_width();
     let (response, painter) =
         ui.allocate_painter(egui::vec2(width, height), egui::Sense::click_and_drag());
@@ -81,7 +89,9 @@ pub fn ruler(
     let x_of = |f: i64| left + (f - start) as f32 * ppf + ppf * 0.5;
     let frame_at = |x: f32| start + ((x - left) / ppf).floor() as i64;
     let keys_top = rect.min.y + RULER_H;
-    let lanes_top = keys_top + KEYS_H;
+    // With View ▸ Physics on, the support strip sits under the keys, above the locks' lanes.
+    let support_top = keys_top + KEYS_H;
+    let lanes_top = support_top + physics_h;
     let strip_top = lanes_top + LANE_H * locks.len() as f32;
     let text = egui::FontId::proportional(11.0);
     let weak = theme::QUIET;
@@ -158,6 +168,16 @@ pub fn ruler(
     // The violation strip.
     name(strip_top + STRIP_H * 0.5, "violation", weak);
     draw_strip(&painter, view, (start, end), (&x_of, ppf), strip_top);
+    if let Some(physics) = view.physics {
+        name(support_top + physics_h * 0.5, "support", weak);
+        super::support_strip::draw_support_strip(
+            &painter,
+            physics,
+            (start, end),
+            (&x_of, ppf),
+            support_top,
+        );
+    }
     // The current frame.
     let x = x_of(doc.frame());
     painter.line_segment(
@@ -177,7 +197,7 @@ pub fn ruler(
     if response.secondary_clicked()
         && let Some(pos) = response.interact_pointer_pos()
         && pos.y >= keys_top
-        && pos.y < lanes_top
+        && pos.y < support_top
         && let Some(key) = keys.iter().find(|k| (x_of(k.frame) - pos.x).abs() <= 6.0)
     {
         *menu = Some(super::key_menu::KeyMenu {
@@ -354,7 +374,7 @@ fn grab_at(
             None => Grab::Scrub,
         }
     } else if let Some(k) =
-        near_key.filter(|_| pos.y >= layout.keys_top && pos.y < layout.lanes_top)
+        near_key.filter(|_| pos.y >= layout.keys_top && pos.y < layout.keys_top + KEYS_H)
     {
         Grab::Key(k, k)
     } else {

@@ -39,6 +39,8 @@ pub struct TimelineView<'a> {
     pub clipboard: &'a FrameClipboard,
     /// Within this the locks hold.
     pub tolerance: f64,
+    /// The physics assistant's measures, when View ▸ Physics is on.
+    pub physics: Option<&'a marionette_editing::physics_view::PhysicsView>,
 }
 
 /// The view state the timeline panel sets.
@@ -73,6 +75,7 @@ pub fn timeline_panel(
                 document: view.document,
                 strip: view.strip,
                 tolerance: view.tolerance,
+                physics: view.physics,
             };
             // A lane per lock: many locks (a capture's foot contacts) scroll instead of
             // pushing the views away.

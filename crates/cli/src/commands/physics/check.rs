@@ -11,18 +11,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use marionette_document::Lock;
 use marionette_document::Stage;
-use marionette_ik::GoalKind;
+use marionette_editing::physics_view::held_points;
 use marionette_interchange::capture::{CaptureOptions, CaptureScale, KNOWN_UNITS};
 use marionette_interchange::open::{Opened, open};
-use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
+use marionette_motion::{BakeSettings, Baker, bake_with_threads};
 use marionette_physics::check::{Report, check};
 use marionette_physics::flight::SpanKind;
 use marionette_physics::supports::SupportRule;
 use marionette_physics::track::Track;
 use marionette_physics::{MassModel, MassSource};
-use marionette_skeleton::{Fk, Skeleton};
+use marionette_skeleton::Skeleton;
 use nalgebra::Vector3;
 use serde_json::{Value, json};
 
@@ -80,7 +79,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         take.poses.iter().map(Vec::as_slice),
         take.fps,
     );
-    let report = check(&track, &SupportRule::default(), &take.held);
+    let report = check(&track, &rule_for(&take), &take.held);
     if args.json {
         outln!("{}", to_json(&track, &model, &report, &take));
     } else {
@@ -91,6 +90,14 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The support rule for `take`: a document's floor is at 0; a capture's is found from its feet.
+fn rule_for(take: &Take) -> SupportRule {
+    match take.scale {
+        None => marionette_editing::physics_view::document_rule(),
+        Some(_) => SupportRule::default(),
+    }
 }
 
 /// The take in `args.file`, opened once: a document's sequence baked, or a capture read.
@@ -166,34 +173,6 @@ fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
         scale: None,
         held,
     })
-}
-
-/// Per baked frame, the points the locks active on it hold in the world: a position, plane or
-/// line lock's point, a pose lock's site (a foot planted on the floor, a hand on a prop).
-pub fn held_points(
-    skeleton: &Skeleton,
-    locks: &[Lock],
-    frames: &[BakedFrame],
-) -> Vec<Vec<Vector3<f64>>> {
-    let mut fk = Fk::new(skeleton);
-    frames
-        .iter()
-        .map(|frame| {
-            fk.update(skeleton, &frame.q);
-            locks
-                .iter()
-                .filter(|l| l.enabled && l.active_at(Some(frame.frame)))
-                .filter_map(|l| match &l.goal().kind {
-                    GoalKind::Point { joint, offset, .. } => Some(fk.point(*joint, offset)),
-                    GoalKind::Position { site, .. }
-                    | GoalKind::Plane { site, .. }
-                    | GoalKind::Line { site, .. }
-                    | GoalKind::Pose { site, .. } => Some(fk.site_position(*site)),
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// The JSON of `physics check --json` (docs/file-formats.md).

@@ -20,7 +20,6 @@ use marionette_motion::{BakeSettings, Baker, bake_with_threads};
 use marionette_physics::MassSource;
 use marionette_physics::check::check;
 use marionette_physics::fix::ballistic;
-use marionette_physics::supports::SupportRule;
 use marionette_physics::track::Track;
 use marionette_skeleton::Pose;
 
@@ -113,8 +112,12 @@ pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
         poses.iter().map(Vec::as_slice),
         sequence.fps,
     );
-    let held = super::check::held_points(&skeleton, doc.locks(), &frames);
-    let report = check(&track, &SupportRule::default(), &held);
+    let held = marionette_editing::physics_view::held_points(&skeleton, doc.locks(), &frames);
+    let report = check(
+        &track,
+        &marionette_editing::physics_view::document_rule(),
+        &held,
+    );
     if let Some(f) = (from..=to).find(|&f| !report.supports[f].is_empty()) {
         return Err(format!(
             "{file}: frames {a}..{b} are not a flight: frame {} is supported ({} points)",
