@@ -5,10 +5,11 @@
 //! §3.2.4) and the elbow where it is ([`crate::derived::SelectedLimb`]). With a sequence shown,
 //! the onion skins: the figure at the previous key (blue) and the next (orange), translucent.
 //! The locks' markers are drawn by [`locks`]; the stage plan (each figure's floor path) by
-//! [`stage_plan`].
+//! [`stage_plan`]; the physics overlays by [`physics`].
 
 pub mod locks;
 mod on_top;
+pub mod physics;
 pub mod stage_plan;
 pub mod trails;
 
@@ -52,11 +53,11 @@ impl Plugin for GizmosPlugin {
                 draw_bones,
                 locks::draw_lock_markers,
                 trails::draw_trails,
+                physics::draw_physics,
             )
                 .in_set(crate::EditorSet::Gizmos),
         );
         stage_plan::add_systems(app);
-        crate::physics::add_drawing(app);
     }
 }
 
