@@ -466,6 +466,12 @@ fn the_mocap_pictures_are_made_by_its_replay() {
     pictures_are_made_by_the_replay("mocap", 5);
 }
 
+/// Every picture `docs/physics.md` shows is a screenshot of `scripts/physics-replay.ron`.
+#[test]
+fn the_physics_pictures_are_made_by_its_replay() {
+    pictures_are_made_by_the_replay("physics", 3);
+}
+
 fn pictures_are_made_by_the_replay(name: &str, least: usize) {
     let page = std::fs::read_to_string(repo().join(format!("docs/{name}.md"))).expect("page");
     let file = format!("{name}-replay.ron");
