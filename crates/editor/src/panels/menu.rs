@@ -131,47 +131,7 @@ pub fn menu_bar(
             }
         });
         ui.menu_button("View", |ui| {
-            ui.checkbox(&mut layout.four, "Four views");
-            ui.separator();
-            ui.label("Panels");
-            ui.checkbox(&mut panels.outliner.shown, "Outliner");
-            ui.checkbox(&mut panels.ik.shown, "Inverse kinematics");
-            ui.checkbox(&mut panels.timeline.shown, "Timeline");
-            ui.checkbox(&mut panels.locks.shown, "Locks");
-            ui.separator();
-            ui.label("Large view");
-            for view in View::ALL {
-                ui.radio_value(&mut layout.large, view, view_title(view));
-            }
-            ui.separator();
-            ui.checkbox(&mut display.joint_axes, "Joint axes and limits");
-            ui.checkbox(&mut display.bones, "Bones")
-                .on_hover_text(Command::ToggleBones.shortcut_text());
-            let mut physics = work.beside.physics;
-            if ui
-                .checkbox(&mut physics, "Physics")
-                .on_hover_text(
-                    "The centre of mass and its plumb line, the support polygon (green inside, \
-                     amber at the edge, red outside), the angular momentum, and the support \
-                     strip on the timeline (its flights' g)",
-                )
-                .changed()
-            {
-                out.beside
-                    .push(marionette_editing::beside::BesideChange::ShowPhysics(
-                        physics,
-                    ));
-            }
-            ui.checkbox(&mut resolution.reduced, "Half-resolution 3D views")
-                .on_hover_text(
-                    "Draw the 3D views at half the window's resolution: a quarter of the \
-                     pixels, for a smooth editor on a software renderer (on by default there)",
-                );
-            let focus = Command::FocusSelection;
-            if command_item(ui, focus, focus.label(), true) {
-                out.commands.push(focus);
-                ui.close();
-            }
+            view_menu(ui, beside, (layout, display, panels, resolution), out);
         });
         ui.separator();
         for view in View::ALL {
@@ -186,6 +146,62 @@ pub fn menu_bar(
         ui.separator();
         ui.toggle_value(&mut layout.four, "Four views");
     });
+}
+
+/// The View menu: the layout, the panels, the large view, what is drawn over the figure
+/// (joint axes, bones, the physics overlays) and the views' resolution.
+fn view_menu(
+    ui: &mut egui::Ui,
+    beside: &Beside,
+    (layout, display, panels, resolution): (
+        &mut Layout,
+        &mut Display,
+        &mut super::panel_memory::PanelLayout,
+        &mut ViewResolution,
+    ),
+    out: &mut PanelOutput,
+) {
+    ui.checkbox(&mut layout.four, "Four views");
+    ui.separator();
+    ui.label("Panels");
+    ui.checkbox(&mut panels.outliner.shown, "Outliner");
+    ui.checkbox(&mut panels.ik.shown, "Inverse kinematics");
+    ui.checkbox(&mut panels.timeline.shown, "Timeline");
+    ui.checkbox(&mut panels.locks.shown, "Locks");
+    ui.separator();
+    ui.label("Large view");
+    for view in View::ALL {
+        ui.radio_value(&mut layout.large, view, view_title(view));
+    }
+    ui.separator();
+    ui.checkbox(&mut display.joint_axes, "Joint axes and limits");
+    ui.checkbox(&mut display.bones, "Bones")
+        .on_hover_text(Command::ToggleBones.shortcut_text());
+    let mut physics = beside.physics;
+    if ui
+        .checkbox(&mut physics, "Physics")
+        .on_hover_text(
+            "The centre of mass and its plumb line, the support polygon (green inside, \
+                 amber at the edge, red outside), the angular momentum, and the support \
+                 strip on the timeline (its flights' g)",
+        )
+        .changed()
+    {
+        out.beside
+            .push(marionette_editing::beside::BesideChange::ShowPhysics(
+                physics,
+            ));
+    }
+    ui.checkbox(&mut resolution.reduced, "Half-resolution 3D views")
+        .on_hover_text(
+            "Draw the 3D views at half the window's resolution: a quarter of the \
+                 pixels, for a smooth editor on a software renderer (on by default there)",
+        );
+    let focus = Command::FocusSelection;
+    if command_item(ui, focus, focus.label(), true) {
+        out.commands.push(focus);
+        ui.close();
+    }
 }
 
 fn file_menu(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput) {
