@@ -355,6 +355,20 @@ fn a_keyed_jump_fixed_flies_at_g_and_the_rest_is_unchanged() {
     assert!((g - 9.81).abs() <= 0.01, "{g}");
     assert!(residual <= 1e-4, "{residual}");
     assert!(across <= 0.01, "{across}");
+    // The feet locked at take-off and landing stay where they are (every lock within 1 mm on
+    // every frame it holds, by the bake's own summary).
+    let summary = json(&[
+        "bake",
+        fixed.to_str().expect("path"),
+        "--sequence",
+        "jump",
+        "--out",
+        path("summary.json").to_str().expect("path"),
+        "--json",
+    ]);
+    for lock in summary["locks"].as_array().expect("locks") {
+        assert!(number(&lock["max_error"]) <= 1e-3, "{lock}");
+    }
     // Baked frames outside the span are as they were, bit for bit.
     let (old, new) = (
         baked(&doc, &path("old.json")),
@@ -446,4 +460,45 @@ fn a_fix_that_cannot_be_made_is_refused_and_writes_nothing() {
         assert!(!err.contains("panicked"), "{err}");
         assert!(!out.exists(), "{args:?}: nothing written");
     }
+}
+
+#[test]
+fn a_ballistic_fix_of_a_figure_without_roles_is_refused() {
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::create_dir(dir.path().join("skeletons")).expect("a folder");
+    std::fs::copy(
+        repo().join("skeletons/stickman.ron"),
+        dir.path().join("skeletons/stickman.ron"),
+    )
+    .expect("copy");
+    let doc = dir.path().join("hop.marionette.ron");
+    std::fs::write(
+        &doc,
+        "Document(version: 1, skeleton: \"skeletons/stickman.ron\", locks: [], sequences: [\
+         Sequence(name: \"hop\", fps: 24.0, rotation: Slerp, root: Linear, hold_locks: true, keys: [\
+         Key(frame: 0, pose: Pose(root: (0.0, 0.0, 0.0), joints: {})),\
+         Key(frame: 10, pose: Pose(root: (0.0, 0.4, 0.0), joints: {})),\
+         Key(frame: 20, pose: Pose(root: (0.0, 0.0, 0.0), joints: {}))])])",
+    )
+    .expect("write");
+    let out = dir.path().join("out.marionette.ron");
+    let o = marionette(&[
+        "physics",
+        "fix",
+        doc.to_str().expect("path"),
+        "--sequence",
+        "hop",
+        "--span",
+        "6..14",
+        "--ballistic",
+        "--out",
+        out.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("humanoid roles") && err.contains("hop.marionette.ron"),
+        "{err}"
+    );
+    assert!(!out.exists());
 }

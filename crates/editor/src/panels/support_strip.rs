@@ -1,7 +1,8 @@
 //! The physics assistant's strip under the timeline's ruler (View ▸ Physics), coloured as
 //! Cascadeur's: green where two or more points support the figure, yellow where one does,
 //! orange where none does; over each span with no support, its fitted g and how many frames a
-//! flight of its height takes under 9.81 m/s² (`g 9.6 · 36 f`).
+//! flight of its height takes under 9.81 m/s² (`g 9.6 · 36 f`); for a figure with no humanoid
+//! roles, that its masses are the skeleton's own.
 
 use bevy_egui::egui;
 use marionette_editing::physics_view::PhysicsView;
@@ -45,6 +46,16 @@ pub fn draw_support_strip(
         painter.rect_filled(r, 0.0, support_colour(supports.len()));
     }
     let text = egui::FontId::proportional(10.0);
+    if view.no_roles.is_some() {
+        // A figure with no humanoid roles is weighed by its skeleton's own masses: say so.
+        painter.text(
+            egui::pos2(x_of(end), top + SUPPORT_STRIP_H * 0.5),
+            egui::Align2::RIGHT_CENTER,
+            "masses: the skeleton's own (no humanoid roles)",
+            text.clone(),
+            egui::Color32::LIGHT_GRAY,
+        );
+    }
     for span in &view.spans {
         let (a, b) = (
             view.first_frame + span.from as i64,
