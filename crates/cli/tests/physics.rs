@@ -502,3 +502,31 @@ fn a_ballistic_fix_of_a_figure_without_roles_is_refused() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn masses_of_a_capture_are_in_metres_at_the_guess_or_the_scale_given() {
+    let jumps = capture("01_01.bvh");
+    let guessed = json(&["physics", "masses", &jumps, "--json"]);
+    let height = number(&guessed["height_m"]);
+    assert!((1.3..=1.9).contains(&height), "{height} m at CMU's unit");
+    assert_eq!(guessed["mass_model"], "de Leva male");
+    let centimetres = json(&["physics", "masses", &jumps, "--scale", "0.01", "--json"]);
+    let small = number(&centimetres["height_m"]);
+    // Lengths scale with the unit (not to the last digit: an imported bone's body radius is
+    // kept between 5 mm and 6 cm).
+    let expected = height * 0.01 / (0.0254 / 0.45);
+    assert!(
+        (small / expected - 1.0).abs() < 0.03,
+        "{small} vs {expected}"
+    );
+    let humanoid = repo().join("skeletons/humanoid.ron");
+    let o = marionette(&[
+        "physics",
+        "masses",
+        humanoid.to_str().expect("path"),
+        "--scale",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--scale is for captures"));
+}

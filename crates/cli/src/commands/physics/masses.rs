@@ -2,13 +2,14 @@
 //! each segment of a figure weighs (de Leva 1996 by humanoid role, or the skeleton's own masses
 //! for a figure with no roles), the figure's height and its centre of mass at rest as a fraction
 //! of it. FILE is a skeleton, a document (a stage's figure with `--figure`), a rigged character
-//! or a capture (its skeleton). Exit status: 0, or 1 on bad input.
+//! or a capture (its skeleton, at `--scale` or the scale `physics check` guesses). Exit status:
+//! 0, or 1 on bad input.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use marionette_interchange::capture::CaptureOptions;
+use marionette_interchange::capture::{CaptureOptions, CaptureScale};
 use marionette_interchange::open::{Opened, open};
 use marionette_physics::rest::{AtRest, at_rest};
 use marionette_physics::{MassModel, MassSource};
@@ -29,6 +30,10 @@ pub struct MassesArgs {
     /// On a stage: the figure (needed when the stage holds several).
     #[arg(long, value_name = "NAME")]
     figure: Option<String>,
+    /// A capture's lengths are multiplied by this (metres per unit); guessed when not given, as
+    /// `physics check` guesses it.
+    #[arg(long, value_parser = crate::commands::positive)]
+    scale: Option<f64>,
     #[command(flatten)]
     body: super::body::BodyArgs,
     /// Print JSON (docs/file-formats.md, *Masses*) instead of a table.
@@ -36,10 +41,25 @@ pub struct MassesArgs {
     json: bool,
 }
 
-/// The skeleton of the figure in `path`, opened once by what it holds.
-pub fn figure_skeleton(path: &Path, figure: Option<&str>) -> Result<Skeleton, String> {
+/// The skeleton of the figure in `path`, opened once by what it holds (a capture at `scale`, or
+/// at the guessed scale).
+pub fn figure_skeleton(
+    path: &Path,
+    figure: Option<&str>,
+    scale: Option<f64>,
+) -> Result<Skeleton, String> {
     let file = path.display();
-    let opened = open(path, CaptureOptions::default()).map_err(|e| e.to_string())?;
+    let options = CaptureOptions {
+        scale: scale.map_or(CaptureScale::Guess, CaptureScale::Times),
+        ..CaptureOptions::default()
+    };
+    let opened = open(path, options).map_err(|e| e.to_string())?;
+    if scale.is_some() && !matches!(opened, Opened::Capture(_)) {
+        return Err(format!(
+            "{file}: this is {}; --scale is for captures",
+            opened.kind().describe()
+        ));
+    }
     if figure.is_some() && !matches!(opened, Opened::Document(_) | Opened::Skeleton(_)) {
         return Err(format!(
             "{file}: this is {}; --figure names a figure of a stage document",
@@ -65,7 +85,7 @@ pub fn figure_skeleton(path: &Path, figure: Option<&str>) -> Result<Skeleton, St
 /// Prints the masses.
 pub fn run(args: &MassesArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
-    let skeleton = figure_skeleton(&args.file, args.figure.as_deref())?;
+    let skeleton = figure_skeleton(&args.file, args.figure.as_deref(), args.scale)?;
     let model = args.body.model(&skeleton, &args.file)?;
     let rest = at_rest(&skeleton, &model);
     if args.json {
