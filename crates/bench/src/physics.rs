@@ -59,17 +59,14 @@ pub fn table(runs: usize) -> Table {
     });
     // The editor's overlays: the measures made when the take changes, and what each drawn
     // frame reads from them (its footing: support polygon and margin).
-    let frames: Vec<marionette_motion::BakedFrame> = poses_owned
-        .iter()
-        .enumerate()
-        .map(|(f, q)| marionette_motion::BakedFrame {
-            frame: f as i64,
-            q: q.clone(),
-            lock_errors: Vec::new(),
-        })
-        .collect();
     let (measure_ms, view) = best_ms(runs, || {
-        marionette_editing::physics_view::PhysicsView::of_take(skeleton, &[], &frames, sequence.fps)
+        marionette_editing::physics_view::PhysicsView::of_take(
+            skeleton,
+            &[],
+            0,
+            &poses_owned,
+            sequence.fps,
+        )
     });
     let per_frame_ms = match &view {
         Ok(view) => {

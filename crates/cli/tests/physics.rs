@@ -190,19 +190,8 @@ fn check_refuses_what_it_cannot_read_naming_it() {
 
 #[test]
 fn check_bakes_a_documents_sequence_and_its_locks_hold_it_up() {
-    let dir = tempfile::tempdir().expect("a folder");
-    std::fs::create_dir(dir.path().join("skeletons")).expect("a folder");
-    std::fs::copy(
-        repo().join("skeletons/humanoid.ron"),
-        dir.path().join("skeletons/humanoid.ron"),
-    )
-    .expect("copy");
-    let doc = dir.path().join("crouch.marionette.ron");
-    std::fs::copy(
-        repo().join("crates/fuzz/seeds/document-crouch.marionette.ron"),
-        &doc,
-    )
-    .expect("copy");
+    let crouch = read(&repo().join("crates/fuzz/seeds/document-crouch.marionette.ron"));
+    let (_dir, doc) = document_folder("humanoid.ron", "crouch.marionette.ron", &crouch);
     let doc = doc.to_str().expect("path");
     let report = json(&["physics", "check", doc, "--sequence", "crouch", "--json"]);
     assert_eq!(report["frames"], 25);
@@ -231,20 +220,27 @@ fn check_bakes_a_documents_sequence_and_its_locks_hold_it_up() {
 /// A folder holding the hand-keyed jump (crates/cli/tests/data: seven whole-pose keys, the
 /// heels locked before and after) beside the humanoid it names.
 fn jump_folder() -> (tempfile::TempDir, PathBuf) {
+    let jump = read(&repo().join("crates/cli/tests/data/jump.marionette.ron"));
+    document_folder("humanoid.ron", "jump.marionette.ron", &jump)
+}
+
+/// A scratch folder holding the document `text` as `name` beside a copy of the shipped
+/// skeleton `skeleton` (in `skeletons/`, where the document names it).
+fn document_folder(skeleton: &str, name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("a folder");
     std::fs::create_dir(dir.path().join("skeletons")).expect("a folder");
     std::fs::copy(
-        repo().join("skeletons/humanoid.ron"),
-        dir.path().join("skeletons/humanoid.ron"),
+        repo().join("skeletons").join(skeleton),
+        dir.path().join("skeletons").join(skeleton),
     )
     .expect("copy");
-    let doc = dir.path().join("jump.marionette.ron");
-    std::fs::copy(
-        repo().join("crates/cli/tests/data/jump.marionette.ron"),
-        &doc,
-    )
-    .expect("copy");
+    let doc = dir.path().join(name);
+    std::fs::write(&doc, text).expect("write");
     (dir, doc)
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("a file")
 }
 
 /// The least-squares parabola's g, root-mean-square residual and horizontal acceleration of the
@@ -464,23 +460,15 @@ fn a_fix_that_cannot_be_made_is_refused_and_writes_nothing() {
 
 #[test]
 fn a_ballistic_fix_of_a_figure_without_roles_is_refused() {
-    let dir = tempfile::tempdir().expect("a folder");
-    std::fs::create_dir(dir.path().join("skeletons")).expect("a folder");
-    std::fs::copy(
-        repo().join("skeletons/stickman.ron"),
-        dir.path().join("skeletons/stickman.ron"),
-    )
-    .expect("copy");
-    let doc = dir.path().join("hop.marionette.ron");
-    std::fs::write(
-        &doc,
+    let (dir, doc) = document_folder(
+        "stickman.ron",
+        "hop.marionette.ron",
         "Document(version: 1, skeleton: \"skeletons/stickman.ron\", locks: [], sequences: [\
          Sequence(name: \"hop\", fps: 24.0, rotation: Slerp, root: Linear, hold_locks: true, keys: [\
          Key(frame: 0, pose: Pose(root: (0.0, 0.0, 0.0), joints: {})),\
          Key(frame: 10, pose: Pose(root: (0.0, 0.4, 0.0), joints: {})),\
          Key(frame: 20, pose: Pose(root: (0.0, 0.0, 0.0), joints: {}))])])",
-    )
-    .expect("write");
+    );
     let out = dir.path().join("out.marionette.ron");
     let o = marionette(&[
         "physics",

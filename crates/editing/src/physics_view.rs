@@ -6,7 +6,6 @@
 
 use marionette_document::Lock;
 use marionette_ik::GoalKind;
-use marionette_motion::BakedFrame;
 use marionette_physics::balance::{POINT_RADIUS, margin};
 use marionette_physics::check::check;
 use marionette_physics::flight::{G, Span};
@@ -55,20 +54,21 @@ pub enum Footing {
 }
 
 impl PhysicsView {
-    /// The physics of `frames` (a bake of a sequence at `fps`) of `skeleton` with `locks`.
+    /// The physics of `poses` (a bake of a sequence at `fps`, its first frame numbered
+    /// `first_frame`) of `skeleton` with `locks`.
     pub fn of_take(
         skeleton: &Skeleton,
         locks: &[Lock],
-        frames: &[BakedFrame],
+        first_frame: i64,
+        poses: &[Vec<f64>],
         fps: f64,
     ) -> Result<PhysicsView, MassError> {
         let model = MassModel::of(skeleton, MassSettings::default())?;
-        let poses = frames.iter().map(|f| f.q.as_slice());
-        let track = Track::of(skeleton, &model, poses, fps);
-        let held = held_points(skeleton, locks, frames);
+        let track = Track::of(skeleton, &model, poses.iter().map(Vec::as_slice), fps);
+        let held = held_points(skeleton, locks, first_frame, poses);
         let report = check(&track, &document_rule(), &held);
         Ok(PhysicsView {
-            first_frame: frames.first().map_or(0, |f| f.frame),
+            first_frame,
             fps,
             mass: model.total,
             no_roles: match model.source {
@@ -128,21 +128,23 @@ impl PhysicsView {
     }
 }
 
-/// Per baked frame, the points the locks active on it hold in the world: a position, plane or
-/// line lock's point, a pose lock's site (a foot planted on the floor, a hand on a prop).
+/// Per frame of `poses` (the first numbered `first_frame`), the points the locks active on it
+/// hold in the world: a position, plane or line lock's point, a pose lock's site (a foot planted
+/// on the floor, a hand on a prop).
 pub fn held_points(
     skeleton: &Skeleton,
     locks: &[Lock],
-    frames: &[BakedFrame],
+    first_frame: i64,
+    poses: &[Vec<f64>],
 ) -> Vec<Vec<Vector3<f64>>> {
     let mut fk = Fk::new(skeleton);
-    frames
-        .iter()
-        .map(|frame| {
-            fk.update(skeleton, &frame.q);
+    (first_frame..)
+        .zip(poses)
+        .map(|(frame, q)| {
+            fk.update(skeleton, q);
             locks
                 .iter()
-                .filter(|l| l.enabled && l.active_at(Some(frame.frame)))
+                .filter(|l| l.enabled && l.active_at(Some(frame)))
                 .filter_map(|l| match &l.goal().kind {
                     GoalKind::Point { joint, offset, .. } => Some(fk.point(*joint, offset)),
                     GoalKind::Position { site, .. }

@@ -5,7 +5,6 @@
 
 use bevy::prelude::*;
 use marionette_editing::physics_view::PhysicsView;
-use marionette_motion::BakedFrame;
 
 use crate::EditorSet;
 use crate::beside::BesideState;
@@ -81,31 +80,24 @@ fn measure(
     if overlay.source == Some(source) && overlay.view.is_some() {
         return;
     }
-    let (frames, fps) = match shown.and_then(|i| document.sequences().get(i)) {
+    let skeleton = document.skeleton();
+    let view = match shown.and_then(|i| document.sequences().get(i)) {
         Some(sequence) if !strip.poses.is_empty() => {
-            let frames: Vec<BakedFrame> = strip
-                .errors
-                .iter()
-                .zip(&strip.poses)
-                .map(|(&(frame, _), q)| BakedFrame {
-                    frame,
-                    q: q.clone(),
-                    lock_errors: Vec::new(),
-                })
-                .collect();
-            (frames, sequence.fps)
+            let first = strip.errors.first().map_or(0, |e| e.0);
+            PhysicsView::of_take(
+                skeleton,
+                document.locks(),
+                first,
+                &strip.poses,
+                sequence.fps,
+            )
         }
         _ => {
-            let frame = BakedFrame {
-                frame: document.frame(),
-                q: document.pose().to_vec(),
-                lock_errors: Vec::new(),
-            };
-            (vec![frame], 24.0)
+            let pose = [document.pose().to_vec()];
+            PhysicsView::of_take(skeleton, document.locks(), document.frame(), &pose, 24.0)
         }
-    };
-    let view = PhysicsView::of_take(document.skeleton(), document.locks(), &frames, fps)
-        .map_err(|e| e.to_string());
+    }
+    .map_err(|e| e.to_string());
     *overlay = PhysicsOverlay {
         source: Some(source),
         view: Some(view),

@@ -183,12 +183,7 @@ type Export = (
 fn export_stage_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String> {
     let input = args.input.display();
     let figure = match &args.figure {
-        Some(wanted) => Some(stage.figure_index(wanted).ok_or_else(|| {
-            format!(
-                "{input}: no figure \"{wanted}\" on the stage (figures: {})",
-                stage.figure_list()
-            )
-        })?),
+        Some(wanted) => Some(super::figure_of(stage, Some(wanted), &args.input)?),
         None => None,
     };
     if args.format != Format::Glb && figure.is_none() {

@@ -165,10 +165,12 @@ fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
     let baker = Baker::new(&doc.skeleton, sequence, &doc.locks, BakeSettings::default());
     let frames = bake_with_threads(&baker, 0, &|| {})
         .map_err(|e| format!("cannot start the baking threads: {e}"))?;
-    let held = held_points(&doc.skeleton, &doc.locks, &frames);
+    let first = frames.first().map_or(0, |f| f.frame);
+    let poses: Vec<Vec<f64>> = frames.into_iter().map(|f| f.q).collect();
+    let held = held_points(&doc.skeleton, &doc.locks, first, &poses);
     Ok(Take {
         skeleton: doc.skeleton.clone(),
-        poses: frames.into_iter().map(|f| f.q).collect(),
+        poses,
         fps: sequence.fps,
         scale: None,
         held,

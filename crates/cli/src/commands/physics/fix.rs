@@ -13,14 +13,12 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::{Clip, Key};
+use marionette_editing::physics_view::PhysicsView;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit};
 use marionette_motion::interpolate::Interpolator;
-use marionette_motion::{BakeSettings, Baker, bake_with_threads};
 use marionette_physics::MassSource;
-use marionette_physics::check::check;
 use marionette_physics::fix::ballistic;
-use marionette_physics::track::Track;
 use marionette_skeleton::Pose;
 
 use crate::output::outln;
@@ -90,9 +88,7 @@ pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
              ({why})"
         ));
     }
-    let baker = Baker::new(&skeleton, &sequence, doc.locks(), BakeSettings::default());
-    let frames = bake_with_threads(&baker, 0, &|| {})
-        .map_err(|e| format!("cannot start the baking threads: {e}"))?;
+    let frames = doc.bake_sequence(index);
     let first = frames.first().map_or(0, |f| f.frame);
     let (a, b) = args.span;
     let (from, to) = (a - first, b - first);
@@ -105,24 +101,15 @@ pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
         ));
     }
     let (from, to) = (from as usize, to as usize);
-    let poses: Vec<Vec<f64>> = frames.iter().map(|f| f.q.clone()).collect();
-    let track = Track::of(
-        &skeleton,
-        &model,
-        poses.iter().map(Vec::as_slice),
-        sequence.fps,
-    );
-    let held = marionette_editing::physics_view::held_points(&skeleton, doc.locks(), &frames);
-    let report = check(
-        &track,
-        &marionette_editing::physics_view::document_rule(),
-        &held,
-    );
-    if let Some(f) = (from..=to).find(|&f| !report.supports[f].is_empty()) {
+    let poses: Vec<Vec<f64>> = frames.into_iter().map(|f| f.q).collect();
+    // The supports as the editor's overlays and `physics check` find them.
+    let view = PhysicsView::of_take(&skeleton, doc.locks(), first, &poses, sequence.fps)
+        .map_err(|e| format!("{file}: {e}"))?;
+    if let Some(f) = (from..=to).find(|&f| !view.supports[f].is_empty()) {
         return Err(format!(
             "{file}: frames {a}..{b} are not a flight: frame {} is supported ({} points)",
             f as i64 + first,
-            report.supports[f].len()
+            view.supports[f].len()
         ));
     }
     let fixed = ballistic(
