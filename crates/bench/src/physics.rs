@@ -2,12 +2,13 @@
 //! assimp-testmodels), read at CMU's unit: the figure weighed once (de Leva by role), then the
 //! take read as physics reads it (centre of mass, body points and angular momentum per frame)
 //! and checked (supports, flights fitted, balance), on one thread; and the ballistic fix of a
-//! 60-frame span of it; best of `runs`.
+//! 60-frame span of it, without and with the momentum held; best of `runs`.
 
 use std::path::Path;
 
 use marionette_interchange::capture::{CaptureScale, read_capture};
 use marionette_physics::check::check;
+use marionette_physics::fix::{FixOptions, fix};
 use marionette_physics::flight::SpanKind;
 use marionette_physics::supports::SupportRule;
 use marionette_physics::track::Track;
@@ -54,8 +55,19 @@ pub fn table(runs: usize) -> Table {
     // The ballistic fix of a 60-frame span (the first flight's, widened to 60 frames).
     let poses_owned: Vec<Vec<f64>> = poses().map(<[f64]>::to_vec).collect();
     let span = (229, 288);
-    let (fix_ms, fixed) = best_ms(runs, || {
-        marionette_physics::fix::ballistic(skeleton, &model, &poses_owned, sequence.fps, span, None)
+    let fix_with = |options: FixOptions| {
+        best_ms(runs, || {
+            fix(skeleton, &model, &poses_owned, sequence.fps, span, &options)
+        })
+    };
+    let (fix_ms, fixed) = fix_with(FixOptions {
+        ballistic: true,
+        ..FixOptions::default()
+    });
+    let (momentum_ms, held) = fix_with(FixOptions {
+        ballistic: true,
+        momentum: true,
+        ..FixOptions::default()
     });
     // The editor's overlays: the measures made when the take changes, and what each drawn
     // frame reads from them (its footing: support polygon and margin).
@@ -123,6 +135,11 @@ pub fn table(runs: usize) -> Table {
         "ballistic fix of a 60-frame span".into(),
         format!("{fix_ms:.3}"),
         fixed.map_or_else(|e| e.to_string(), |f| format!("{} poses", f.poses.len())),
+    ]);
+    table.row(vec![
+        "ballistic and momentum fix of a 60-frame span".into(),
+        format!("{momentum_ms:.3}"),
+        held.map_or_else(|e| e.to_string(), |f| format!("{} poses", f.poses.len())),
     ]);
     table
 }

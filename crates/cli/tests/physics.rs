@@ -422,13 +422,74 @@ fn a_keyed_jump_fixed_flies_at_g_and_the_rest_is_unchanged() {
 }
 
 #[test]
+fn a_swinging_jump_fixed_holds_its_momentum_and_says_how_near_its_marks() {
+    let jump = read(&repo().join("crates/cli/tests/data/jump-swing.marionette.ron"));
+    let (dir, doc) = document_folder("humanoid.ron", "jump-swing.marionette.ron", &jump);
+    let path = |name: &str| dir.path().join(name);
+    let fixed = path("fixed.marionette.ron");
+    let o = marionette(&[
+        "physics",
+        "fix",
+        doc.to_str().expect("path"),
+        "--sequence",
+        "jump",
+        "--span",
+        "15..33",
+        "--ballistic",
+        "--momentum",
+        "--mark",
+        "24",
+        "--out",
+        fixed.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("angular momentum held at") && said.contains("frame 24:"),
+        "{said}"
+    );
+    // Frames outside the span are as they were, bit for bit; inside, the root turned.
+    let (old, new) = (
+        baked(&doc, &path("old.json")),
+        baked(&fixed, &path("new.json")),
+    );
+    for f in (0..15).chain(34..old.len()) {
+        assert_eq!(old[f], new[f], "frame {f}");
+    }
+    let turned = (15..=33).any(|f| (old[f][3] - new[f][3]).abs() > 0.01);
+    assert!(turned, "the pelvis did not turn");
+}
+
+#[test]
 fn a_fix_that_cannot_be_made_is_refused_and_writes_nothing() {
     let (dir, doc) = jump_folder();
     let doc = doc.to_str().expect("path");
     let out = dir.path().join("out.marionette.ron");
     let out_arg = out.to_str().expect("path");
     for (args, expected) in [
-        (vec!["--span", "16..35"], "--ballistic or --apex"),
+        (vec!["--span", "16..35"], "--momentum or --apex"),
+        (
+            vec!["--span", "16..35", "--momentum", "--mark", "40"],
+            "frame 40 is marked but is not inside the span 16..35",
+        ),
+        (
+            vec![
+                "--span",
+                "16..35",
+                "--momentum",
+                "--mark",
+                "17",
+                "--mark",
+                "18",
+                "--mark",
+                "19",
+                "--mark",
+                "20",
+                "--mark",
+                "21",
+            ],
+            "at most four",
+        ),
         (vec!["--span", "0..10", "--ballistic"], "not a span inside"),
         (vec!["--span", "40..60", "--ballistic"], "not a span inside"),
         (vec!["--span", "3..10", "--ballistic"], "not a flight"),

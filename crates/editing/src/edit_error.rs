@@ -58,6 +58,9 @@ pub enum EditError {
     /// Foot contacts could not be found (no sequence shown, no feet, or the bake failed).
     #[error("cannot find foot contacts: {0}")]
     FootContacts(String),
+    /// The physics ghost could not be made or accepted.
+    #[error("physics ghost: {0}")]
+    Ghost(String),
     /// Another sequence already has the name, or the name is empty.
     #[error("a sequence needs a name of its own; \"{0}\" is empty or taken")]
     SequenceName(String),

@@ -25,6 +25,7 @@ pub mod file_action;
 pub mod foot_contacts;
 pub mod lock_edits;
 pub mod outliner;
+pub mod physics_ghost;
 pub mod physics_view;
 pub mod pose_read;
 pub mod pose_tools;

@@ -281,20 +281,6 @@ impl Document {
         })
     }
 
-    /// Replaces the frames `first ..= last` by `clip`'s; later keys move by the change in length.
-    pub(crate) fn replace_frames(
-        &mut self,
-        first: i64,
-        last: i64,
-        clip: &Clip,
-    ) -> Result<(), EditError> {
-        let label = format!("Replace frames {first}–{last} ({} frames)", clip.length);
-        self.edit_sequence(label, true, |s| {
-            s.delete_range(first, last)?;
-            s.paste(first, clip).map_err(EditError::from)
-        })
-    }
-
     /// Inserts `count` empty frames at `at`.
     pub(crate) fn insert_frames(&mut self, at: i64, count: i64) -> Result<(), EditError> {
         self.edit_sequence(format!("Insert {count} frames at {at}"), true, |s| {

@@ -1,4 +1,5 @@
-//! The physical ghost's ballistic part ([`ballistic`]): over a span with no support, the root is
+//! The physical ghost ([`fix`]): its momentum part ([`hold_momentum`]) and its ballistic
+//! part: over a span with no support, the root is
 //! moved so that the centre of mass flies the parabola under g from where it was at take-off
 //! (the frame before the span) to where it is at landing (the frame after). The root's
 //! translation moves the centre of mass one for one, so the parabola is met exactly. With an
@@ -11,6 +12,7 @@ use nalgebra::Vector3;
 
 use crate::flight::G;
 use crate::masses::MassModel;
+use crate::momentum::{HeldMomentum, hold_momentum};
 
 /// Why a span cannot be fixed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -30,6 +32,12 @@ pub enum FixError {
         /// Its last.
         last: i64,
     },
+    /// A mark is not inside the span.
+    #[error("frame {mark} is marked but is not inside the span")]
+    Mark {
+        /// The mark.
+        mark: i64,
+    },
     /// The apex is lower than the take-off or the landing.
     #[error(
         "an apex of {apex} m is not above both the take-off and the landing (the centre of mass \
@@ -43,27 +51,45 @@ pub enum FixError {
     },
 }
 
+/// What to fix over a flight.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FixOptions {
+    /// Make the centre of mass fly the parabola under g.
+    pub ballistic: bool,
+    /// Hold the angular momentum about the centre of mass ([`hold_momentum`]).
+    pub momentum: bool,
+    /// The flight rises this high above the take-off's centre of mass (m), and lasts the time
+    /// that needs (implies ballistic).
+    pub apex: Option<f64>,
+    /// Frames (indices into the take, inside the span) whose keyed root orientation the
+    /// momentum fix is fitted to.
+    pub marks: Vec<usize>,
+}
+
 /// The span's new poses: one per frame of the flight (between take-off and landing).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Ballistic {
+pub struct Fixed {
     /// The poses, in order; as many as the flight's frames (the span's own count without an
     /// apex).
     pub poses: Vec<Vec<f64>>,
+    /// With the momentum fix: the momentum held, and how far each mark is from its keyed
+    /// orientation (marks as indices into the take).
+    pub momentum: Option<HeldMomentum>,
 }
 
-/// The ballistic fix of the flight `from..=to` (indices into `poses`, each the state of a
-/// frame at `fps`): the take's poses (spread over the new flight time when `apex` is given, in
-/// metres above the take-off's centre of mass), each with its root moved so that the centre of
-/// mass is on the parabola under [`G`] from take-off (`from - 1`) to landing (`to + 1`), and
-/// straight across between them.
-pub fn ballistic(
+/// The fix of the flight `from..=to` (indices into `poses`, each the state of a frame at
+/// `fps`): the take's poses (spread over the new flight time when an apex is given, in metres
+/// above the take-off's centre of mass), their roots turned to hold the angular momentum when
+/// asked, then moved so that the centre of mass is on the parabola under [`G`] from take-off
+/// (`from - 1`) to landing (`to + 1`), and straight across between them, when asked.
+pub fn fix(
     skeleton: &Skeleton,
     model: &MassModel,
     poses: &[Vec<f64>],
     fps: f64,
     (from, to): (usize, usize),
-    apex: Option<f64>,
-) -> Result<Ballistic, FixError> {
+    options: &FixOptions,
+) -> Result<Fixed, FixError> {
     let outside = || FixError::Outside {
         from: from as i64,
         to: to as i64,
@@ -73,6 +99,9 @@ pub fn ballistic(
     if from == 0 || to < from || to + 1 >= poses.len() {
         return Err(outside());
     }
+    if let Some(&mark) = options.marks.iter().find(|&&m| m < from || m > to) {
+        return Err(FixError::Mark { mark: mark as i64 });
+    }
     let mut fk = Fk::new(skeleton);
     let mut com_of = |q: &[f64]| {
         fk.update_transforms(skeleton, q);
@@ -80,7 +109,7 @@ pub fn ballistic(
     };
     let (start, end) = (com_of(&poses[from - 1]), com_of(&poses[to + 1]));
     let old = to + 2 - from; // intervals from take-off to landing
-    let intervals = match apex {
+    let intervals = match options.apex {
         None => old,
         Some(h) => {
             let drop = start.y - end.y;
@@ -91,14 +120,29 @@ pub fn ballistic(
             ((time * fps).round() as usize).max(2)
         }
     };
-    let flight = intervals as f64 / fps;
-    debug_assert!(flight > 0.0);
-    // y(t) = y0 + v t − g t²/2 through the landing: v = (y1 − y0)/T + g T/2.
-    let rise = (end.y - start.y) / flight + G * flight / 2.0;
-    let poses = (1..intervals)
-        .map(|k| {
-            let at = k as f64 * old as f64 / intervals as f64;
-            let mut q = resampled(skeleton, poses, from - 1, at);
+    let scale = intervals as f64 / old as f64;
+    let mut flight: Vec<Vec<f64>> = (0..=intervals)
+        .map(|k| resampled(skeleton, poses, from - 1, k as f64 / scale))
+        .collect();
+    let mut momentum = None;
+    if options.momentum {
+        let marks: Vec<usize> = (options.marks.iter())
+            .map(|&m| ((m + 1 - from) as f64 * scale).round() as usize)
+            .collect();
+        let mut held = hold_momentum(skeleton, model, &flight, fps, &marks);
+        flight.splice(1..intervals, held.poses.drain(..));
+        for (mark, of) in held.marks.iter_mut().zip(&options.marks) {
+            mark.0 = *of;
+        }
+        momentum = Some(held);
+    }
+    let mut poses: Vec<Vec<f64>> = flight[1..intervals].to_vec();
+    if options.ballistic || options.apex.is_some() {
+        let duration = intervals as f64 / fps;
+        // y(t) = y0 + v t − g t²/2 through the landing: v = (y1 − y0)/T + g T/2.
+        let rise = (end.y - start.y) / duration + G * duration / 2.0;
+        for (i, q) in poses.iter_mut().enumerate() {
+            let k = i + 1;
             let t = k as f64 / fps;
             let u = k as f64 / intervals as f64;
             let wanted = Vector3::new(
@@ -106,14 +150,13 @@ pub fn ballistic(
                 start.y + rise * t - G * t * t / 2.0,
                 start.z + (end.z - start.z) * u,
             );
-            let moved = wanted - com_of(&q);
+            let moved = wanted - com_of(q);
             for (axis, v) in moved.iter().enumerate() {
                 q[axis] += v;
             }
-            q
-        })
-        .collect();
-    Ok(Ballistic { poses })
+        }
+    }
+    Ok(Fixed { poses, momentum })
 }
 
 /// The pose `at` frames after `base`, blended linearly between its two nearest frames (an

@@ -11,6 +11,7 @@ pub mod fix;
 pub mod flight;
 mod landmarks;
 pub mod masses;
+pub mod momentum;
 pub mod rest;
 pub mod supports;
 pub mod track;

@@ -102,9 +102,8 @@ impl Track {
         (self.points[b][point] - self.points[a][point]).norm() / dt
     }
 
-    /// The angular momentum about the centre of mass at frame `f`: per segment, its mass's
-    /// moment of relative velocity plus its inertia (turned into the world) times its angular
-    /// velocity.
+    /// The angular momentum about the centre of mass at frame `f` ([`momentum_about`] over
+    /// its neighbours).
     fn momentum_at(
         &self,
         model: &MassModel,
@@ -114,19 +113,44 @@ impl Track {
     ) -> Vector3<f64> {
         let n = model.segments.len();
         let (a, b, dt) = self.neighbours(f);
-        let (c, v) = (self.com[f], self.com_velocity(f));
-        let mut total = Vector3::zeros();
-        for (i, s) in model.segments.iter().enumerate() {
-            let at = centers[f * n + i];
-            let velocity = (centers[b * n + i] - centers[a * n + i]) / dt;
-            total += s.mass * (at - c).cross(&(velocity - v));
-            let turn = rotations[b * n + i] * rotations[a * n + i].transpose();
-            let omega = Rotation3::from_matrix_unchecked(turn).scaled_axis() / dt;
-            let r = rotations[f * n + i];
-            total += r * s.inertia * r.transpose() * omega;
-        }
-        total
+        let frame = |k: usize| SegmentFrame {
+            centers: &centers[k * n..(k + 1) * n],
+            rotations: &rotations[k * n..(k + 1) * n],
+            com: self.com[k],
+        };
+        momentum_about(model, [frame(a), frame(f), frame(b)], dt)
     }
+}
+
+/// Where a frame's segments are: their centres of mass and orientations (world, in the
+/// model's segment order) and the figure's centre of mass.
+#[derive(Debug, Clone, Copy)]
+pub struct SegmentFrame<'a> {
+    /// Each segment's centre of mass.
+    pub centers: &'a [Vector3<f64>],
+    /// Each segment's orientation.
+    pub rotations: &'a [Matrix3<f64>],
+    /// The figure's centre of mass.
+    pub com: Vector3<f64>,
+}
+
+/// The angular momentum about the centre of mass at the middle of three frames `[before, at,
+/// after]`, `dt` seconds from `before` to `after`: per segment, its mass's moment of relative
+/// velocity (central differences of the centres relative to the centre of mass) plus its
+/// inertia, turned into the world, times its angular velocity (the rotation from `before` to
+/// `after` over `dt`). What `physics check` measures, and what the momentum fix holds.
+pub fn momentum_about(model: &MassModel, [a, f, b]: [SegmentFrame; 3], dt: f64) -> Vector3<f64> {
+    let mut total = Vector3::zeros();
+    for (i, s) in model.segments.iter().enumerate() {
+        let at = f.centers[i] - f.com;
+        let velocity = ((b.centers[i] - b.com) - (a.centers[i] - a.com)) / dt;
+        total += s.mass * at.cross(&velocity);
+        let turn = b.rotations[i] * a.rotations[i].transpose();
+        let omega = Rotation3::from_matrix_unchecked(turn).scaled_axis() / dt;
+        let r = f.rotations[i];
+        total += r * s.inertia * r.transpose() * omega;
+    }
+    total
 }
 
 /// From the lowest to the highest joint or site of `fk`'s pose (m).

@@ -200,16 +200,9 @@ pub enum Edit {
         /// Last frame.
         last: i64,
     },
-    /// Replace the frames `first ..= last` of the shown sequence by a clip's (later keys move by
-    /// the change in length), as one undo step: the physics assistant's ghost accepted.
-    ReplaceFrames {
-        /// The first frame replaced.
-        first: i64,
-        /// The last.
-        last: i64,
-        /// What takes their place (frame 0 at `first`).
-        clip: Clip,
-    },
+    /// Write the physics assistant's ghost into its sequence, as one undo step
+    /// ([`crate::physics_ghost`]); refused when the sequence changed since it was made.
+    AcceptGhost(Box<crate::physics_ghost::Ghost>),
     /// Insert a clip's frames at `at`.
     PasteFrames {
         /// Where.
@@ -414,9 +407,7 @@ impl Document {
                 self.cut_frames(first, last)?;
             }
             Edit::PasteFrames { at, clip } => self.paste_frames(at, &clip)?,
-            Edit::ReplaceFrames { first, last, clip } => {
-                self.replace_frames(first, last, &clip)?;
-            }
+            Edit::AcceptGhost(ghost) => return Ok(Applied::Said(self.accept_ghost(&ghost)?)),
             Edit::InsertFrames { at, count } => self.insert_frames(at, count)?,
             Edit::DeleteFrames { first, last } => self.delete_frames(first, last)?,
             Edit::RetimeFrames {

@@ -25,10 +25,14 @@ pub struct BodyArgs {
 impl BodyArgs {
     /// The masses of `skeleton` (read from `file`) as these say, or the error naming the file.
     pub fn model(&self, skeleton: &Skeleton, file: &Path) -> Result<MassModel, String> {
-        let settings = MassSettings {
+        MassModel::of(skeleton, self.settings()).map_err(|e| format!("{}: {e}", file.display()))
+    }
+
+    /// The mass and column these say.
+    pub fn settings(&self) -> MassSettings {
+        MassSettings {
             total_kg: self.mass,
             sex: if self.female { Sex::Female } else { Sex::Male },
-        };
-        MassModel::of(skeleton, settings).map_err(|e| format!("{}: {e}", file.display()))
+        }
     }
 }

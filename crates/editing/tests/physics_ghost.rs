@@ -1,0 +1,152 @@
+//! The physics ghost on hand-keyed jumps (crates/cli/tests/data): made, accepted as one undo
+//! step, and measured on the bake afterwards with the check's own momentum and a least-squares
+//! parabola fitted here.
+
+use std::path::{Path, PathBuf};
+
+use marionette_editing::physics_ghost::{GhostError, GhostRequest};
+use marionette_editing::{Document, Edit, Solving};
+use marionette_physics::track::Track;
+use marionette_physics::{MassModel, MassSettings};
+use nalgebra::Vector3;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The test document `name`, opened from a folder that also holds the humanoid.
+fn open(name: &str) -> (tempfile::TempDir, Document) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    std::fs::create_dir(dir.path().join("skeletons")).expect("skeletons folder");
+    std::fs::copy(
+        repo().join("skeletons/humanoid.ron"),
+        dir.path().join("skeletons/humanoid.ron"),
+    )
+    .expect("humanoid copied");
+    let doc = dir.path().join(name);
+    std::fs::copy(repo().join("crates/cli/tests/data").join(name), &doc).expect("copied");
+    let mut opened = Document::open_document(&doc).expect("the jump opens");
+    apply(&mut opened, Edit::SelectSequence(Some(0)));
+    (dir, opened)
+}
+
+fn apply(doc: &mut Document, edit: Edit) {
+    let mut solving = Solving::default();
+    doc.apply(edit, &mut solving).expect("the edit applies");
+}
+
+fn request(from: i64, to: i64, momentum: bool) -> GhostRequest {
+    GhostRequest {
+        from,
+        to,
+        ballistic: true,
+        momentum,
+        apex: None,
+        marks: Vec::new(),
+        body: MassSettings::default(),
+    }
+}
+
+/// The baked poses of sequence 0.
+fn baked(doc: &Document) -> Vec<Vec<f64>> {
+    doc.bake_sequence(0).into_iter().map(|f| f.q).collect()
+}
+
+/// The largest deviation of the angular momentum from its mean over `from..=to`, as a
+/// fraction of the mean's length, and that length per kg.
+fn momentum_spread(doc: &Document, from: usize, to: usize) -> (f64, f64) {
+    let model = MassModel::of(doc.skeleton(), MassSettings::default()).expect("weighed");
+    let poses = baked(doc);
+    let track = Track::of(
+        doc.skeleton(),
+        &model,
+        poses.iter().map(Vec::as_slice),
+        24.0,
+    );
+    let span = &track.momentum[from..=to];
+    let mean: Vector3<f64> = span.iter().sum::<Vector3<f64>>() / span.len() as f64;
+    let worst = span.iter().map(|l| (l - mean).norm()).fold(0.0, f64::max);
+    (worst / mean.norm(), mean.norm() / model.total)
+}
+
+#[test]
+fn a_swinging_jump_keeps_its_momentum_and_the_rest_of_the_take() {
+    let (_dir, mut doc) = open("jump-swing.marionette.ron");
+    let before = baked(&doc);
+    let (spread, _) = momentum_spread(&doc, 15, 33);
+    assert!(
+        spread > 0.5,
+        "the keyed flight already holds its momentum: {spread}"
+    );
+    let ghost = doc.physics_ghost(request(15, 33, true)).expect("a ghost");
+    assert_eq!(
+        ghost.poses.len(),
+        21,
+        "take-off, 19 frames of flight, landing"
+    );
+    apply(&mut doc, Edit::AcceptGhost(Box::new(ghost)));
+    let after = baked(&doc);
+    let (spread, per_kg) = momentum_spread(&doc, 15, 33);
+    eprintln!("momentum after: spread {spread}, {per_kg} m²/s per kg");
+    assert!(spread <= 0.01 || per_kg * spread <= 1e-4, "spread {spread}");
+    assert_eq!(before.len(), after.len());
+    for f in (0..=13).chain(35..before.len()) {
+        let off = (before[f].iter().zip(&after[f]))
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max);
+        assert!(off <= 1e-12, "frame {f} changed by {off}");
+    }
+}
+
+#[test]
+fn accepting_is_one_undo_step_and_a_stale_ghost_is_refused() {
+    let (_dir, mut doc) = open("jump-swing.marionette.ron");
+    let sequences = doc.sequences().to_vec();
+    let locks = doc.locks().to_vec();
+    // With an apex the flight grows, and the landing's locks move with the keys after it.
+    let mut higher = request(15, 33, true);
+    higher.apex = Some(1.0);
+    let ghost = doc.physics_ghost(higher).expect("a ghost");
+    assert!(ghost.shift() > 0, "a higher flight lasts longer");
+    apply(&mut doc, Edit::AcceptGhost(Box::new(ghost.clone())));
+    let landing = |doc: &Document| doc.locks()[2].frames().expect("frames");
+    assert_eq!(landing(&doc).0, 36 + ghost.shift());
+    apply(&mut doc, Edit::Undo);
+    assert_eq!(doc.sequences(), sequences.as_slice());
+    assert_eq!(doc.locks(), locks.as_slice());
+    // A ghost made before the sequence changed is not written over the change.
+    let stale = doc.physics_ghost(request(15, 33, false)).expect("a ghost");
+    apply(&mut doc, Edit::GoToFrame(4));
+    apply(&mut doc, Edit::SetKey);
+    let changed = doc.sequences().to_vec();
+    let mut solving = Solving::default();
+    let refused = doc.apply(Edit::AcceptGhost(Box::new(stale)), &mut solving);
+    assert!(
+        refused.is_err_and(|e| e.to_string().contains("changed since the ghost was made")),
+        "a stale ghost"
+    );
+    assert_eq!(doc.sequences(), changed.as_slice());
+}
+
+#[test]
+fn a_ghost_that_cannot_be_made_says_why() {
+    let (_dir, doc) = open("jump-swing.marionette.ron");
+    let refused = |r: GhostRequest| doc.physics_ghost(r).expect_err("refused");
+    assert!(matches!(
+        refused(request(3, 10, false)),
+        GhostError::NotAFlight { frame: 3, .. }
+    ));
+    assert!(matches!(
+        refused(request(0, 10, false)),
+        GhostError::Outside { .. }
+    ));
+    let mut nothing = request(15, 33, false);
+    nothing.ballistic = false;
+    assert_eq!(refused(nothing), GhostError::NothingAsked);
+    let mut marked = request(15, 33, true);
+    marked.marks = vec![40];
+    assert!(matches!(refused(marked), GhostError::Mark { mark: 40, .. }));
+    let mut weightless = request(15, 33, true);
+    weightless.body.total_kg = 0.0;
+    assert!(matches!(refused(weightless), GhostError::Mass(_)));
+}
