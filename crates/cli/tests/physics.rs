@@ -25,6 +25,13 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).expect("one JSON object")
 }
 
+/// The JSON a command prints, when it exits 0 or 3 (something flagged).
+fn flagged_json(args: &[&str]) -> Value {
+    let o = marionette(args);
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{o:?}");
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
 fn number(v: &Value) -> f64 {
     v.as_f64().expect("a number")
 }
@@ -460,6 +467,108 @@ fn a_swinging_jump_fixed_holds_its_momentum_and_says_how_near_its_marks() {
     assert!(turned, "the pelvis did not turn");
 }
 
+/// Per frame, the centre of mass from `physics check` and the feet's sites (heels, toe tips)
+/// from `export --format json`, seen from above (x, z).
+fn com_and_feet(doc: &Path, sequence: &str, json_out: &Path) -> Vec<([f64; 2], Vec<[f64; 2]>)> {
+    let doc_arg = doc.to_str().expect("path");
+    let report = flagged_json(&[
+        "physics",
+        "check",
+        doc_arg,
+        "--sequence",
+        sequence,
+        "--json",
+    ]);
+    let o = marionette(&[
+        "export",
+        doc_arg,
+        "--sequence",
+        sequence,
+        "--format",
+        "json",
+        "--out",
+        json_out.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let export: Value =
+        serde_json::from_str(&std::fs::read_to_string(json_out).expect("export")).expect("JSON");
+    let floor = |v: &Value| [number(&v[0]), number(&v[2])];
+    (report["com"].as_array().expect("com").iter())
+        .zip(export["frames"].as_array().expect("frames"))
+        .map(|(com, frame)| {
+            let feet = ["left heel", "right heel", "left toe tip", "right toe tip"]
+                .map(|s| floor(&frame["sites"][s]))
+                .to_vec();
+            (floor(com), feet)
+        })
+        .collect()
+}
+
+#[test]
+fn a_lean_past_the_toes_is_brought_back_over_the_feet() {
+    let lean = read(&repo().join("crates/cli/tests/data/lean.marionette.ron"));
+    let (dir, doc) = document_folder("humanoid.ron", "lean.marionette.ron", &lean);
+    let path = |name: &str| dir.path().join(name);
+    // The test's own rule: the feet's four sites each a disc of 4 cm (as a foot's sole reaches
+    // past them); the centre of mass must be 2 cm inside their hull, here a rectangle whose
+    // front edge is the toe tips'.
+    let ahead_of_toes = |(com, feet): &([f64; 2], Vec<[f64; 2]>)| {
+        let toes = feet[2][1].max(feet[3][1]);
+        com[1] - (toes + 0.04)
+    };
+    let before = com_and_feet(&doc, "lean", &path("before.json"));
+    let worst = before.iter().map(ahead_of_toes).fold(f64::MIN, f64::max);
+    assert!(
+        worst > 0.015,
+        "the keyed lean is not past the toes: {worst}"
+    );
+    let steady = path("steady.marionette.ron");
+    let o = marionette(&[
+        "physics",
+        "fix",
+        doc.to_str().expect("path"),
+        "--sequence",
+        "lean",
+        "--span",
+        "0..40",
+        "--standing",
+        "--out",
+        steady.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after = com_and_feet(&steady, "lean", &path("after.json"));
+    for (f, frame) in after.iter().enumerate() {
+        let ahead = ahead_of_toes(frame);
+        assert!(
+            ahead <= -0.02 + 1e-4,
+            "frame {f}: {ahead} m from the toes' edge"
+        );
+    }
+    // Frames that stood well already are as they were; the locks hold as they did.
+    let moved = |a: &([f64; 2], Vec<[f64; 2]>), b: &([f64; 2], Vec<[f64; 2]>)| {
+        (std::iter::once(&a.0)
+            .chain(&a.1)
+            .zip(std::iter::once(&b.0).chain(&b.1)))
+        .map(|(p, q)| (p[0] - q[0]).hypot(p[1] - q[1]))
+        .fold(0.0, f64::max)
+    };
+    for f in 0..4 {
+        assert!(moved(&before[f], &after[f]) < 1e-9, "frame {f}");
+    }
+    let summary = flagged_json(&[
+        "bake",
+        steady.to_str().expect("path"),
+        "--sequence",
+        "lean",
+        "--out",
+        path("summary.json").to_str().expect("path"),
+        "--json",
+    ]);
+    for lock in summary["locks"].as_array().expect("locks") {
+        assert!(number(&lock["max_error"]) <= 1e-3, "{lock}");
+    }
+}
+
 #[test]
 fn a_fix_that_cannot_be_made_is_refused_and_writes_nothing() {
     let (dir, doc) = jump_folder();
@@ -468,6 +577,14 @@ fn a_fix_that_cannot_be_made_is_refused_and_writes_nothing() {
     let out_arg = out.to_str().expect("path");
     for (args, expected) in [
         (vec!["--span", "16..35"], "--momentum or --apex"),
+        (
+            vec!["--span", "16..35", "--ballistic", "--standing"],
+            "one or the other",
+        ),
+        (
+            vec!["--span", "20..30", "--standing"],
+            "frame 20 is marked standing but nothing supports it",
+        ),
         (
             vec!["--span", "16..35", "--momentum", "--mark", "40"],
             "frame 40 is marked but is not inside the span 16..35",

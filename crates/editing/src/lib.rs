@@ -23,6 +23,8 @@ pub mod edit_error;
 pub mod exchange;
 pub mod file_action;
 pub mod foot_contacts;
+pub mod ghost_accept;
+pub mod ghost_standing;
 pub mod lock_edits;
 pub mod outliner;
 pub mod physics_ghost;

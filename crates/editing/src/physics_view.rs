@@ -165,3 +165,16 @@ pub fn document_rule() -> SupportRule {
         ..SupportRule::default()
     }
 }
+
+/// A take as the physics ghost reads it: baked poses, the first numbered `first`, at `fps`, weighed
+/// by `model`.
+pub struct Take<'a> {
+    /// The figure's masses.
+    pub model: &'a MassModel,
+    /// The first pose's frame number.
+    pub first: i64,
+    /// The poses.
+    pub poses: &'a [Vec<f64>],
+    /// Frames per second.
+    pub fps: f64,
+}

@@ -146,3 +146,77 @@ mod tests {
         assert!((margin(&Vector2::new(0.0, 0.3), &line[..1]) + 0.3).abs() < 1e-12);
     }
 }
+
+/// The point nearest `c` whose margin to the convex hull of `points` is at least `wanted`
+/// (the balance fix's target for the centre of mass, seen from above; `wanted` may be below 0,
+/// a support point counting as a disc): `c` itself when it is that far inside already; else
+/// along the line from `c` to the hull's nearest point, or on from there towards the hull's
+/// centroid, as far as `wanted` needs (bisection: the margin grows along those lines); the
+/// centroid when the hull is too small to be `wanted` inside anywhere.
+pub fn balance_target(c: &Vector2<f64>, points: &[Vector2<f64>], wanted: f64) -> Vector2<f64> {
+    if points.is_empty() || margin(c, points) >= wanted {
+        return *c;
+    }
+    let hull = convex_hull(points);
+    let centroid = hull.iter().sum::<Vector2<f64>>() / hull.len() as f64;
+    if margin(&centroid, points) < wanted {
+        return centroid;
+    }
+    let edges = (0..hull.len()).map(|i| (hull[i], hull[(i + 1) % hull.len()]));
+    let edge = edges
+        .map(|(a, b)| {
+            let ab = b - a;
+            let t = ((c - a).dot(&ab) / ab.norm_squared().max(f64::MIN_POSITIVE)).clamp(0.0, 1.0);
+            a + ab * t
+        })
+        .min_by(|p, q| (c - p).norm().total_cmp(&(c - q).norm()))
+        .unwrap_or(centroid);
+    // From `c` towards the hull's nearest point when that is far enough in (a wanted margin
+    // below 0, or `c` inside), else on from there towards the centroid.
+    let (start, end) = if margin(&edge, points) >= wanted && margin(c, points) < 0.0 {
+        (*c, edge)
+    } else if margin(c, points) >= 0.0 {
+        (*c, centroid)
+    } else {
+        (edge, centroid)
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..50 {
+        let mid = 0.5 * (lo + hi);
+        if margin(&(start + (end - start) * mid), points) >= wanted {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    start + (end - start) * hi
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::*;
+
+    fn square() -> Vec<Vector2<f64>> {
+        [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+            .map(|(x, y)| Vector2::new(x, y))
+            .to_vec()
+    }
+
+    #[test]
+    fn the_target_is_the_nearest_point_that_far_inside() {
+        let near =
+            |c: (f64, f64), wanted: f64| balance_target(&Vector2::new(c.0, c.1), &square(), wanted);
+        // Outside, wanted inside: on the normal through the nearest edge point, then inwards.
+        let t = near((0.5, -0.3), 0.1);
+        assert!((t - Vector2::new(0.5, 0.1)).norm() < 1e-9, "{t}");
+        // Outside, wanted a little outside: between it and the edge.
+        let t = near((0.5, -0.3), -0.05);
+        assert!((t - Vector2::new(0.5, -0.05)).norm() < 1e-9, "{t}");
+        // Inside already: unchanged; inside but too near the edge: moved in.
+        assert_eq!(near((0.5, 0.5), 0.1), Vector2::new(0.5, 0.5));
+        let t = near((0.5, 0.95), 0.1);
+        assert!((margin(&t, &square()) - 0.1).abs() < 1e-9, "{t}");
+        // Asked more than the hull has anywhere: its centroid.
+        assert!((near((3.0, 3.0), 0.8) - Vector2::new(0.5, 0.5)).norm() < 1e-12);
+    }
+}

@@ -89,6 +89,21 @@ pub fn supports(
     rule: &SupportRule,
     held: &[Vec<Vector3<f64>>],
 ) -> Vec<Vec<Vector3<f64>>> {
+    supporting_points(track, rule)
+        .into_iter()
+        .enumerate()
+        .map(|(f, points)| {
+            let mut at: Vec<Vector3<f64>> = points.iter().map(|&p| track.points[f][p]).collect();
+            at.extend(held.get(f).into_iter().flatten());
+            at
+        })
+        .collect()
+}
+
+/// Per frame, which of the track's body points ([`crate::MassModel::points`], by index)
+/// support the figure by `rule`: near the floor, within its height of their resting height
+/// and slower than its speed.
+pub fn supporting_points(track: &Track, rule: &SupportRule) -> Vec<Vec<usize>> {
     let rule = rule.for_size(track.size);
     let mut resting = resting_heights(track, rule.resting_quantile);
     if let Some(floor) = rule.floor {
@@ -100,16 +115,13 @@ pub fn supports(
     let near_floor: Vec<bool> = resting.iter().map(|r| r - floor <= rule.reach).collect();
     (0..track.len())
         .map(|f| {
-            let mut at: Vec<Vector3<f64>> = (0..resting.len())
+            (0..resting.len())
                 .filter(|&p| {
                     near_floor[p]
                         && track.points[f][p].y - resting[p] <= rule.height
                         && track.point_speed(f, p) <= rule.speed
                 })
-                .map(|p| track.points[f][p])
-                .collect();
-            at.extend(held.get(f).into_iter().flatten());
-            at
+                .collect()
         })
         .collect()
 }

@@ -8,13 +8,15 @@
 //! lasts the time a rise of H metres needs, and later keys (and the frames of later locks)
 //! move with it. The span is written as keys on each of its frames, framed by keys holding the
 //! poses the sequence had at A − 1 and B + 1, by one edit (`AcceptGhost`), and the document
-//! saved to OUT. Exit status: 0 written, 1 bad input (nothing written).
+//! saved to OUT. With `--standing` instead, the frames A..B stand: on each whose centre of
+//! mass is not 2 cm inside its support polygon, it is brought there, the supporting points and
+//! the locks held. Exit status: 0 written, 1 bad input (nothing written).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use marionette_editing::physics_ghost::GhostRequest;
+use marionette_editing::physics_ghost::{GhostFix, GhostRequest};
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Document, Edit};
 
@@ -25,7 +27,8 @@ use crate::output::outln;
 #[command(after_help = "Examples:\n  \
     marionette physics fix jump.marionette.ron --sequence jump --span 12..27 --ballistic --out fixed.ron\n  \
     marionette physics fix jump.marionette.ron --sequence jump --span 12..27 --ballistic --momentum --out fixed.ron\n  \
-    marionette physics fix jump.marionette.ron --sequence jump --span 12..27 --apex 0.4 --out higher.ron")]
+    marionette physics fix jump.marionette.ron --sequence jump --span 12..27 --apex 0.4 --out higher.ron\n  \
+    marionette physics fix lean.marionette.ron --sequence lean --span 0..30 --standing --out steady.ron")]
 pub struct FixArgs {
     /// The document.
     file: PathBuf,
@@ -48,6 +51,10 @@ pub struct FixArgs {
     /// implies --ballistic.
     #[arg(long, value_name = "H", allow_negative_numbers = true)]
     apex: Option<f64>,
+    /// The span's frames stand: bring the centre of mass over the support polygon (2 cm
+    /// inside) where it is not, the supporting points and locks held.
+    #[arg(long)]
+    standing: bool,
     /// On a stage: the figure.
     #[arg(long, value_name = "NAME")]
     figure: Option<String>,
@@ -72,8 +79,15 @@ fn span(text: &str) -> Result<(i64, i64), String> {
 /// Fixes the span and writes the document.
 pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
-    if !(args.ballistic || args.momentum || args.apex.is_some()) {
-        return Err("say what to fix: --ballistic, --momentum or --apex H".to_owned());
+    let flight = args.ballistic || args.momentum || args.apex.is_some();
+    if flight == args.standing {
+        return Err(if flight {
+            "--standing balances frames that stand; --ballistic, --momentum and --apex fix a \
+             flight: one or the other"
+        } else {
+            "say what to fix: --ballistic, --momentum or --apex H (a flight), or --standing"
+        }
+        .to_owned());
     }
     let mut doc = Document::open_document(&args.file).map_err(|e| e.to_string())?;
     if let Some(figure) = &args.figure {
@@ -87,10 +101,16 @@ pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
     let request = GhostRequest {
         from: a,
         to: b,
-        ballistic: args.ballistic,
-        momentum: args.momentum,
-        apex: args.apex,
-        marks: args.mark.clone(),
+        fix: if args.standing {
+            GhostFix::Standing
+        } else {
+            GhostFix::Flight {
+                ballistic: args.ballistic,
+                momentum: args.momentum,
+                apex: args.apex,
+                marks: args.mark.clone(),
+            }
+        },
         body: args.body.settings(),
     };
     let ghost = doc
@@ -114,6 +134,20 @@ pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
         ));
         for (frame, degrees) in &ghost.marks {
             said.push(format!(" (frame {frame}: {degrees:.2}° from its key)"));
+        }
+    }
+    if args.standing {
+        let changed = (ghost.poses.iter().zip(a..))
+            .filter(|(q, frame)| doc.baked_frame(*frame).is_some_and(|f| &f.q != *q))
+            .count();
+        said.push(format!(
+            "{changed} standing frames brought over their support"
+        ));
+        for (frame, m) in &ghost.unbalanced {
+            said.push(format!(
+                "; frame {frame} still outside it by {:.1} cm",
+                -m * 100.0
+            ));
         }
     }
     crate::commands::apply(&mut doc, Edit::AcceptGhost(Box::new(ghost)))
