@@ -1,10 +1,11 @@
 //! What the editor keeps beside the document, not in it: the motion trails shown, the pose
-//! copied and whether the physics overlays are shown. Changing them is no edit of the work (no undo step, nothing unsaved); pasting is, and
+//! copied, whether the physics overlays are shown and the physics ghost. Changing them is no edit of the work (no undo step, nothing unsaved); pasting is, and
 //! carries the pose it pastes ([`Edit::PastePose`]). The editor's menus and keys and the
 //! replay's steps ask for these changes as a [`BesideChange`], carried out by [`Beside::take`].
 
 use marionette_skeleton::JointId;
 
+use crate::physics_ghost::{Ghost, GhostRequest};
 use crate::pose_tools::PoseClip;
 use crate::trail::ShownTrails;
 use crate::{Document, Edit, EditError, Grip};
@@ -32,6 +33,13 @@ pub enum BesideChange {
     },
     /// View ▸ Physics: show (or hide) the physics assistant's overlays.
     ShowPhysics(bool),
+    /// Sequence ▸ Physics ghost: make the ghost of these frames (a flight made physical, or
+    /// standing frames balanced), shown beside the take; it replaces the one shown.
+    PhysicsGhost(GhostRequest),
+    /// The ghost's Accept: written into its sequence (an edit, one undo step).
+    AcceptGhost,
+    /// The ghost's Discard.
+    DiscardGhost,
 }
 
 impl BesideChange {
@@ -43,6 +51,9 @@ impl BesideChange {
             BesideChange::CopyPose(_) => "copy the pose",
             BesideChange::PastePose { .. } => "paste the pose",
             BesideChange::ShowPhysics(_) => "show the physics",
+            BesideChange::PhysicsGhost(_) => "make the physics ghost",
+            BesideChange::AcceptGhost => "accept the physics ghost",
+            BesideChange::DiscardGhost => "discard the physics ghost",
         }
     }
 }
@@ -67,6 +78,8 @@ pub struct Beside {
     pub copied: Option<PoseClip>,
     /// Whether the physics assistant's overlays are shown (View ▸ Physics).
     pub physics: bool,
+    /// The physics ghost shown, not yet accepted or discarded.
+    pub ghost: Option<Ghost>,
 }
 
 impl Beside {
@@ -102,6 +115,25 @@ impl Beside {
                 self.physics = shown;
                 BesideOutcome::Quietly
             }
+            BesideChange::PhysicsGhost(request) => {
+                let ghost = document
+                    .physics_ghost(request)
+                    .map_err(|e| EditError::Ghost(e.to_string()))?;
+                let said = ghost.said();
+                self.ghost = Some(ghost);
+                BesideOutcome::Said(said)
+            }
+            BesideChange::AcceptGhost => {
+                let ghost = self
+                    .ghost
+                    .take()
+                    .ok_or_else(|| EditError::Ghost("no ghost to accept: make one first".into()))?;
+                BesideOutcome::Edit(Edit::AcceptGhost(Box::new(ghost)))
+            }
+            BesideChange::DiscardGhost => match self.ghost.take() {
+                Some(_) => BesideOutcome::Said("Discarded the physics ghost".into()),
+                None => BesideOutcome::Quietly,
+            },
         })
     }
 }

@@ -34,6 +34,8 @@ pub struct Standing {
     /// The frames (indices into the take) still outside their support after the fix, with
     /// the margin (m).
     pub unbalanced: Vec<(usize, f64)>,
+    /// How many frames were moved.
+    pub moved: usize,
 }
 
 /// The frames `from..=to` (indices into `take`) of `skeleton` with `locks` balanced; the index
@@ -57,6 +59,7 @@ pub fn balanced(
     let mut standing = Standing {
         poses: Vec::with_capacity(to + 1 - from),
         unbalanced: Vec::new(),
+        moved: 0,
     };
     for f in from..=to {
         let floor: Vec<Vector2<f64>> = (body[f].iter().map(|&p| track.points[f][p]))
@@ -101,6 +104,7 @@ pub fn balanced(
                     break;
                 }
             }
+            standing.moved += 1;
             let after = margin(&com(&fk), &floor) + POINT_RADIUS;
             if after < 0.0 {
                 standing.unbalanced.push((f, after));

@@ -13,6 +13,7 @@
 use marionette_document::Sequence;
 use marionette_physics::fix::{FixError, FixOptions, fix};
 use marionette_physics::{MassError, MassModel, MassSettings, MassSource};
+use marionette_skeleton::Fk;
 
 use crate::Document;
 use crate::ghost_standing::balanced;
@@ -136,6 +137,10 @@ pub struct Ghost {
     /// Standing frames the balance fix could not bring over their support, with the centre
     /// of mass's margin to it after the fix (m, negative outside).
     pub unbalanced: Vec<(i64, f64)>,
+    /// How many standing frames the balance fix moved.
+    pub balanced: usize,
+    /// The ghost's centre of mass on each of its frames (m), by the figure's de Leva masses.
+    pub com: Vec<[f64; 3]>,
 }
 
 impl Ghost {
@@ -143,6 +148,49 @@ impl Ghost {
     pub fn pose_at(&self, frame: i64) -> Option<&[f64]> {
         let i = usize::try_from(frame - self.request.from).ok()?;
         self.poses.get(i).map(Vec::as_slice)
+    }
+
+    /// What the ghost did, in a sentence.
+    pub fn said(&self) -> String {
+        let (a, b) = (self.request.from, self.request.to);
+        let mut said = format!("Physics ghost of frames {a}–{b}: ");
+        match &self.request.fix {
+            GhostFix::Standing => {
+                said += &format!(
+                    "{} standing frames brought over their support",
+                    self.balanced
+                );
+                for (frame, m) in &self.unbalanced {
+                    said += &format!("; frame {frame} still outside it by {:.1} cm", -m * 100.0);
+                }
+            }
+            GhostFix::Flight {
+                ballistic, apex, ..
+            } => {
+                let mut parts = Vec::new();
+                if *ballistic || apex.is_some() {
+                    let was = if apex.is_some() {
+                        format!(", was {}", b - a + 1)
+                    } else {
+                        String::new()
+                    };
+                    parts.push(format!(
+                        "ballistic ({} frames in the air{was})",
+                        self.poses.len()
+                    ));
+                }
+                if let Some(m) = self.momentum {
+                    let length = (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]).sqrt();
+                    let mut held = format!("angular momentum held at {length:.4} kg·m²/s");
+                    for (frame, degrees) in &self.marks {
+                        held += &format!(" (frame {frame}: {degrees:.2}° from its key)");
+                    }
+                    parts.push(held);
+                }
+                said += &parts.join(", ");
+            }
+        }
+        said
     }
 
     /// How many frames the ghost gains (a flight with an apex; negative: loses).
@@ -216,6 +264,7 @@ impl Document {
                 let standing = balanced(&self.skeleton, &self.locks, &take, span)
                     .map_err(|f| GhostError::NotStanding(f as i64 + first))?;
                 Made {
+                    balanced: standing.moved,
                     poses: standing.poses,
                     unbalanced: (standing.unbalanced.into_iter())
                         .map(|(f, m)| (f as i64 + first, m))
@@ -224,6 +273,13 @@ impl Document {
                 }
             }
         };
+        let mut fk = Fk::new(&self.skeleton);
+        let com = (made.poses.iter())
+            .map(|q| {
+                fk.update_transforms(&self.skeleton, q);
+                model.center_of_mass(&fk).into()
+            })
+            .collect();
         Ok(Ghost {
             request,
             sequence: (index, sequence.clone()),
@@ -231,6 +287,8 @@ impl Document {
             momentum: made.momentum,
             marks: made.marks,
             unbalanced: made.unbalanced,
+            balanced: made.balanced,
+            com,
         })
     }
 
@@ -297,4 +355,5 @@ struct Made {
     momentum: Option<[f64; 3]>,
     marks: Vec<(i64, f64)>,
     unbalanced: Vec<(i64, f64)>,
+    balanced: usize,
 }

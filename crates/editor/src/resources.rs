@@ -121,6 +121,8 @@ pub struct Display {
     pub curves: bool,
     /// The pose library window (Pose ▸ Pose library).
     pub pose_library: bool,
+    /// Sequence ▸ Physics ghost…: the ghost window.
+    pub physics_ghost: bool,
 }
 
 impl Default for Display {
@@ -132,6 +134,7 @@ impl Default for Display {
             motion_plot: false,
             curves: false,
             pose_library: false,
+            physics_ghost: false,
         }
     }
 }

@@ -80,6 +80,10 @@ impl Step {
             | Step::DeleteKey
             | Step::ShowTrail { .. }
             | Step::ShowPhysics(..)
+            | Step::PhysicsGhost { .. }
+            | Step::AcceptGhost
+            | Step::DiscardGhost
+            | Step::MarkStanding { .. }
             | Step::DragTrail { .. }
             | Step::ShowCurves
             | Step::KeySelectedJoints

@@ -92,6 +92,42 @@ pub enum Step {
     /// View ▸ Physics: show (true) or hide the physics assistant's overlays (the centre of
     /// mass, the support polygon, the angular momentum, the support strip).
     ShowPhysics(bool),
+    /// Sequence ▸ Physics ghost on the flight `from ..= to` of the shown sequence (its first
+    /// and last frames with no support): the centre of mass on the parabola under g
+    /// (`ballistic`), the angular momentum held (`momentum`, fitted to the keyed root at up to
+    /// four `marks`), the flight as long as a rise of `apex` metres needs; shown beside the
+    /// take until accepted or discarded.
+    PhysicsGhost {
+        /// The flight's first frame.
+        from: i64,
+        /// Its last.
+        to: i64,
+        /// The parabola.
+        #[serde(default)]
+        ballistic: bool,
+        /// The momentum.
+        #[serde(default)]
+        momentum: bool,
+        /// The apex (metres above the take-off), or none.
+        #[serde(default)]
+        apex: Option<f64>,
+        /// Frames whose keyed root orientation the momentum is fitted to.
+        #[serde(default)]
+        marks: Vec<i64>,
+    },
+    /// The ghost's Accept: written into the sequence as one undo step.
+    AcceptGhost,
+    /// The ghost's Discard.
+    DiscardGhost,
+    /// Mark frames `from ..= to` of the shown sequence as standing: their ghost brings the
+    /// centre of mass over the support polygon where it is not (accepted or discarded as any
+    /// ghost).
+    MarkStanding {
+        /// First frame.
+        from: i64,
+        /// Last frame.
+        to: i64,
+    },
     /// Show the motion trail of a site (or a joint) over frames `from ..= to` of the shown
     /// sequence.
     ShowTrail {

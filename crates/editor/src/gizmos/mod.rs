@@ -54,6 +54,7 @@ impl Plugin for GizmosPlugin {
                 locks::draw_lock_markers,
                 trails::draw_trails,
                 physics::draw_physics,
+                physics::draw_physics_ghost,
             )
                 .in_set(crate::EditorSet::Gizmos),
         );

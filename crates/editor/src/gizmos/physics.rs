@@ -66,3 +66,54 @@ pub fn draw_physics(
         gizmos.arrow(com, com + vec3(&arrow), Color::srgb(0.4, 0.75, 1.0));
     }
 }
+
+/// The physics ghost's colour: violet, translucent.
+pub const GHOST_COLOUR: Color = Color::srgba(0.75, 0.45, 1.0, 0.85);
+
+/// Draws the physics ghost (Sequence ▸ Physics ghost): on its frames, its figure as a stick
+/// figure with its centre of mass, and its centre of mass's path over all its frames, while
+/// the sequence it was made from is shown unchanged.
+pub fn draw_physics_ghost(
+    mut gizmos: Gizmos<super::on_top::OnTop>,
+    document: Res<OpenDocument>,
+    beside: Res<crate::beside::BesideState>,
+) {
+    let Some(ghost) = beside.ghost.as_ref() else {
+        return;
+    };
+    let (index, made_from) = &ghost.sequence;
+    let shown = document.current_sequence();
+    if shown != Some(*index) || document.sequences().get(*index) != Some(made_from) {
+        return;
+    }
+    let path: Vec<Vec3> = ghost
+        .com
+        .iter()
+        .map(|c| Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32))
+        .collect();
+    gizmos.linestrip(path, GHOST_COLOUR.with_alpha(0.6));
+    let Some(pose) = ghost.pose_at(document.frame()) else {
+        return;
+    };
+    let skeleton = document.skeleton();
+    let mut fk = marionette_skeleton::Fk::new(skeleton);
+    fk.update_transforms(skeleton, pose);
+    for j in skeleton.joint_ids() {
+        if let Some(parent) = skeleton.joint(j).parent {
+            let (a, b) = (fk.joint_position(parent), fk.joint_position(j));
+            gizmos.line(vec3(&a), vec3(&b), GHOST_COLOUR);
+        }
+        gizmos.sphere(
+            Isometry3d::from_translation(vec3(&fk.joint_position(j))),
+            0.015,
+            GHOST_COLOUR,
+        );
+    }
+    let i = (document.frame() - ghost.request.from) as usize;
+    if let Some(c) = ghost.com.get(i) {
+        let at = Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32);
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            gizmos.line(at - axis * 0.05, at + axis * 0.05, GHOST_COLOUR);
+        }
+    }
+}

@@ -118,6 +118,11 @@ pub fn menu_bar(
                 ui.close();
             }
             ui.checkbox(&mut display.motion_plot, "Motion plot");
+            ui.checkbox(&mut display.physics_ghost, "Physics ghost…")
+                .on_hover_text(
+                    "A flight made physical (parabola, momentum, apex) or standing frames \
+                     balanced, drawn beside the take to accept or discard",
+                );
             ui.checkbox(&mut display.curves, "Curves");
             ui.separator();
             if command_item(ui, Command::ShowTrail, Command::ShowTrail.label(), shown) {

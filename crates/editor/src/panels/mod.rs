@@ -24,6 +24,7 @@ pub mod outliner;
 mod output;
 pub mod panel_memory;
 mod params;
+pub mod physics_ghost;
 pub mod pose_library;
 pub mod retarget_map;
 pub mod ruler;
@@ -78,6 +79,13 @@ impl Plugin for PanelsPlugin {
         )
         .init_resource::<timeline::TimelineUi>()
         .init_resource::<pose_library::PoseLibraryUi>()
+        .init_resource::<physics_ghost::GhostForm>()
+        .add_systems(
+            Update,
+            physics_ghost::open_for_new_ghost
+                .run_if(resource_changed::<crate::beside::BesideState>)
+                .in_set(crate::EditorSet::Derive),
+        )
         .add_plugins(panel_memory::PanelMemoryPlugin);
     }
 }
@@ -402,6 +410,23 @@ fn floating_windows(
             out,
         );
         state.library.set_if_neq(settings);
+    }
+    if display.physics_ghost {
+        let mut form = state.ghost_form.clone();
+        let ghost_inputs = physics_ghost::GhostWindowInputs {
+            document: &inputs.document,
+            view: inputs.physics.view.as_ref().and_then(|v| v.as_ref().ok()),
+            ghost: inputs.beside.ghost.as_ref(),
+            selected: state.range.0,
+        };
+        physics_ghost::physics_ghost_window(
+            ui.ctx(),
+            &ghost_inputs,
+            &mut form,
+            &mut display.physics_ghost,
+            out,
+        );
+        state.ghost_form.set_if_neq(form);
     }
     retarget_map::retarget_map_window(ui.ctx(), &mut prompts.retarget, out);
     if let Some(grip) = inputs.active.handle() {

@@ -55,4 +55,5 @@ pub struct PanelState<'w> {
     pub(super) library: ResMut<'w, pose_library::PoseLibraryUi>,
     pub(super) panels: ResMut<'w, panel_memory::PanelLayout>,
     pub(super) resolution: ResMut<'w, ViewResolution>,
+    pub(super) ghost_form: ResMut<'w, super::physics_ghost::GhostForm>,
 }

@@ -116,47 +116,13 @@ pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
     let ghost = doc
         .physics_ghost(request)
         .map_err(|e| format!("{file}: \"{}\": {e}", args.sequence))?;
-    let flight = ghost.poses.len() as i64 - 2;
-    let mut said = Vec::new();
-    if args.ballistic || args.apex.is_some() {
-        said.push(format!("ballistic ({flight} frames in the air"));
-        if args.apex.is_some() {
-            said.push(format!(", was {})", b - a + 1));
-        } else {
-            said.push(")".into());
-        }
-    }
-    if let Some(m) = ghost.momentum {
-        let length = (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]).sqrt();
-        said.push(format!(
-            "{}angular momentum held at {length:.4} kg·m²/s",
-            if said.is_empty() { "" } else { ", " }
-        ));
-        for (frame, degrees) in &ghost.marks {
-            said.push(format!(" (frame {frame}: {degrees:.2}° from its key)"));
-        }
-    }
-    if args.standing {
-        let changed = (ghost.poses.iter().zip(a..))
-            .filter(|(q, frame)| doc.baked_frame(*frame).is_some_and(|f| &f.q != *q))
-            .count();
-        said.push(format!(
-            "{changed} standing frames brought over their support"
-        ));
-        for (frame, m) in &ghost.unbalanced {
-            said.push(format!(
-                "; frame {frame} still outside it by {:.1} cm",
-                -m * 100.0
-            ));
-        }
-    }
+    let said = ghost.said();
     crate::commands::apply(&mut doc, Edit::AcceptGhost(Box::new(ghost)))
         .map_err(|e| format!("{file}: {e}"))?;
     crate::commands::save(&mut doc, &args.out)?;
     outln!(
-        "{file}: \"{}\" frames {a}..{b} fixed: {} → {}",
+        "{file}: \"{}\": {said} → {}",
         args.sequence,
-        said.concat(),
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
