@@ -77,7 +77,7 @@ pub fn table(runs: usize) -> Table {
             &[],
             0,
             &poses_owned,
-            sequence.fps,
+            (sequence.fps, MassSettings::default()),
         )
     });
     let per_frame_ms = match &view {

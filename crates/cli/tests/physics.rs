@@ -696,3 +696,41 @@ fn masses_of_a_capture_are_in_metres_at_the_guess_or_the_scale_given() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--scale is for captures"));
 }
+
+/// A document's figure is weighed by its own body (`body` in the document) unless `--mass` or
+/// `--female` say otherwise.
+#[test]
+fn a_documents_body_weighs_its_figure_unless_the_flags_say() {
+    let jump = read(&repo().join("crates/cli/tests/data/jump.marionette.ron"));
+    let weighed = jump.replacen(
+        "    sequences: [",
+        "    body: Some(Body(mass: 58.0, sex: Female)),\n    sequences: [",
+        1,
+    );
+    let (_dir, doc) = document_folder("humanoid.ron", "weighed.marionette.ron", &weighed);
+    let doc = doc.to_str().expect("path");
+    let check = |extra: &[&str]| {
+        let mut args = vec!["physics", "check", doc, "--sequence", "jump", "--json"];
+        args.extend(extra);
+        flagged_json(&args)
+    };
+    let own = check(&[]);
+    assert_eq!(number(&own["mass_kg"]), 58.0);
+    assert!(
+        own["mass_model"]
+            .as_str()
+            .expect("model")
+            .contains("female"),
+        "{own}"
+    );
+    let heavier = check(&["--mass", "90"]);
+    assert_eq!(number(&heavier["mass_kg"]), 90.0);
+    assert!(
+        !heavier["mass_model"]
+            .as_str()
+            .expect("model")
+            .contains("female")
+    );
+    let masses = json(&["physics", "masses", doc, "--json"]);
+    assert_eq!(number(&masses["mass_kg"]), 58.0, "{masses}");
+}

@@ -102,6 +102,8 @@ pub(crate) struct DocumentDef {
     pub(crate) sequences: Vec<SequenceDef>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) library: Vec<LibraryPoseDef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) body: Option<crate::body::Body>,
 }
 
 use crate::version_probe::VersionProbe;
@@ -160,6 +162,9 @@ pub enum DocumentDefect {
         /// The name.
         sequence: String,
     },
+    /// The body's mass is not a mass.
+    #[error("body: {0}")]
+    Body(String),
     /// A pose of the library does not fit the skeleton, or its name is empty or taken.
     #[error("library pose \"{pose}\": {what}")]
     LibraryPose {
@@ -211,6 +216,8 @@ pub struct DocumentFile {
     pub sequences: Vec<Sequence>,
     /// The pose library, in file order.
     pub library: Vec<LibraryPose>,
+    /// The figure's body (mass, de Leva's column); none: 75 kg, male.
+    pub body: Option<crate::body::Body>,
 }
 
 /// A named pose kept in the document's pose library.
@@ -265,6 +272,7 @@ impl DocumentFile {
             locks: Vec::new(),
             sequences: Vec::new(),
             library: Vec::new(),
+            body: None,
         }
     }
 
@@ -421,6 +429,7 @@ impl DocumentFile {
                     pose: p.pose.to_file(s),
                 })
                 .collect(),
+            body: self.body,
         };
         Ok(def)
     }
@@ -610,6 +619,9 @@ pub(crate) fn resolve(
             }
         }
     }
+    if let Some(what) = def.body.and_then(|b| b.defect()) {
+        defects.push(DocumentDefect::Body(what));
+    }
     (
         DocumentFile {
             skeleton_path,
@@ -618,6 +630,7 @@ pub(crate) fn resolve(
             library,
             locks,
             sequences,
+            body: def.body,
         },
         defects,
     )

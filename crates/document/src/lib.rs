@@ -6,6 +6,7 @@
 //! through [`GoalSet`], so a drag, a swivel change, "solve until satisfied" and a bake ask for the
 //! same thing.
 
+pub mod body;
 pub mod curve_name;
 mod dof_keys;
 pub mod file;
@@ -18,6 +19,7 @@ pub mod sequence;
 pub mod stage;
 mod version_probe;
 
+pub use body::{Body, BodySex};
 pub use curve_name::{curve_name, curve_state};
 pub use file::{
     DocumentDefect, DocumentError, DocumentFile, FORMAT_VERSION, LibraryPose, STAGE_VERSION,

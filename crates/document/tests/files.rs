@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use marionette_document::{DocumentError, DocumentFile, RootInterpolation};
+use marionette_document::{BodySex, DocumentError, DocumentFile, RootInterpolation};
 
 fn skeletons() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skeletons")
@@ -626,4 +626,53 @@ fn a_point_on_a_plane_round_trips_and_only_its_height_counts() {
         }
     ));
     assert!(lock.goal().kind.error(&s, &fk) < 1e-12);
+}
+
+/// A figure's body (its mass and de Leva's column) reads, saves and reads again; a document
+/// without one has none (75 kg, male, where it is weighed); a mass that is not one is refused
+/// naming the body.
+#[test]
+fn a_figures_body_round_trips_and_a_bad_one_is_named() {
+    let dir = tempfile::tempdir().expect("dir");
+    let humanoid = skeletons().join("humanoid.ron");
+    let plain = example(&humanoid);
+    let weighed = plain.replacen(
+        "    sequences: [",
+        "    body: Some(Body(mass: 62.5, sex: Female)),\n    sequences: [",
+        1,
+    );
+    let path = write(dir.path(), "weighed.marionette.ron", &weighed);
+    let doc = DocumentFile::load(&path).expect("loads");
+    let body = doc.body.expect("a body");
+    assert_eq!((body.mass, body.sex), (62.5, BodySex::Female));
+    let again = dir.path().join("again.marionette.ron");
+    doc.save(&again).expect("saves");
+    assert_eq!(
+        DocumentFile::load(&again).expect("loads again").body,
+        doc.body
+    );
+    let text = std::fs::read_to_string(&again).expect("text");
+    assert!(
+        text.contains("body: Some(Body(")
+            && text.contains("mass: 62.5")
+            && text.contains("sex: Female"),
+        "{text}"
+    );
+    let path = write(dir.path(), "plain.marionette.ron", &plain);
+    let plain_doc = DocumentFile::load(&path).expect("loads");
+    assert_eq!(plain_doc.body, None);
+    plain_doc.save(&again).expect("saves");
+    assert!(
+        !std::fs::read_to_string(&again)
+            .expect("text")
+            .contains("body")
+    );
+    for mass in ["0.0", "-3.0", "2000.0", "inf"] {
+        let bad = weighed.replace("mass: 62.5", &format!("mass: {mass}"));
+        let message = refused(dir.path(), "bad-body.marionette.ron", &bad);
+        assert!(
+            message.contains("body") && message.contains("kg"),
+            "{mass}: {message}"
+        );
+    }
 }

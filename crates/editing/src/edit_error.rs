@@ -58,6 +58,9 @@ pub enum EditError {
     /// Foot contacts could not be found (no sequence shown, no feet, or the bake failed).
     #[error("cannot find foot contacts: {0}")]
     FootContacts(String),
+    /// The figure's body is not one.
+    #[error("the figure's body: {0}")]
+    Body(String),
     /// The physics ghost could not be made or accepted.
     #[error("physics ghost: {0}")]
     Ghost(String),

@@ -11,8 +11,10 @@
 //! locks move with it. One undo step.
 
 use marionette_document::Sequence;
+/// De Leva's settings a ghost weighs its figure by (re-exported for the editor).
+pub use marionette_physics::MassSettings;
 use marionette_physics::fix::{FixError, FixOptions, fix};
-use marionette_physics::{MassError, MassModel, MassSettings, MassSource};
+use marionette_physics::{MassError, MassModel, MassSource};
 use marionette_skeleton::Fk;
 
 use crate::Document;
@@ -254,6 +256,7 @@ impl Document {
         let poses: Vec<Vec<f64>> = frames.into_iter().map(|f| f.q).collect();
         let take = Take {
             model: &model,
+            model_settings: request.body,
             first,
             poses: &poses,
             fps: sequence.fps,
@@ -309,7 +312,14 @@ impl Document {
             unreachable!("a flight's fix");
         };
         let first = take.first;
-        let view = PhysicsView::of_take(&self.skeleton, &self.locks, first, take.poses, take.fps)?;
+        let body = take.model_settings;
+        let view = PhysicsView::of_take(
+            &self.skeleton,
+            &self.locks,
+            first,
+            take.poses,
+            (take.fps, body),
+        )?;
         if let Some(f) = (from..=to).find(|&f| !view.supports[f].is_empty()) {
             return Err(GhostError::NotAFlight {
                 from: from as i64 + first,

@@ -4,14 +4,17 @@
 //! frame of a take, its flights fitted, and the balance of each frame (the centre of mass's
 //! margin to the support polygon).
 
-use marionette_document::Lock;
+use marionette_document::{Body, BodySex, Lock};
 use marionette_ik::GoalKind;
 use marionette_physics::balance::{POINT_RADIUS, margin};
 use marionette_physics::check::check;
 use marionette_physics::flight::{G, Span};
 use marionette_physics::supports::SupportRule;
 use marionette_physics::track::Track;
-use marionette_physics::{MassError, MassModel, MassSettings, MassSource};
+use marionette_physics::{MassError, MassModel, MassSettings, MassSource, Sex};
+
+use crate::document::history::Change;
+use crate::edit_error::EditError;
 use marionette_skeleton::{Fk, Skeleton};
 use nalgebra::{Vector2, Vector3};
 
@@ -55,15 +58,15 @@ pub enum Footing {
 
 impl PhysicsView {
     /// The physics of `poses` (a bake of a sequence at `fps`, its first frame numbered
-    /// `first_frame`) of `skeleton` with `locks`.
+    /// `first_frame`) of `skeleton` with `locks`, weighed as `body` says.
     pub fn of_take(
         skeleton: &Skeleton,
         locks: &[Lock],
         first_frame: i64,
         poses: &[Vec<f64>],
-        fps: f64,
+        (fps, body): (f64, MassSettings),
     ) -> Result<PhysicsView, MassError> {
-        let model = MassModel::of(skeleton, MassSettings::default())?;
+        let model = MassModel::of(skeleton, body)?;
         let track = Track::of(skeleton, &model, poses.iter().map(Vec::as_slice), fps);
         let held = held_points(skeleton, locks, first_frame, poses);
         let report = check(&track, &document_rule(), &held);
@@ -171,10 +174,55 @@ pub fn document_rule() -> SupportRule {
 pub struct Take<'a> {
     /// The figure's masses.
     pub model: &'a MassModel,
+    /// What they were made from.
+    pub model_settings: MassSettings,
     /// The first pose's frame number.
     pub first: i64,
     /// The poses.
     pub poses: &'a [Vec<f64>],
     /// Frames per second.
     pub fps: f64,
+}
+
+/// De Leva's settings for `body` (none: 75 kg, male).
+pub fn mass_settings(body: Option<Body>) -> MassSettings {
+    let body = body.unwrap_or_default();
+    MassSettings {
+        total_kg: body.mass,
+        sex: match body.sex {
+            BodySex::Male => Sex::Male,
+            BodySex::Female => Sex::Female,
+        },
+    }
+}
+
+impl crate::Document {
+    /// The figure's body as the document gives it (none: 75 kg, male).
+    pub fn body(&self) -> Option<Body> {
+        self.body
+    }
+
+    /// The figure's body as de Leva's settings: what the overlays and the ghost weigh it by.
+    pub fn mass_settings(&self) -> MassSettings {
+        mass_settings(self.body)
+    }
+
+    /// Sets the figure's body (none: the default), as one undo step; a mass that is not one
+    /// is refused.
+    pub(crate) fn set_body(&mut self, body: Option<Body>) -> Result<String, EditError> {
+        if let Some(what) = body.and_then(|b| b.defect()) {
+            return Err(EditError::Body(what));
+        }
+        let said = match body {
+            Some(b) => format!("The figure weighs {} kg ({:?})", b.mass, b.sex),
+            None => "The figure weighs 75 kg (Male), the default".to_owned(),
+        };
+        let before = std::mem::replace(&mut self.body, body);
+        self.history.record(Change::Body {
+            label: "Figure's body".into(),
+            before,
+            after: body,
+        });
+        Ok(said)
+    }
 }

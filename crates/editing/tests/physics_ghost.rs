@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use marionette_document::{Body, BodySex};
 use marionette_editing::physics_ghost::{GhostError, GhostFix, GhostRequest};
 use marionette_editing::{Document, Edit, Solving};
 use marionette_physics::track::Track;
@@ -153,4 +154,44 @@ fn a_ghost_that_cannot_be_made_says_why() {
     let mut weightless = request(15, 33, true);
     weightless.body.total_kg = 0.0;
     assert!(matches!(refused(weightless), GhostError::Mass(_)));
+}
+
+#[test]
+fn the_figures_body_is_one_undoable_edit_and_weighs_its_ghost() {
+    let (_dir, mut doc) = open("jump-swing.marionette.ron");
+    assert_eq!(doc.body(), None);
+    assert_eq!(doc.mass_settings(), MassSettings::default());
+    let light = Body {
+        mass: 50.0,
+        sex: BodySex::Female,
+    };
+    apply(&mut doc, Edit::SetBody(Some(light)));
+    assert_eq!(doc.mass_settings().total_kg, 50.0);
+    let mut solving = Solving::default();
+    let refused = doc.apply(
+        Edit::SetBody(Some(Body {
+            mass: f64::NAN,
+            sex: BodySex::Male,
+        })),
+        &mut solving,
+    );
+    assert!(refused.is_err_and(|e| e.to_string().contains("kg")));
+    assert_eq!(doc.body(), Some(light), "a refused body changes nothing");
+    apply(&mut doc, Edit::Undo);
+    assert_eq!(doc.body(), None);
+    apply(&mut doc, Edit::Redo);
+    assert_eq!(doc.body(), Some(light));
+    // The ghost's momentum scales with the mass it is weighed by.
+    let mut weighed = request(15, 33, true);
+    weighed.body = doc.mass_settings();
+    let held = |r: GhostRequest| {
+        let m = doc
+            .physics_ghost(r)
+            .expect("a ghost")
+            .momentum
+            .expect("held");
+        (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]).sqrt()
+    };
+    let (at_50, at_75) = (held(weighed), held(request(15, 33, true)));
+    assert!(at_50 < at_75 * 0.8, "{at_50} against {at_75}");
 }

@@ -89,12 +89,19 @@ fn measure(
                 document.locks(),
                 first,
                 &strip.poses,
-                sequence.fps,
+                (sequence.fps, document.mass_settings()),
             )
         }
         _ => {
             let pose = [document.pose().to_vec()];
-            PhysicsView::of_take(skeleton, document.locks(), document.frame(), &pose, 24.0)
+            let body = document.mass_settings();
+            PhysicsView::of_take(
+                skeleton,
+                document.locks(),
+                document.frame(),
+                &pose,
+                (24.0, body),
+            )
         }
     }
     .map_err(|e| e.to_string());

@@ -40,6 +40,8 @@ pub struct Figure {
     pub skeleton_path: PathBuf,
     /// Where it stands on its stage (the identity for a skeleton file or a version-1 document).
     pub placement: Placement,
+    /// Its body, as its document gives it (none for a skeleton file).
+    pub body: Option<marionette_document::Body>,
 }
 
 /// The figure in the file at `path`, opened once, by what it holds ([`open`]): a skeleton file
@@ -76,6 +78,7 @@ pub fn figure_in(
                 pose: q,
                 skeleton_path: doc.skeleton_path,
                 placement: chosen.placement,
+                body: doc.body,
             })
         }
         Opened::Skeleton(skeleton) => {
@@ -91,6 +94,7 @@ pub fn figure_in(
                 pose: q,
                 skeleton_path: path.to_path_buf(),
                 placement: Placement::default(),
+                body: None,
             })
         }
         other => Err(format!(

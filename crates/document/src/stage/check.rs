@@ -164,6 +164,7 @@ pub(crate) fn resolve_stage(
             locks: f.locks,
             sequences: f.sequences,
             library: f.library,
+            body: f.body,
         };
         let (document, figure_defects) = resolve(doc_def, skeleton_path, skeleton);
         defects.extend(

@@ -84,6 +84,7 @@ impl StageFile {
                 locks: d.locks,
                 sequences: d.sequences,
                 library: d.library,
+                body: d.body,
             });
         }
         let figure = |i: usize| stage.figures[i].name.clone();

@@ -44,6 +44,8 @@ pub(crate) struct FigureDef {
     pub(crate) sequences: Vec<SequenceDef>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) library: Vec<LibraryPoseDef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) body: Option<crate::body::Body>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -243,6 +243,7 @@ impl Document {
                 locks: &mut self.locks,
                 sequences: &mut self.sequences,
                 library: &mut self.library,
+                body: &mut self.body,
                 stage: &mut self.stage,
             },
         );

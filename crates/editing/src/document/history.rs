@@ -3,37 +3,11 @@
 //! makes cheap; the sequences are recorded whole, as their edits (keys, ranges of frames) may
 //! touch any key.
 
-use marionette_document::{LibraryPose, Lock, Sequence};
+use marionette_document::{Body, LibraryPose, Lock, Sequence};
 use marionette_skeleton::JointId;
 
+pub use super::edited::{Edited, StageUndo};
 use super::stage_layout::StageLayout;
-
-/// What undo and redo change on the stage: the other figures' poses a linked edit set, and
-/// the stage's layout. The document's stage parts implement it.
-pub trait StageUndo: std::fmt::Debug {
-    /// Puts `poses` (figure identity, state) on the figures they name; the edited figure's
-    /// into `pose`.
-    fn put_poses(&mut self, pose: &mut Vec<f64>, poses: &[(u64, Vec<f64>)]);
-    /// Lays the stage out as `layout` says.
-    fn restore(&mut self, layout: &StageLayout);
-}
-
-/// The parts of a document that edits change, borrowed for an undo or a redo.
-#[derive(Debug)]
-pub struct Edited<'a> {
-    /// The state vector.
-    pub pose: &'a mut Vec<f64>,
-    /// Each joint's stiffness (Welman's w), by joint index.
-    pub stiffness: &'a mut [f64],
-    /// The locks.
-    pub locks: &'a mut Vec<Lock>,
-    /// The sequences.
-    pub sequences: &'a mut Vec<Sequence>,
-    /// The pose library.
-    pub library: &'a mut Vec<LibraryPose>,
-    /// The rest of the stage.
-    pub stage: &'a mut dyn StageUndo,
-}
 
 /// One undoable edit.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,6 +61,15 @@ pub enum Change {
         /// The library after.
         after: Vec<LibraryPose>,
     },
+    /// The figure's body (mass, de Leva's column) changed.
+    Body {
+        /// What the user did.
+        label: String,
+        /// Before.
+        before: Option<Body>,
+        /// After.
+        after: Option<Body>,
+    },
     /// Several figures' poses changed together: a drag of a figure tied by links to others,
     /// which moved with it ([`crate::stage`]). Each figure is named by its identity, so the
     /// step holds across renames and whichever figure is edited.
@@ -127,6 +110,7 @@ impl Change {
             | Change::Locks { label, .. }
             | Change::Sequences { label, .. }
             | Change::Library { label, .. }
+            | Change::Body { label, .. }
             | Change::Poses { label, .. }
             | Change::Steps { label, .. }
             | Change::Stage { label, .. } => label,
@@ -141,6 +125,7 @@ impl Change {
             Change::Locks { before, after, .. } => before == after,
             Change::Sequences { before, after, .. } => before == after,
             Change::Library { before, after, .. } => before == after,
+            Change::Body { before, after, .. } => before == after,
             Change::Poses { before, after, .. } => before == after,
             Change::Steps { steps, .. } => steps.iter().all(Change::is_empty),
             Change::Stage { before, after, .. } => before == after,
@@ -176,6 +161,9 @@ impl Change {
             Change::Library {
                 before, after: a, ..
             } => state.library.clone_from(if after { a } else { before }),
+            Change::Body {
+                before, after: a, ..
+            } => *state.body = if after { *a } else { *before },
             Change::Poses {
                 before, after: a, ..
             } => state
@@ -395,6 +383,7 @@ mod tests {
         let mut locks = Vec::new();
         let mut sequences = Vec::new();
         let mut library = Vec::new();
+        let mut body = None;
         macro_rules! state {
             () => {
                 Edited {
@@ -403,6 +392,7 @@ mod tests {
                     locks: &mut locks,
                     sequences: &mut sequences,
                     library: &mut library,
+                    body: &mut body,
                     stage: &mut StageParts::default(),
                 }
             };
@@ -436,6 +426,7 @@ mod tests {
         let mut locks = Vec::new();
         let mut sequences = Vec::new();
         let mut library = Vec::new();
+        let mut body = None;
         macro_rules! state {
             () => {
                 Edited {
@@ -444,6 +435,7 @@ mod tests {
                     locks: &mut locks,
                     sequences: &mut sequences,
                     library: &mut library,
+                    body: &mut body,
                     stage: &mut StageParts::default(),
                 }
             };

@@ -139,6 +139,7 @@ impl Document {
             locks,
             sequences,
             library,
+            body,
         } = file;
         // A snapshot of a built-in figure names no skeleton file.
         let source = (!skeleton_path.as_os_str().is_empty()).then_some(skeleton_path);
@@ -148,6 +149,7 @@ impl Document {
         doc.locks = locks;
         doc.sequences = sequences;
         doc.library = library;
+        doc.body = body;
         doc
     }
 
@@ -298,6 +300,7 @@ impl Document {
             locks: self.locks.clone(),
             sequences: self.sequences.clone(),
             library: self.library.clone(),
+            body: self.body,
         }
     }
 

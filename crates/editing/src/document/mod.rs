@@ -26,6 +26,7 @@ use marionette_interchange::character::Character;
 use marionette_skeleton::{Chain, Fk, Pose, Skeleton};
 
 pub mod drag_state;
+pub mod edited;
 mod figure_edits;
 pub mod held;
 pub mod history;
@@ -59,6 +60,8 @@ pub struct Document {
     pub(crate) sequences: Vec<Sequence>,
     /// The pose library (kept in the document).
     pub(crate) library: Vec<marionette_document::LibraryPose>,
+    /// The figure's body as the physics assistant weighs it (none: 75 kg, male).
+    pub(crate) body: Option<marionette_document::Body>,
     /// What the rotate handles are sized by ([`crate::rotate_handles::figure_size`]), made once:
     /// the skeleton does not change.
     pub(crate) handle_size: f64,
@@ -137,6 +140,7 @@ impl Document {
             locks: Vec::new(),
             sequences: Vec::new(),
             library: Vec::new(),
+            body: None,
             handle_size,
             sequence: None,
             frame: 0,

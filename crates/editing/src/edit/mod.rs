@@ -203,6 +203,8 @@ pub enum Edit {
     /// Write the physics assistant's ghost into its sequence, as one undo step
     /// ([`crate::physics_ghost`]); refused when the sequence changed since it was made.
     AcceptGhost(Box<crate::physics_ghost::Ghost>),
+    /// Set the figure's body (mass, de Leva's column; none: 75 kg, male).
+    SetBody(Option<marionette_document::Body>),
     /// Insert a clip's frames at `at`.
     PasteFrames {
         /// Where.
@@ -408,6 +410,7 @@ impl Document {
             }
             Edit::PasteFrames { at, clip } => self.paste_frames(at, &clip)?,
             Edit::AcceptGhost(ghost) => return Ok(Applied::Said(self.accept_ghost(&ghost)?)),
+            Edit::SetBody(body) => return Ok(Applied::Said(self.set_body(body)?)),
             Edit::InsertFrames { at, count } => self.insert_frames(at, count)?,
             Edit::DeleteFrames { first, last } => self.delete_frames(first, last)?,
             Edit::RetimeFrames {

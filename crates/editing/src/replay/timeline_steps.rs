@@ -9,7 +9,6 @@ use crate::beside::BesideChange;
 use crate::curve_edits::shown_scale;
 use crate::document::Document;
 use crate::physics_ghost::{GhostFix, GhostRequest};
-use marionette_physics::MassSettings;
 
 impl Step {
     /// [`Step::resolve`] of a step on the timeline, its keys, curves and trails.
@@ -44,14 +43,14 @@ impl Step {
                     apex: *apex,
                     marks: marks.clone(),
                 },
-                body: MassSettings::default(),
+                body: document.mass_settings(),
             })),
             Step::MarkStanding { from, to } => {
                 Action::Beside(BesideChange::PhysicsGhost(GhostRequest {
                     from: *from,
                     to: *to,
                     fix: GhostFix::Standing,
-                    body: MassSettings::default(),
+                    body: document.mass_settings(),
                 }))
             }
             Step::AcceptGhost => Action::Beside(BesideChange::AcceptGhost),

@@ -6,8 +6,10 @@
 
 use bevy::prelude::*;
 use bevy_egui::egui;
+use marionette_document::{Body, BodySex};
+use marionette_editing::Edit;
 use marionette_editing::beside::BesideChange;
-use marionette_editing::physics_ghost::{Ghost, GhostFix, GhostRequest};
+use marionette_editing::physics_ghost::{Ghost, GhostFix, GhostRequest, MassSettings};
 use marionette_editing::physics_view::PhysicsView;
 
 use super::output::PanelOutput;
@@ -32,6 +34,8 @@ pub struct GhostForm {
     pub marks: String,
     /// Why the form could not make a request (a mark that is not a number).
     pub problem: Option<String>,
+    /// The body typed (kg, de Leva's female column), before it is set.
+    pub body: Option<(f64, bool)>,
 }
 
 impl Default for GhostForm {
@@ -45,33 +49,35 @@ impl Default for GhostForm {
             apex: 0.4,
             marks: String::new(),
             problem: None,
+            body: None,
         }
     }
 }
 
 impl GhostForm {
-    /// The flight request the form makes, or why it cannot.
-    fn flight(&self) -> Result<GhostRequest, String> {
+    /// The flight request the form makes for a figure weighed by `body`, or why it cannot.
+    fn flight(&self, body: MassSettings) -> Result<GhostRequest, String> {
         let marks = (self.marks.split([',', ' ']))
             .filter(|t| !t.trim().is_empty())
             .map(|t| {
                 (t.trim().parse::<i64>()).map_err(|_| format!("\"{t}\" is not a frame number"))
             })
             .collect::<Result<Vec<i64>, String>>()?;
-        Ok(self.request(GhostFix::Flight {
+        let fix = GhostFix::Flight {
             ballistic: self.ballistic,
             momentum: self.momentum,
             apex: self.apex_on.then_some(self.apex),
             marks,
-        }))
+        };
+        Ok(self.request(fix, body))
     }
 
-    fn request(&self, fix: GhostFix) -> GhostRequest {
+    fn request(&self, fix: GhostFix, body: MassSettings) -> GhostRequest {
         GhostRequest {
             from: self.from,
             to: self.to,
             fix,
-            body: Default::default(),
+            body,
         }
     }
 }
@@ -141,6 +147,7 @@ pub fn physics_ghost_window(
                 ui.label("Show a sequence first (the timeline's sequence list).");
                 return;
             }
+            body_row(ui, inputs, form, out);
             frames_row(ui, inputs, form);
             ui.separator();
             ui.checkbox(
@@ -165,7 +172,7 @@ pub fn physics_ghost_window(
             });
             ui.horizontal(|ui| {
                 if ui.button("Ghost the flight").clicked() {
-                    match form.flight() {
+                    match form.flight(inputs.document.mass_settings()) {
                         Ok(request) => {
                             form.problem = None;
                             out.beside.push(BesideChange::PhysicsGhost(request));
@@ -178,7 +185,7 @@ pub fn physics_ghost_window(
                     .on_hover_text("Bring the centre of mass over the feet on these frames")
                     .clicked()
                 {
-                    let request = form.request(GhostFix::Standing);
+                    let request = form.request(GhostFix::Standing, inputs.document.mass_settings());
                     out.beside.push(BesideChange::PhysicsGhost(request));
                 }
             });
@@ -188,6 +195,45 @@ pub fn physics_ghost_window(
             ui.separator();
             ghost_report(ui, inputs, out);
         });
+}
+
+/// The figure's body (a setting of the figure, kept in its document): its mass and de Leva's
+/// column, set as one edit.
+fn body_row(
+    ui: &mut egui::Ui,
+    inputs: &GhostWindowInputs,
+    form: &mut GhostForm,
+    out: &mut PanelOutput,
+) {
+    let given = inputs.document.body().unwrap_or_default();
+    let (mut mass, mut female) = form
+        .body
+        .unwrap_or((given.mass, given.sex == BodySex::Female));
+    ui.horizontal(|ui| {
+        ui.label("Body");
+        ui.add(
+            egui::DragValue::new(&mut mass)
+                .range(1.0..=Body::HEAVIEST)
+                .speed(0.5)
+                .suffix(" kg"),
+        );
+        ui.checkbox(&mut female, "female");
+        let typed = (mass, female) != (given.mass, given.sex == BodySex::Female);
+        if ui
+            .add_enabled(typed, egui::Button::new("Set"))
+            .on_hover_text("The figure's mass and de Leva's column, kept in the document")
+            .clicked()
+        {
+            let sex = if female {
+                BodySex::Female
+            } else {
+                BodySex::Male
+            };
+            out.edits.push(Edit::SetBody(Some(Body { mass, sex })));
+        }
+    });
+    form.body =
+        Some((mass, female)).filter(|&(m, f)| (m, f) != (given.mass, given.sex == BodySex::Female));
 }
 
 /// The frames, with a button taking the flight at the current frame or the ruler's selection.

@@ -67,12 +67,14 @@ struct Take {
     scale: Option<(f64, String)>,
     /// Per frame, the points a document's locks hold in the world (empty for a capture).
     held: Vec<Vec<Vector3<f64>>>,
+    /// The body a document gives its figure.
+    body: Option<marionette_document::Body>,
 }
 
 /// Reads the take, checks it and prints the report.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let take = read(args)?;
-    let model = args.body.model(&take.skeleton, &args.file)?;
+    let model = args.body.model(&take.skeleton, &args.file, take.body)?;
     let track = Track::of(
         &take.skeleton,
         &model,
@@ -141,6 +143,7 @@ fn read(args: &CheckArgs) -> Result<Take, String> {
         skeleton: capture.imported.skeleton.clone(),
         scale: Some((capture.scale, why)),
         held: Vec::new(),
+        body: None,
     })
 }
 
@@ -174,6 +177,7 @@ fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
         fps: sequence.fps,
         scale: None,
         held,
+        body: doc.body,
     })
 }
 

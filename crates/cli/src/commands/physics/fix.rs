@@ -111,7 +111,7 @@ pub fn run(args: &FixArgs) -> Result<ExitCode, String> {
                 marks: args.mark.clone(),
             }
         },
-        body: args.body.settings(),
+        body: args.body.settings(doc.body()),
     };
     let ghost = doc
         .physics_ghost(request)

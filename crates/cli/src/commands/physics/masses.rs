@@ -42,12 +42,12 @@ pub struct MassesArgs {
 }
 
 /// The skeleton of the figure in `path`, opened once by what it holds (a capture at `scale`, or
-/// at the guessed scale).
+/// at the guessed scale), and the body a document gives it.
 pub fn figure_skeleton(
     path: &Path,
     figure: Option<&str>,
     scale: Option<f64>,
-) -> Result<Skeleton, String> {
+) -> Result<(Skeleton, Option<marionette_document::Body>), String> {
     let file = path.display();
     let options = CaptureOptions {
         scale: scale.map_or(CaptureScale::Guess, CaptureScale::Times),
@@ -68,13 +68,16 @@ pub fn figure_skeleton(
     }
     match opened {
         opened @ (Opened::Skeleton(_) | Opened::Document(_)) => {
-            Ok(crate::commands::figure_in(opened, path, None, figure)?.skeleton)
+            let figure = crate::commands::figure_in(opened, path, None, figure)?;
+            Ok((figure.skeleton, figure.body))
         }
-        Opened::Character(c) => Ok(c
-            .import("figure", "figure.glb")
-            .map_err(|e| format!("{file}: {e}"))?
-            .skeleton),
-        Opened::Capture(c) => Ok(c.imported.skeleton),
+        Opened::Character(c) => Ok((
+            c.import("figure", "figure.glb")
+                .map_err(|e| format!("{file}: {e}"))?
+                .skeleton,
+            None,
+        )),
+        Opened::Capture(c) => Ok((c.imported.skeleton, None)),
         other => Err(format!(
             "{file}: this is {}, not a figure (a skeleton, document, character or capture)",
             other.kind().describe()
@@ -85,8 +88,8 @@ pub fn figure_skeleton(
 /// Prints the masses.
 pub fn run(args: &MassesArgs) -> Result<ExitCode, String> {
     let file = args.file.display();
-    let skeleton = figure_skeleton(&args.file, args.figure.as_deref(), args.scale)?;
-    let model = args.body.model(&skeleton, &args.file)?;
+    let (skeleton, body) = figure_skeleton(&args.file, args.figure.as_deref(), args.scale)?;
+    let model = args.body.model(&skeleton, &args.file, body)?;
     let rest = at_rest(&skeleton, &model);
     if args.json {
         outln!("{}", to_json(&skeleton, &model, &rest));
