@@ -465,6 +465,33 @@ fn a_swinging_jump_fixed_holds_its_momentum_and_says_how_near_its_marks() {
     }
     let turned = (15..=33).any(|f| (old[f][3] - new[f][3]).abs() > 0.01);
     assert!(turned, "the pelvis did not turn");
+    // Turning the root kept the parabola (the test's own fit over the fixed span) and the
+    // locks (the bake's summary).
+    let fixed_arg = fixed.to_str().expect("path");
+    let report = flagged_json(&[
+        "physics",
+        "check",
+        fixed_arg,
+        "--sequence",
+        "jump",
+        "--json",
+    ]);
+    let (g, residual, across) = fitted(&report, 15, 33);
+    assert!((g - 9.81).abs() <= 0.01, "{g}");
+    assert!(residual <= 1e-4, "{residual}");
+    assert!(across <= 0.01, "{across}");
+    let summary = json(&[
+        "bake",
+        fixed_arg,
+        "--sequence",
+        "jump",
+        "--out",
+        path("summary.json").to_str().expect("path"),
+        "--json",
+    ]);
+    for lock in summary["locks"].as_array().expect("locks") {
+        assert!(number(&lock["max_error"]) <= 1e-3, "{lock}");
+    }
 }
 
 /// Per frame, the centre of mass from `physics check` and the feet's sites (heels, toe tips)
