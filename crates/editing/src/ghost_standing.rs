@@ -13,8 +13,8 @@
 //! again until de Leva's centre of mass is where it is wanted.
 
 use marionette_document::{GoalSet, Lock, Owner};
-use marionette_ik::{Goal, GoalKind, Settings, TargetShape, solve};
-use marionette_motion::bake::BakeSettings;
+use marionette_ik::{Goal, GoalKind, TargetShape};
+use marionette_motion::bake::{BakeSettings, solve_frame};
 use marionette_physics::balance::{POINT_RADIUS, balance_target, margin};
 use marionette_physics::supports::supporting_points;
 use marionette_physics::track::Track;
@@ -55,6 +55,7 @@ pub fn balanced(
     );
     let body = supporting_points(&track, &document_rule());
     let held = held_points(skeleton, locks, take.first, take.poses);
+    let stiffness: Vec<f64> = skeleton.joints().iter().map(|j| j.stiffness).collect();
     let mut fk = Fk::new(skeleton);
     let mut standing = Standing {
         poses: Vec::with_capacity(to + 1 - from),
@@ -98,7 +99,7 @@ pub fn balanced(
                 };
                 let mut set = goals.clone();
                 set.push_edit(Goal::new(goal), &whole);
-                solve_set(skeleton, &set, &mut q);
+                solve_frame(skeleton, &stiffness, &set, &mut q, BakeSettings::default());
                 fk.update(skeleton, &q);
                 if (com(&fk) - target).norm() < 1e-4 {
                     break;
@@ -113,21 +114,4 @@ pub fn balanced(
         standing.poses.push(q);
     }
     Ok(standing)
-}
-
-/// Solves `set` from `q` as a bake solves a frame's locks.
-fn solve_set(skeleton: &Skeleton, set: &GoalSet, q: &mut [f64]) {
-    let settings = BakeSettings::default();
-    let stiffness: Vec<f64> = skeleton.joints().iter().map(|j| j.stiffness).collect();
-    let mut system = set.system(skeleton, &stiffness);
-    let mut solver = settings.solver.build();
-    solve(
-        solver.as_mut(),
-        &mut system,
-        q,
-        Settings {
-            tolerance: settings.tolerance,
-            max_iterations: settings.max_iterations,
-        },
-    );
 }

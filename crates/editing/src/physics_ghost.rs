@@ -143,6 +143,8 @@ pub struct Ghost {
     pub balanced: usize,
     /// The ghost's centre of mass on each of its frames (m), by the figure's de Leva masses.
     pub com: Vec<[f64; 3]>,
+    /// The document's identity and motion revision when the ghost was made.
+    pub made_in: (u64, u64),
 }
 
 impl Ghost {
@@ -150,6 +152,19 @@ impl Ghost {
     pub fn pose_at(&self, frame: i64) -> Option<&[f64]> {
         let i = usize::try_from(frame - self.request.from).ok()?;
         self.poses.get(i).map(Vec::as_slice)
+    }
+
+    /// Whether `document` still shows the sequence the ghost was made from, unchanged: a
+    /// check cheap enough for every drawn frame (the same document, no edit of its motion
+    /// since, the same sequence shown). Accepting compares the sequence itself.
+    pub fn is_current(&self, document: &Document) -> bool {
+        let (index, made_from) = &self.sequence;
+        self.made_in == (document.id(), document.history().motion_revision())
+            && document.current_sequence() == Some(*index)
+            && document
+                .sequences()
+                .get(*index)
+                .is_some_and(|s| s.name == made_from.name && s.keys.len() == made_from.keys.len())
     }
 
     /// What the ghost did, in a sentence.
@@ -292,6 +307,7 @@ impl Document {
             unbalanced: made.unbalanced,
             balanced: made.balanced,
             com,
+            made_in: (self.id(), self.history().motion_revision()),
         })
     }
 

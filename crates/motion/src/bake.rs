@@ -203,17 +203,7 @@ impl<'a> Baker<'a> {
 
     /// Solves `set` from `q`.
     fn solve(&self, set: &GoalSet, q: &mut [f64]) {
-        let mut system = set.system(self.skeleton, &self.stiffness);
-        let mut solver = self.settings.solver.build();
-        solve(
-            solver.as_mut(),
-            &mut system,
-            q,
-            Settings {
-                tolerance: self.settings.tolerance,
-                max_iterations: self.settings.max_iterations,
-            },
-        );
+        solve_frame(self.skeleton, &self.stiffness, set, q, self.settings);
     }
 
     /// Every frame, on the current rayon pool, calling `progress` after each.
@@ -258,4 +248,26 @@ pub fn lock_summary(frames: &[BakedFrame], lock_count: usize) -> Vec<(usize, usi
     }
     out.retain(|(_, frames, _)| *frames > 0);
     out
+}
+
+/// Solves `set` from `q` on `skeleton` (its joints' `stiffness`) as a bake solves a frame's
+/// locks with `settings`.
+pub fn solve_frame(
+    skeleton: &Skeleton,
+    stiffness: &[f64],
+    set: &GoalSet,
+    q: &mut [f64],
+    settings: BakeSettings,
+) {
+    let mut system = set.system(skeleton, stiffness);
+    let mut solver = settings.solver.build();
+    solve(
+        solver.as_mut(),
+        &mut system,
+        q,
+        Settings {
+            tolerance: settings.tolerance,
+            max_iterations: settings.max_iterations,
+        },
+    );
 }

@@ -102,23 +102,7 @@ impl Step {
             Step::MotionPlot(site) if site.trim().is_empty() => {
                 Err("MotionPlot: the site is empty".into())
             }
-            Step::PhysicsGhost {
-                from,
-                to,
-                ballistic,
-                momentum,
-                apex,
-                marks,
-            } => ghost_defect(
-                *from,
-                *to,
-                *ballistic || *momentum || apex.is_some(),
-                *apex,
-                marks,
-            ),
-            Step::MarkStanding { from, to } if from > to => {
-                Err(format!("MarkStanding: from {from} is after to {to}"))
-            }
+            Step::PhysicsGhost { .. } | Step::MarkStanding { .. } => self.check_physics(),
             // Nothing to check before a document is open (every step is named, so a new one
             // must be placed here or above).
             Step::Wait(..)
@@ -138,7 +122,6 @@ impl Step {
             | Step::ShowPhysics(..)
             | Step::AcceptGhost
             | Step::DiscardGhost
-            | Step::MarkStanding { .. }
             | Step::DragTrail { .. }
             | Step::MoveKeys { .. }
             | Step::KeyDof { .. }
@@ -337,30 +320,4 @@ fn non_empty_path(path: &Path, step: &str) -> Result<(), String> {
     } else {
         Ok(())
     }
-}
-
-/// What is wrong with a `PhysicsGhost` step, if anything.
-fn ghost_defect(
-    from: i64,
-    to: i64,
-    asked: bool,
-    apex: Option<f64>,
-    marks: &[i64],
-) -> Result<(), String> {
-    if from > to {
-        return Err(format!("PhysicsGhost: from {from} is after to {to}"));
-    }
-    if !asked {
-        return Err("PhysicsGhost: say what to fix: ballistic, momentum or apex".into());
-    }
-    if let Some(h) = apex.filter(|h| !(h.is_finite() && *h > 0.0)) {
-        return Err(format!("PhysicsGhost: an apex of {h} m is not a height"));
-    }
-    if marks.len() > 4 {
-        return Err(format!(
-            "PhysicsGhost: at most four marks, not {}",
-            marks.len()
-        ));
-    }
-    Ok(())
 }

@@ -44,6 +44,7 @@ mod action;
 mod check;
 mod keys;
 mod names;
+mod physics_steps;
 mod resolve;
 mod stage_steps;
 mod step;

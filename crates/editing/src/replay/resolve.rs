@@ -20,6 +20,17 @@ pub(super) fn edit(edit: Edit, frames: u32, what: String) -> Action {
     Action::Edit { edit, frames, what }
 }
 
+/// The panel `name` names (`SetPanel`).
+fn panel_named(name: &str) -> Result<Panel, String> {
+    Ok(match name {
+        "outliner" => Panel::Outliner,
+        "ik" => Panel::Ik,
+        "timeline" => Panel::Timeline,
+        "locks" => Panel::Locks,
+        other => return Err(format!("SetPanel: no panel \"{other}\"")),
+    })
+}
+
 /// A point on the stage in the edited figure's frame (where the editor draws).
 pub(super) fn on_stage(document: &Document, (x, y, z): (f64, f64, f64)) -> Vector3<f64> {
     (document.stage_to_figure() * nalgebra::Point3::new(x, y, z)).coords
@@ -79,11 +90,6 @@ impl Step {
             | Step::SetKey
             | Step::DeleteKey
             | Step::ShowTrail { .. }
-            | Step::ShowPhysics(..)
-            | Step::PhysicsGhost { .. }
-            | Step::AcceptGhost
-            | Step::DiscardGhost
-            | Step::MarkStanding { .. }
             | Step::DragTrail { .. }
             | Step::ShowCurves
             | Step::KeySelectedJoints
@@ -150,16 +156,7 @@ impl Step {
                 SETTLE,
                 format!("set the interpolation of the key at frame {frame}"),
             ),
-            Step::SetPanel { panel, shown } => {
-                let panel = match panel.as_str() {
-                    "outliner" => Panel::Outliner,
-                    "ik" => Panel::Ik,
-                    "timeline" => Panel::Timeline,
-                    "locks" => Panel::Locks,
-                    other => return Err(format!("SetPanel: no panel \"{other}\"")),
-                };
-                Action::SetPanel(panel, *shown)
-            }
+            Step::SetPanel { panel, shown } => Action::SetPanel(panel_named(panel)?, *shown),
             Step::AddFigure { .. }
             | Step::SelectFigure(..)
             | Step::LockBetween { .. }
@@ -170,6 +167,11 @@ impl Step {
             | Step::RemovePropKey { .. }
             | Step::RemoveHold { .. }
             | Step::ReleaseProp { .. } => self.resolve_stage_step()?,
+            Step::ShowPhysics(..)
+            | Step::PhysicsGhost { .. }
+            | Step::AcceptGhost
+            | Step::DiscardGhost
+            | Step::MarkStanding { .. } => self.resolve_physics(document),
             Step::Exit => Action::Exit,
             Step::LockSite { .. }
             | Step::LockJoint { .. }

@@ -8,7 +8,6 @@ use crate::Edit;
 use crate::beside::BesideChange;
 use crate::curve_edits::shown_scale;
 use crate::document::Document;
-use crate::physics_ghost::{GhostFix, GhostRequest};
 
 impl Step {
     /// [`Step::resolve`] of a step on the timeline, its keys, curves and trails.
@@ -26,35 +25,6 @@ impl Step {
             ),
             Step::SetKey => edit(Edit::SetKey, SETTLE, "set a key".into()),
             Step::DeleteKey => edit(Edit::DeleteKey, SETTLE, "delete the key".into()),
-            Step::ShowPhysics(shown) => Action::Beside(BesideChange::ShowPhysics(*shown)),
-            Step::PhysicsGhost {
-                from,
-                to,
-                ballistic,
-                momentum,
-                apex,
-                marks,
-            } => Action::Beside(BesideChange::PhysicsGhost(GhostRequest {
-                from: *from,
-                to: *to,
-                fix: GhostFix::Flight {
-                    ballistic: *ballistic,
-                    momentum: *momentum,
-                    apex: *apex,
-                    marks: marks.clone(),
-                },
-                body: document.mass_settings(),
-            })),
-            Step::MarkStanding { from, to } => {
-                Action::Beside(BesideChange::PhysicsGhost(GhostRequest {
-                    from: *from,
-                    to: *to,
-                    fix: GhostFix::Standing,
-                    body: document.mass_settings(),
-                }))
-            }
-            Step::AcceptGhost => Action::Beside(BesideChange::AcceptGhost),
-            Step::DiscardGhost => Action::Beside(BesideChange::DiscardGhost),
             Step::ShowTrail { site, from, to } => Action::Beside(BesideChange::ShowTrail {
                 of: find.site_or_joint(site)?,
                 from: *from,

@@ -81,9 +81,7 @@ pub fn draw_physics_ghost(
     let Some(ghost) = beside.ghost.as_ref() else {
         return;
     };
-    let (index, made_from) = &ghost.sequence;
-    let shown = document.current_sequence();
-    if shown != Some(*index) || document.sequences().get(*index) != Some(made_from) {
+    if !ghost.is_current(&document) {
         return;
     }
     let path: Vec<Vec3> = ghost

@@ -79,13 +79,7 @@ impl Plugin for PanelsPlugin {
         )
         .init_resource::<timeline::TimelineUi>()
         .init_resource::<pose_library::PoseLibraryUi>()
-        .init_resource::<physics_ghost::GhostForm>()
-        .add_systems(
-            Update,
-            physics_ghost::open_for_new_ghost
-                .run_if(resource_changed::<crate::beside::BesideState>)
-                .in_set(crate::EditorSet::Derive),
-        )
+        .add_plugins(physics_ghost::GhostWindowPlugin)
         .add_plugins(panel_memory::PanelMemoryPlugin);
     }
 }
@@ -412,21 +406,14 @@ fn floating_windows(
         state.library.set_if_neq(settings);
     }
     if display.physics_ghost {
-        let mut form = state.ghost_form.clone();
         let ghost_inputs = physics_ghost::GhostWindowInputs {
             document: &inputs.document,
             view: inputs.physics.view.as_ref().and_then(|v| v.as_ref().ok()),
             ghost: inputs.beside.ghost.as_ref(),
             selected: state.range.0,
         };
-        physics_ghost::physics_ghost_window(
-            ui.ctx(),
-            &ghost_inputs,
-            &mut form,
-            &mut display.physics_ghost,
-            out,
-        );
-        state.ghost_form.set_if_neq(form);
+        let open = &mut display.physics_ghost;
+        physics_ghost::show(ui.ctx(), &ghost_inputs, &mut state.ghost_form, open, out);
     }
     retarget_map::retarget_map_window(ui.ctx(), &mut prompts.retarget, out);
     if let Some(grip) = inputs.active.handle() {

@@ -82,6 +82,34 @@ impl GhostForm {
     }
 }
 
+/// The window's form and its opening when a new ghost is made.
+pub struct GhostWindowPlugin;
+
+impl Plugin for GhostWindowPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<GhostForm>().add_systems(
+            Update,
+            open_for_new_ghost
+                .run_if(resource_changed::<crate::beside::BesideState>)
+                .in_set(crate::EditorSet::Derive),
+        );
+    }
+}
+
+/// The window over the views, from the panels' one egui pass: its form kept in
+/// [`GhostForm`] (written back only when it changed).
+pub(super) fn show(
+    ctx: &egui::Context,
+    inputs: &GhostWindowInputs,
+    kept: &mut ResMut<GhostForm>,
+    open: &mut bool,
+    out: &mut PanelOutput,
+) {
+    let mut form = (**kept).clone();
+    physics_ghost_window(ctx, inputs, &mut form, open, out);
+    kept.set_if_neq(form);
+}
+
 /// Opens the window when a new ghost is made (a replay's `PhysicsGhost`, or the window's own
 /// button), its frames and choices those the ghost was made with, so its report, Accept and
 /// Discard are in view.
@@ -278,11 +306,7 @@ fn ghost_report(ui: &mut egui::Ui, inputs: &GhostWindowInputs, out: &mut PanelOu
         ui.weak("No ghost: make one above; it is drawn in violet beside the take.");
         return;
     };
-    let document = &inputs.document.0;
-    let current = document
-        .current_sequence()
-        .and_then(|i| document.sequences().get(i).map(|s| (i, s)));
-    let stale = current.is_none_or(|(i, s)| (i, s) != (ghost.sequence.0, &ghost.sequence.1));
+    let stale = !ghost.is_current(&inputs.document.0);
     ui.label(ghost.said());
     if stale {
         ui.colored_label(
