@@ -144,6 +144,44 @@ fn the_figure_is_a_humanoid_the_fox_and_the_cylinders_are_not() {
     }
 }
 
+/// RiggedFigure's end sites (the hands', feet's and head's ends) lie on its skin: within the
+/// mesh's own bounds, read from its POSITION accessor (the mesh is Z up under the `Z_UP` node,
+/// its soles at z = 0), the head's end at the mesh's top and the feet's on its floor. A foot's
+/// end placed along a steep ankle–toe bone instead lands 5.7 cm below the soles.
+#[test]
+fn the_figure_s_end_sites_lie_on_its_skin() {
+    let path = data("RiggedFigure.gltf");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read"))
+        .expect("RiggedFigure is JSON");
+    let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .expect("a POSITION accessor");
+    let accessor = &json["accessors"][position as usize];
+    let (low, high) = (
+        numbers(&accessor["min"]).expect("min"),
+        numbers(&accessor["max"]).expect("max"),
+    );
+    let (_, s) = import(&path);
+    let mut fk = Fk::new(&s);
+    fk.update(&s, &Pose::rest(&s).q);
+    let at = |name: &str| fk.site_position(s.site_by_name(name).expect(name));
+    let within = 1e-4;
+    for site in s.site_ids() {
+        let p = fk.site_position(site);
+        let name = &s.site(site).name;
+        // The figure's +Y is the mesh's +Z; its X is the mesh's X.
+        assert!(
+            (low[2] - within..=high[2] + within).contains(&p.y)
+                && (low[0] - within..=high[0] + within).contains(&p.x),
+            "{name} at {p:?}, outside the mesh's {low:?}..{high:?}"
+        );
+    }
+    assert!((at("head").y - high[2]).abs() < within, "{:?}", at("head"));
+    for foot in ["left foot", "right foot"] {
+        assert!((at(foot).y - low[2]).abs() < 0.01, "{foot} {:?}", at(foot));
+    }
+}
+
 #[test]
 fn every_humanoid_s_arms_and_legs_are_limbs_the_analytic_solver_solves() {
     let mut humanoids = 0;

@@ -27,7 +27,7 @@ use nalgebra::Vector3;
 
 /// Per capture and figure: contacts held within 2 mm at least (held, found), and the most an
 /// ankle or toe joint may go below its height at rest after the cleanup (mm), as measured on
-/// 2026-11-27 with the feet retargeted flat and the floor locks on level planes (plus 0.5 mm);
+/// 2026-11-28 with the feet retargeted flat and the floor locks on level planes (plus 0.5 mm);
 /// a change that holds fewer or sinks a foot deeper fails here. Issue 35 asks for ≥ 95 % held and
 /// no joint more than 10 mm below, which every pair meets and the test checks. (On Boxing_Toes
 /// the humanoid's right heel lets go 11 frames early in a deep crouch, so that the ball of the
@@ -35,60 +35,61 @@ use nalgebra::Vector3;
 const HELD_AT_LEAST: [(&str, &str, usize, usize, f64); 21] = [
     ("01_01", "humanoid", 71, 72, 2.5),
     ("01_01", "stickman", 39, 39, 0.5),
-    ("01_01", "RiggedFigure.gltf", 84, 84, 0.5),
-    ("01_01", "authored/mixamo_apose.glb", 109, 109, 0.5),
-    ("01_01", "authored/rigify_tpose.glb", 109, 109, 0.5),
-    ("01_01", "authored/ue_armsdown_tail.glb", 109, 109, 0.5),
-    ("01_01", "authored/vroid_tpose.vrm", 109, 109, 0.5),
+    ("01_01", "RiggedFigure.gltf", 73, 73, 0.5),
+    ("01_01", "authored/mixamo_apose.glb", 108, 108, 0.5),
+    ("01_01", "authored/rigify_tpose.glb", 108, 108, 0.5),
+    ("01_01", "authored/ue_armsdown_tail.glb", 108, 108, 0.5),
+    ("01_01", "authored/vroid_tpose.vrm", 108, 108, 0.5),
     ("Boxing_Toes", "humanoid", 129, 130, 1.6),
     ("Boxing_Toes", "stickman", 13, 13, 3.5),
-    ("Boxing_Toes", "RiggedFigure.gltf", 120, 120, 2.4),
-    ("Boxing_Toes", "authored/mixamo_apose.glb", 104, 104, 2.2),
-    ("Boxing_Toes", "authored/rigify_tpose.glb", 104, 104, 2.2),
+    ("Boxing_Toes", "RiggedFigure.gltf", 126, 126, 2.4),
+    ("Boxing_Toes", "authored/mixamo_apose.glb", 105, 105, 1.3),
+    ("Boxing_Toes", "authored/rigify_tpose.glb", 105, 105, 1.3),
     (
         "Boxing_Toes",
         "authored/ue_armsdown_tail.glb",
-        104,
-        104,
-        2.2,
+        105,
+        105,
+        1.3,
     ),
-    ("Boxing_Toes", "authored/vroid_tpose.vrm", 104, 104, 2.2),
+    ("Boxing_Toes", "authored/vroid_tpose.vrm", 105, 105, 1.3),
     ("01_03", "humanoid", 86, 88, 4.6),
     ("01_03", "stickman", 27, 27, 0.5),
-    ("01_03", "RiggedFigure.gltf", 90, 90, 4.0),
-    ("01_03", "authored/mixamo_apose.glb", 85, 86, 6.3),
-    ("01_03", "authored/rigify_tpose.glb", 85, 86, 6.3),
-    ("01_03", "authored/ue_armsdown_tail.glb", 85, 86, 6.3),
-    ("01_03", "authored/vroid_tpose.vrm", 85, 86, 6.3),
+    ("01_03", "RiggedFigure.gltf", 99, 99, 4.4),
+    ("01_03", "authored/mixamo_apose.glb", 84, 85, 6.4),
+    ("01_03", "authored/rigify_tpose.glb", 84, 85, 6.4),
+    ("01_03", "authored/ue_armsdown_tail.glb", 84, 85, 6.4),
+    ("01_03", "authored/vroid_tpose.vrm", 84, 85, 6.4),
 ];
 
 /// Per capture and figure, by the independent planted-feet rule ([`planted`]): the runs
 /// planted in the retargeted take, how many slide at most 5 mm after the cleanup at least, and
 /// how many slide more than 2 mm beyond their slide before at most, as measured on 2026-11-28
+/// (an imported figure's end sites and leaf bodies at its skin's farthest vertex)
 /// (issue 48 asks for 95 % held and none worse; these are where the cleanup stands, so that a
 /// change that holds fewer or makes more worse fails here).
 const PLANTED: [(&str, &str, usize, usize, usize); 21] = [
     ("01_01", "humanoid", 38, 65, 23),
     ("01_01", "stickman", 7, 11, 1),
-    ("01_01", "RiggedFigure.gltf", 24, 71, 8),
-    ("01_01", "authored/mixamo_apose.glb", 48, 56, 6),
-    ("01_01", "authored/rigify_tpose.glb", 48, 56, 6),
-    ("01_01", "authored/ue_armsdown_tail.glb", 48, 56, 6),
-    ("01_01", "authored/vroid_tpose.vrm", 48, 56, 6),
+    ("01_01", "RiggedFigure.gltf", 44, 71, 3),
+    ("01_01", "authored/mixamo_apose.glb", 50, 56, 3),
+    ("01_01", "authored/rigify_tpose.glb", 50, 56, 3),
+    ("01_01", "authored/ue_armsdown_tail.glb", 50, 56, 3),
+    ("01_01", "authored/vroid_tpose.vrm", 50, 56, 3),
     ("Boxing_Toes", "humanoid", 7, 13, 1),
     ("Boxing_Toes", "stickman", 9, 10, 0),
-    ("Boxing_Toes", "RiggedFigure.gltf", 10, 18, 5),
-    ("Boxing_Toes", "authored/mixamo_apose.glb", 23, 36, 8),
-    ("Boxing_Toes", "authored/rigify_tpose.glb", 23, 36, 8),
-    ("Boxing_Toes", "authored/ue_armsdown_tail.glb", 23, 36, 8),
-    ("Boxing_Toes", "authored/vroid_tpose.vrm", 23, 36, 8),
+    ("Boxing_Toes", "RiggedFigure.gltf", 12, 18, 4),
+    ("Boxing_Toes", "authored/mixamo_apose.glb", 22, 36, 8),
+    ("Boxing_Toes", "authored/rigify_tpose.glb", 22, 36, 8),
+    ("Boxing_Toes", "authored/ue_armsdown_tail.glb", 22, 36, 8),
+    ("Boxing_Toes", "authored/vroid_tpose.vrm", 22, 36, 8),
     ("01_03", "humanoid", 45, 63, 12),
     ("01_03", "stickman", 9, 10, 2),
-    ("01_03", "RiggedFigure.gltf", 60, 126, 37),
-    ("01_03", "authored/mixamo_apose.glb", 61, 80, 10),
-    ("01_03", "authored/rigify_tpose.glb", 61, 80, 10),
-    ("01_03", "authored/ue_armsdown_tail.glb", 61, 80, 10),
-    ("01_03", "authored/vroid_tpose.vrm", 61, 80, 10),
+    ("01_03", "RiggedFigure.gltf", 76, 126, 28),
+    ("01_03", "authored/mixamo_apose.glb", 63, 80, 9),
+    ("01_03", "authored/rigify_tpose.glb", 63, 80, 9),
+    ("01_03", "authored/ue_armsdown_tail.glb", 63, 80, 9),
+    ("01_03", "authored/vroid_tpose.vrm", 63, 80, 9),
 ];
 
 /// The most any of `joints` is below its height at rest over `frames` (metres, ≥ 0).

@@ -24,6 +24,9 @@ use super::rig::Rig;
 struct Bones {
     direction: Vec<Vector3<f64>>,
     length: Vec<f64>,
+    /// Where a leaf's body ends: the skin's vertex reaching farthest along its bone (`None` for a
+    /// joint with a next joint, or a leaf with no skin, whose body runs along its bone).
+    tip: Vec<Option<Vector3<f64>>>,
 }
 
 /// The skeleton file of `rig` (`humanoid` when one was recognised), whose leaf ends come from
@@ -51,9 +54,16 @@ pub fn skeleton_file(
             None => (joint.position, joint.rotation),
         };
         let (dofs, preferred) = dofs(rig, humanoid, &bones, j);
-        let length = bones.length[j].max(0.01 * height);
-        let radius = (0.12 * length).clamp(0.005 * height, 0.05 * height);
-        let axis = joint.rotation.transpose() * bones.direction[j];
+        // A leaf's body reaches its skin's farthest vertex and no farther, so it ends where the
+        // mesh does (along its bone it would pass the sole of a foot whose toe joint sits low).
+        let tip = bones.tip[j].and_then(|tip| {
+            let d = tip - joint.position;
+            Some((d.try_normalize(1e-9)?, d.norm()))
+        });
+        let (direction, reach) = tip.unwrap_or((bones.direction[j], bones.length[j]));
+        let radius = (0.12 * reach.max(0.01 * height)).clamp(0.005 * height, 0.05 * height);
+        let length = if tip.is_some() { reach - radius } else { reach }.max(0.01 * height);
+        let axis = joint.rotation.transpose() * direction;
         joints.push((
             joint.name.clone(),
             JointDef {
@@ -152,21 +162,32 @@ fn is_below(rig: &Rig, top: usize, j: usize) -> bool {
     false
 }
 
-/// How far the skinned vertices of `joints` reach from `from` along `direction`.
+/// Vertices reaching within this of the farthest count as reaching as far (a cylinder's flat
+/// end): their middle is taken, so that mirrored skins give mirrored points.
+const SAME_REACH: f64 = 1e-4;
+
+/// Where the skinned vertices of `joints` reach farthest from `from` along `direction`: the
+/// middle of the vertices that reach farthest (within [`SAME_REACH`]), with how far they reach
+/// (`None` when none reaches past `from`).
 fn reach(
     vertices: &[(usize, Vector3<f64>)],
     joints: &[usize],
     from: &Vector3<f64>,
     direction: &Vector3<f64>,
-) -> Option<f64> {
-    vertices
-        .iter()
-        .filter(|(j, _)| joints.contains(j))
+) -> Option<(f64, Vector3<f64>)> {
+    let of_joints = || vertices.iter().filter(|(j, _)| joints.contains(j));
+    let farthest = of_joints()
         .map(|(_, v)| (v - from).dot(direction))
-        .fold(None, |best: Option<f64>, d| {
-            Some(best.map_or(d, |b| b.max(d)))
-        })
-        .filter(|d| *d > 0.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if farthest <= 0.0 {
+        return None;
+    }
+    let (sum, count) = of_joints()
+        .filter(|(_, v)| (v - from).dot(direction) >= farthest - SAME_REACH)
+        .fold((Vector3::zeros(), 0.0), |(sum, n), (_, v)| {
+            (sum + v, n + 1.0)
+        });
+    Some((farthest, sum / count))
 }
 
 fn subtree(rig: &Rig, j: usize) -> Vec<usize> {
@@ -185,6 +206,7 @@ fn bones(rig: &Rig, humanoid: Option<&Humanoid>, vertices: &[(usize, Vector3<f64
     let n = rig.joints.len();
     let mut direction = vec![Vector3::y(); n];
     let mut length = vec![0.0; n];
+    let mut tip = vec![None; n];
     for j in 0..n {
         let here = rig.joints[j].position;
         if let Some(next) = next_joint(rig, humanoid, j) {
@@ -203,9 +225,15 @@ fn bones(rig: &Rig, humanoid: Option<&Humanoid>, vertices: &[(usize, Vector3<f64
         let parent_length = rig.joints[j].parent.map_or(0.1 * rig.height(), |p| {
             (here - rig.joints[p].position).norm()
         });
-        length[j] = reach(vertices, &[j], &here, &along).unwrap_or(0.5 * parent_length);
+        let reached = reach(vertices, &[j], &here, &along);
+        length[j] = reached.map_or(0.5 * parent_length, |(d, _)| d);
+        tip[j] = reached.map(|(_, v)| v);
     }
-    Bones { direction, length }
+    Bones {
+        direction,
+        length,
+        tip,
+    }
 }
 
 /// `v` with its component along `axis` removed, normalised (`None` when nothing is left).
@@ -397,11 +425,11 @@ fn sites(
             let from = rig.joints[j].position;
             let d = towards.unwrap_or(bones.direction[j]);
             let span = subtree(rig, j);
-            let length = reach(vertices, &span, &from, &d).unwrap_or_else(|| {
-                // No skin there: the bone's own length, or its parent's half.
-                bones.length[j]
-            });
-            out.push((name.to_owned(), site(j, from + d * length)));
+            // The skin's own farthest point; with no skin there, the bone's own length (or its
+            // parent's half) along it.
+            let at = reach(vertices, &span, &from, &d)
+                .map_or_else(|| from + d * bones.length[j], |(_, v)| v);
+            out.push((name.to_owned(), site(j, at)));
             named.extend(span);
         }
     }
@@ -409,7 +437,7 @@ fn sites(
         if !joint.children.is_empty() || named.contains(&j) {
             continue;
         }
-        let at = joint.position + bones.direction[j] * bones.length[j];
+        let at = bones.tip[j].unwrap_or(joint.position + bones.direction[j] * bones.length[j]);
         out.push((format!("{} end", joint.name), site(j, at)));
     }
     out
