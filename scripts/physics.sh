@@ -12,7 +12,7 @@ m="$bin"/marionette
 out=demo-output/physics
 mkdir -p "$out/skeletons" docs/physics
 cp skeletons/humanoid.ron "$out/skeletons/"
-for doc in jump jump-swing lean; do
+for doc in jump jump-swing lean carry; do
     cp "crates/cli/tests/data/$doc.marionette.ron" "$out/"
 done
 "$m" physics masses skeletons/humanoid.ron
@@ -29,10 +29,12 @@ checked "$out/lean.marionette.ron" --sequence lean
 "$m" physics fix "$out/lean.marionette.ron" --sequence lean --span 0..40 --standing \
     --out "$out/lean-fixed.marionette.ron"
 checked "$out/lean-fixed.marionette.ron" --sequence lean
+# A stage: figure B carries a 20 kg ball from frame 12 to 35, counted in its centre of mass.
+checked "$out/carry.marionette.ron" --sequence sway --figure B
 checked /usr/share/assimp/models/BVH/01_01.bvh
 run=("$bin"/marionette-editor --replay scripts/physics-replay.ron)
 if [ -z "${DISPLAY:-}" ]; then
     run=(xvfb-run -a -s "-screen 0 1280x800x24" "${run[@]}")
 fi
 XDG_DATA_HOME="$PWD/demo-output/data" MARIONETTE_NO_NATIVE_DIALOGS=1 "${run[@]}"
-echo "Wrote docs/physics/1-standing.png … 5-ghost-standing.png"
+echo "Wrote docs/physics/1-standing.png … 6-stage.png"

@@ -469,7 +469,7 @@ fn the_mocap_pictures_are_made_by_its_replay() {
 /// Every picture `docs/physics.md` shows is a screenshot of `scripts/physics-replay.ron`.
 #[test]
 fn the_physics_pictures_are_made_by_its_replay() {
-    pictures_are_made_by_the_replay("physics", 5);
+    pictures_are_made_by_the_replay("physics", 6);
 }
 
 fn pictures_are_made_by_the_replay(name: &str, least: usize) {

@@ -33,6 +33,9 @@ pub enum BesideChange {
     },
     /// View ▸ Physics: show (or hide) the physics assistant's overlays.
     ShowPhysics(bool),
+    /// View ▸ Physics of every figure: on a stage, the overlays of every figure (true shows the
+    /// overlays), or the edited figure's alone.
+    ShowStagePhysics(bool),
     /// Sequence ▸ Physics ghost: make the ghost of these frames (a flight made physical, or
     /// standing frames balanced), shown beside the take; it replaces the one shown.
     PhysicsGhost(GhostRequest),
@@ -51,6 +54,7 @@ impl BesideChange {
             BesideChange::CopyPose(_) => "copy the pose",
             BesideChange::PastePose { .. } => "paste the pose",
             BesideChange::ShowPhysics(_) => "show the physics",
+            BesideChange::ShowStagePhysics(_) => "show every figure's physics",
             BesideChange::PhysicsGhost(_) => "make the physics ghost",
             BesideChange::AcceptGhost => "accept the physics ghost",
             BesideChange::DiscardGhost => "discard the physics ghost",
@@ -78,6 +82,8 @@ pub struct Beside {
     pub copied: Option<PoseClip>,
     /// Whether the physics assistant's overlays are shown (View ▸ Physics).
     pub physics: bool,
+    /// Whether they are shown for every figure of a stage, not the edited one alone.
+    pub physics_of_every_figure: bool,
     /// The physics ghost shown, not yet accepted or discarded.
     pub ghost: Option<Ghost>,
 }
@@ -113,6 +119,11 @@ impl Beside {
             }
             BesideChange::ShowPhysics(shown) => {
                 self.physics = shown;
+                BesideOutcome::Quietly
+            }
+            BesideChange::ShowStagePhysics(every) => {
+                self.physics_of_every_figure = every;
+                self.physics |= every;
                 BesideOutcome::Quietly
             }
             BesideChange::PhysicsGhost(request) => {

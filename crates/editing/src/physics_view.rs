@@ -15,6 +15,7 @@ use marionette_physics::{MassError, MassModel, MassSettings, MassSource, Sex};
 
 use crate::document::history::Change;
 use crate::edit_error::EditError;
+use crate::physics_carried::CarriedProp;
 use marionette_skeleton::{Fk, Skeleton};
 use nalgebra::{Vector2, Vector3};
 
@@ -29,8 +30,10 @@ pub struct PhysicsView {
     pub first_frame: i64,
     /// Frames per second.
     pub fps: f64,
-    /// The figure's mass (kg).
+    /// The figure's mass (kg), without what it carries.
     pub mass: f64,
+    /// The props it carries on some frames (counted in the centre of mass while held).
+    pub carried: Vec<CarriedProp>,
     /// Why the figure has no humanoid roles (its numbers are the skeleton's own masses).
     pub no_roles: Option<String>,
     /// The centre of mass per frame.
@@ -66,14 +69,30 @@ impl PhysicsView {
         poses: &[Vec<f64>],
         (fps, body): (f64, MassSettings),
     ) -> Result<PhysicsView, MassError> {
+        PhysicsView::of_take_carrying(skeleton, locks, first_frame, poses, (fps, body), Vec::new())
+    }
+
+    /// [`PhysicsView::of_take`] of a figure carrying `carried` (the props it grips, their
+    /// places given on every frame of `poses`).
+    pub fn of_take_carrying(
+        skeleton: &Skeleton,
+        locks: &[Lock],
+        first_frame: i64,
+        poses: &[Vec<f64>],
+        (fps, body): (f64, MassSettings),
+        carried: Vec<CarriedProp>,
+    ) -> Result<PhysicsView, MassError> {
         let model = MassModel::of(skeleton, body)?;
-        let track = Track::of(skeleton, &model, poses.iter().map(Vec::as_slice), fps);
+        let loads: Vec<_> = carried.iter().map(|c| c.carried.clone()).collect();
+        let track = Track::of(skeleton, &model, poses.iter().map(Vec::as_slice), fps)
+            .carrying(model.total, &loads);
         let held = held_points(skeleton, locks, first_frame, poses);
         let report = check(&track, &document_rule(), &held);
         Ok(PhysicsView {
             first_frame,
             fps,
             mass: model.total,
+            carried,
             no_roles: match model.source {
                 MassSource::Skeleton(why) => Some(why),
                 MassSource::DeLeva(_) => None,

@@ -38,6 +38,7 @@ fn stick() -> Prop {
             at: [0.4, 0.9, 0.3],
             rotation: [0.0, 0.0, 90.0],
         },
+        mass: None,
     }
 }
 
@@ -474,4 +475,54 @@ fn choosing_another_figure_keeps_the_frame_and_the_shown_sequence() {
     apply(&mut doc, StageEdit::SelectFigure("A".into())).expect("A exists");
     assert_eq!(doc.frame(), 36);
     assert_eq!(key_frames(&doc, "sway"), [0, 36], "A's keys");
+}
+
+/// A prop's mass is set as one undo step, saved and read back; a mass that is not one is
+/// refused naming the prop, the document unchanged.
+#[test]
+fn a_prop_s_mass_is_one_undo_step_saved_and_a_bad_one_refused() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mut doc = Document::new(marionette_skeleton::builtin::humanoid(), None).standing();
+    apply(&mut doc, StageEdit::AddProp(stick())).expect("stick");
+    assert_eq!(doc.props()[0].mass_kg(), Prop::DEFAULT_MASS);
+    let set = |mass| StageEdit::SetPropMass {
+        name: "stick".into(),
+        mass,
+    };
+    apply(&mut doc, set(Some(2.5))).expect("2.5 kg");
+    assert_eq!(doc.props()[0].mass, Some(2.5));
+    let revision = doc.history().revision();
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e6] {
+        let err = apply(&mut doc, set(Some(bad))).expect_err("refused");
+        assert!(err.to_string().contains("stick"), "{err}");
+        assert_eq!(doc.props()[0].mass, Some(2.5));
+        assert_eq!(doc.history().revision(), revision, "nothing recorded");
+    }
+    let err = apply(
+        &mut doc,
+        StageEdit::SetPropMass {
+            name: "pole".into(),
+            mass: Some(1.0),
+        },
+    )
+    .expect_err("no such prop");
+    assert!(err.to_string().contains("pole"), "{err}");
+    let path = dir.path().join("weighed.marionette.ron");
+    doc.save_document(&path).expect("saves");
+    assert!(
+        std::fs::read_to_string(&path)
+            .expect("written")
+            .contains("mass: Some(2.5)")
+    );
+    let back = StageFile::load(&path).expect("reads back").stage;
+    assert_eq!(back.props[0].mass, Some(2.5));
+    doc.apply(Edit::Undo, &mut Solving::default())
+        .expect("undo");
+    assert_eq!(doc.props()[0].mass, None, "undo: the default again");
+    let mut heavy = stick();
+    heavy.name = "anvil".into();
+    heavy.mass = Some(-3.0);
+    let err = apply(&mut doc, StageEdit::AddProp(heavy)).expect_err("refused");
+    assert!(err.to_string().contains("anvil"), "{err}");
+    assert_eq!(doc.props().len(), 1);
 }

@@ -33,6 +33,7 @@ fn a_hand_held_to_a_prop_stays_on_it_while_the_body_moves() {
                 at: [-0.5, 0.9, 0.2],
                 rotation: [0.0, 0.0, 0.0],
             },
+            mass: None,
         })),
         &mut solving,
     )
@@ -218,6 +219,7 @@ fn a_hand_kept_turned_to_a_prop_follows_the_cursor_without_turning() {
                 at: [0.3, 1.0, 0.8],
                 rotation: [0.0, 20.0, 0.0],
             },
+            mass: None,
         })),
         Edit::Stage(StageEdit::LockToProp {
             figure: "B".into(),

@@ -122,6 +122,62 @@ impl Track {
     }
 }
 
+/// A mass the figure carries on some frames (a prop it grips), as a point at the prop's origin
+/// (the middle of its shape).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Carried {
+    /// Its mass (kg).
+    pub mass: f64,
+    /// Where it is on every frame of the track (world).
+    pub at: Vec<Vector3<f64>>,
+    /// Whether the figure holds it, per frame.
+    pub held: Vec<bool>,
+}
+
+impl Track {
+    /// The track of the figure (`body_mass` kg, this track) and what it carries, together: on
+    /// each frame the centre of mass of the figure and the masses it holds then, and the angular
+    /// momentum about it (the figure's own about its centre, moved to the common one, plus each
+    /// held mass's moment of relative velocity; central differences as everywhere here).
+    pub fn carrying(mut self, body_mass: f64, carried: &[Carried]) -> Track {
+        let frames = self.len();
+        let held = |c: &Carried, f: usize| c.held.get(f).copied().unwrap_or(false);
+        let mass_at = |f: usize| {
+            body_mass
+                + carried
+                    .iter()
+                    .filter(|c| held(c, f))
+                    .map(|c| c.mass)
+                    .sum::<f64>()
+        };
+        if carried.iter().all(|c| (0..frames).all(|f| !held(c, f))) {
+            return self;
+        }
+        let body_com = std::mem::take(&mut self.com);
+        self.com = (0..frames)
+            .map(|f| {
+                let moment = carried
+                    .iter()
+                    .filter(|c| held(c, f))
+                    .fold(body_com[f] * body_mass, |sum, c| sum + c.at[f] * c.mass);
+                moment / mass_at(f)
+            })
+            .collect();
+        for f in 0..frames {
+            let (a, b, dt) = self.neighbours(f);
+            let velocity = |path: &[Vector3<f64>]| (path[b] - path[a]) / dt;
+            let common = velocity(&self.com);
+            let mut extra =
+                body_mass * (body_com[f] - self.com[f]).cross(&(velocity(&body_com) - common));
+            for c in carried.iter().filter(|c| held(c, f)) {
+                extra += c.mass * (c.at[f] - self.com[f]).cross(&(velocity(&c.at) - common));
+            }
+            self.momentum[f] += extra;
+        }
+        self
+    }
+}
+
 /// Where a frame's segments are: their centres of mass and orientations (world, in the
 /// model's segment order) and the figure's centre of mass.
 #[derive(Debug, Clone, Copy)]

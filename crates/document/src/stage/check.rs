@@ -193,6 +193,9 @@ pub(crate) fn resolve_stage(
         if let Some(problem) = place_problem(&p.at, &p.rotation) {
             defects.push(value("prop", &name, &problem));
         }
+        if let Some(problem) = p.mass.and_then(Prop::mass_problem) {
+            defects.push(value("prop", &name, &problem));
+        }
         props.push(Prop {
             name,
             shape: p.shape,
@@ -200,6 +203,7 @@ pub(crate) fn resolve_stage(
                 at: p.at,
                 rotation: p.rotation,
             },
+            mass: p.mass,
         });
     }
     if !complete {

@@ -107,6 +107,7 @@ impl StageFile {
                     shape: p.shape.clone(),
                     at: p.place.at,
                     rotation: p.place.rotation,
+                    mass: p.mass,
                 })
                 .collect(),
             links: stage

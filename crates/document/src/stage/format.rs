@@ -57,6 +57,8 @@ pub(crate) struct PropDef {
     pub(crate) at: [f64; 3],
     #[serde(default, skip_serializing_if = "is_origin3")]
     pub(crate) rotation: [f64; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) mass: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

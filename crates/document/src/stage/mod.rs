@@ -112,6 +112,31 @@ pub struct Prop {
     pub shape: PropShape,
     /// Where it is when no sequence moves it.
     pub place: PropPlace,
+    /// Its mass in kilograms (`None`: [`Prop::DEFAULT_MASS`]), counted in a figure's centre of
+    /// mass while the figure grips it.
+    pub mass: Option<f64>,
+}
+
+impl Prop {
+    /// A prop's mass when its document gives none (kg).
+    pub const DEFAULT_MASS: f64 = 1.0;
+    /// The heaviest prop a document may give (kg): more is a typing slip.
+    pub const HEAVIEST: f64 = 10_000.0;
+
+    /// Its mass in kilograms.
+    pub fn mass_kg(&self) -> f64 {
+        self.mass.unwrap_or(Prop::DEFAULT_MASS)
+    }
+
+    /// What is wrong with mass `kg` for a prop, if anything.
+    pub fn mass_problem(kg: f64) -> Option<String> {
+        (!(kg.is_finite() && kg > 0.0 && kg <= Prop::HEAVIEST)).then(|| {
+            format!(
+                "its mass {kg} kg is not above 0 and at most {} kg",
+                Prop::HEAVIEST
+            )
+        })
+    }
 }
 
 /// A prop's placement at a frame of a sequence.
@@ -188,6 +213,20 @@ pub struct Cue {
     pub tracks: Vec<PropTrack>,
     /// Grips and releases, sorted by frame (per prop, strictly increasing).
     pub holds: Vec<Hold>,
+}
+
+impl Cue {
+    /// The site holding prop `prop` on `frame`: the last grip or release of it at or before
+    /// the frame, when a grip.
+    pub fn holder_at(&self, prop: usize, frame: i64) -> Option<SiteRef> {
+        self.holds
+            .iter()
+            .rfind(|h| h.prop() == prop && h.frame() <= frame)
+            .and_then(|h| match *h {
+                Hold::Grip { by, .. } => Some(by),
+                Hold::Release { .. } => None,
+            })
+    }
 }
 
 /// What a link holds a figure's site to.

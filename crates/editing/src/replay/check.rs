@@ -120,6 +120,7 @@ impl Step {
             | Step::ShowCurves
             | Step::ShowTrail { .. }
             | Step::ShowPhysics(..)
+            | Step::ShowStagePhysics(..)
             | Step::AcceptGhost
             | Step::DiscardGhost
             | Step::DragTrail { .. }
@@ -202,6 +203,7 @@ impl Step {
             | Step::ShowCurves
             | Step::ShowTrail { .. }
             | Step::ShowPhysics(..)
+            | Step::ShowStagePhysics(..)
             | Step::PhysicsGhost { .. }
             | Step::AcceptGhost
             | Step::DiscardGhost

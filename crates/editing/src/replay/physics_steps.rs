@@ -1,4 +1,4 @@
-//! The physics assistant's steps (`ShowPhysics`, `PhysicsGhost`, `MarkStanding`,
+//! The physics assistant's steps (`ShowPhysics`, `ShowStagePhysics`, `PhysicsGhost`, `MarkStanding`,
 //! `AcceptGhost`, `DiscardGhost`): checked before a document is open ([`Step::check`]) and
 //! resolved as changes of what is kept beside the document, the ghost weighed by the figure's
 //! own body.
@@ -22,6 +22,7 @@ impl Step {
         };
         let change = match self {
             Step::ShowPhysics(shown) => BesideChange::ShowPhysics(*shown),
+            Step::ShowStagePhysics(every) => BesideChange::ShowStagePhysics(*every),
             Step::PhysicsGhost {
                 from,
                 to,

@@ -168,6 +168,7 @@ impl Step {
             | Step::RemoveHold { .. }
             | Step::ReleaseProp { .. } => self.resolve_stage_step()?,
             Step::ShowPhysics(..)
+            | Step::ShowStagePhysics(..)
             | Step::PhysicsGhost { .. }
             | Step::AcceptGhost
             | Step::DiscardGhost

@@ -62,6 +62,7 @@ impl Step {
                 shape,
                 at,
                 rotation,
+                mass,
             } => edit(
                 Edit::Stage(StageEdit::AddProp(Prop {
                     name: name.clone(),
@@ -70,6 +71,7 @@ impl Step {
                         at: [at.0, at.1, at.2],
                         rotation: [rotation.0, rotation.1, rotation.2],
                     },
+                    mass: *mass,
                 })),
                 SETTLE,
                 format!("add prop {name}"),

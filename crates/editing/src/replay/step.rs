@@ -92,6 +92,9 @@ pub enum Step {
     /// View ▸ Physics: show (true) or hide the physics assistant's overlays (the centre of
     /// mass, the support polygon, the angular momentum, the support strip).
     ShowPhysics(bool),
+    /// View ▸ Physics of every figure: on a stage, the overlays of every figure (true also shows
+    /// the overlays), or (false) the edited figure's alone.
+    ShowStagePhysics(bool),
     /// Sequence ▸ Physics ghost on the flight `from ..= to` of the shown sequence (its first
     /// and last frames with no support): the centre of mass on the parabola under g
     /// (`ballistic`), the angular momentum held (`momentum`, fitted to the keyed root at up to
@@ -338,6 +341,9 @@ pub enum Step {
         /// Its rotation in degrees.
         #[serde(default)]
         rotation: (f64, f64, f64),
+        /// Its mass in kilograms (`None`: 1 kg), counted in a figure's centre of mass while held.
+        #[serde(default)]
+        mass: Option<f64>,
     },
     /// From `frame` of the shown sequence, the figure's site holds the prop.
     Grip {

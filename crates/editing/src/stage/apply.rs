@@ -52,6 +52,14 @@ pub enum StageEdit {
     AddProp(Prop),
     /// Remove a prop.
     RemoveProp(String),
+    /// Set a prop's mass (kg; `None`: the default, 1 kg), counted in a figure's centre of mass
+    /// while the figure grips it.
+    SetPropMass {
+        /// The prop.
+        name: String,
+        /// Its mass.
+        mass: Option<f64>,
+    },
     /// Move a prop.
     PlaceProp {
         /// The prop.
@@ -172,6 +180,13 @@ impl Document {
             StageEdit::RemoveProp(name) => {
                 self.remove_prop(&name)?;
                 format!("Removed prop {name}")
+            }
+            StageEdit::SetPropMass { name, mass } => {
+                self.set_prop_mass(&name, mass)?;
+                format!(
+                    "Prop {name} weighs {} kg",
+                    mass.unwrap_or(marionette_document::Prop::DEFAULT_MASS)
+                )
             }
             StageEdit::PlaceProp { name, place, undo } => {
                 self.place_prop(&name, place, undo)?;

@@ -268,6 +268,9 @@ impl Document {
     pub(crate) fn add_prop(&mut self, prop: Prop) -> Result<(), EditError> {
         self.check_new_name(&prop.name, None)?;
         check_prop_place(&prop.name, &prop.place)?;
+        if let Some(why) = prop.mass.and_then(Prop::mass_problem) {
+            return Err(refused(format!("prop \"{}\": {why}", prop.name)));
+        }
         let folder = self.folder();
         if let Some(why) = marionette_document::stage::check::shape_problem(&prop.shape, &folder) {
             return Err(refused(format!("prop \"{}\": {why}", prop.name)));
@@ -276,6 +279,19 @@ impl Document {
         let label = format!("Add prop {}", prop.name);
         self.stage.props.push(prop);
         self.record_stage(label, before, UndoStep::New);
+        Ok(())
+    }
+
+    /// Sets prop `name`'s mass (`None`: the default), as one undo step; a mass that is not one is
+    /// refused, naming the prop.
+    pub(crate) fn set_prop_mass(&mut self, name: &str, mass: Option<f64>) -> Result<(), EditError> {
+        let k = self.prop_named(name)?;
+        if let Some(why) = mass.and_then(Prop::mass_problem) {
+            return Err(refused(format!("prop \"{name}\": {why}")));
+        }
+        let before = self.stage.layout();
+        self.stage.props[k].mass = mass;
+        self.record_stage(format!("Weigh prop {name}"), before, UndoStep::New);
         Ok(())
     }
 

@@ -1,13 +1,18 @@
 //! The physics assistant in the views (View ▸ Physics): the edited figure's centre of mass as a
 //! cross with its plumb line to the floor, the support polygon on the floor (green when the
 //! centre of mass is inside by more than 2 cm, amber within 2 cm, red outside) and the angular
-//! momentum as an arrow at the centre of mass, on the frame shown ([`PhysicsOverlay`]).
+//! momentum as an arrow at the centre of mass, on the frame shown ([`PhysicsOverlay`]); with
+//! View ▸ Physics of every figure, the same for the stage's other figures
+//! ([`StagePhysicsOverlay`]).
 
 use bevy::prelude::*;
 use marionette_editing::physics_view::Footing;
 
+use marionette_editing::physics_view::PhysicsView;
+use nalgebra::{Isometry3, Vector3};
+
 use crate::convert::vec3;
-use crate::physics::PhysicsOverlay;
+use crate::physics::{PhysicsOverlay, StagePhysicsOverlay};
 use crate::resources::OpenDocument;
 
 /// Metres of arrow per kg·m²/s of angular momentum (a 75 kg jump's few units show as tens of
@@ -28,16 +33,40 @@ pub fn footing_colour(footing: Footing) -> Color {
 }
 
 /// Draws the centre of mass, its plumb line, the support polygon and the momentum arrow of the
-/// frame shown.
+/// frame shown: the edited figure's, and with View ▸ Physics of every figure the other figures'
+/// (each measured in its own frame, drawn where it stands).
 pub fn draw_physics(
     mut gizmos: Gizmos<super::on_top::OnTop>,
     document: Res<OpenDocument>,
     overlay: Res<PhysicsOverlay>,
+    stage: Res<StagePhysicsOverlay>,
 ) {
-    let Some((view, i)) = overlay.shown(&document) else {
-        return;
-    };
-    let com = vec3(&view.com[i]);
+    if let Some((view, i)) = overlay.shown(&document) {
+        draw_view(&mut gizmos, view, i, &Isometry3::identity());
+    }
+    let to_edited = document.stage_to_figure();
+    for (k, figure) in document.figures().iter().enumerate() {
+        if let Some((view, i)) = stage.shown(k, &document) {
+            draw_view(
+                &mut gizmos,
+                view,
+                i,
+                &(to_edited * figure.placement.isometry()),
+            );
+        }
+    }
+}
+
+/// Draws frame `i` of `view`, its points moved by `place` (from the figure's frame to the one
+/// the views draw in; both have their floor at height 0).
+fn draw_view(
+    gizmos: &mut Gizmos<super::on_top::OnTop>,
+    view: &PhysicsView,
+    i: usize,
+    place: &Isometry3<f64>,
+) {
+    let at = |p: &Vector3<f64>| vec3(&(place * nalgebra::Point3::from(*p)).coords);
+    let com = at(&view.com[i]);
     let white = Color::srgb(0.95, 0.95, 0.95);
     for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
         gizmos.line(com - axis * 0.06, com + axis * 0.06, white);
@@ -52,14 +81,17 @@ pub fn draw_physics(
         colour,
     );
     if let Some((hull, _)) = view.footing_at(i) {
-        let on_floor = |p: &nalgebra::Vector2<f64>| Vec3::new(p.x as f32, 0.003, p.y as f32);
+        let on_floor = |p: &nalgebra::Vector2<f64>| {
+            let floor = at(&Vector3::new(p.x, 0.0, p.y));
+            Vec3::new(floor.x, 0.003, floor.z)
+        };
         let mut outline: Vec<Vec3> = hull.iter().map(on_floor).collect();
         if let Some(first) = outline.first().copied() {
             outline.push(first);
         }
         gizmos.linestrip(outline, colour);
     }
-    let momentum = view.momentum[i] * ARROW_PER_MOMENTUM;
+    let momentum = place.rotation * view.momentum[i] * ARROW_PER_MOMENTUM;
     let length = momentum.norm();
     if length > 1e-3 {
         let arrow = momentum * (length.min(LONGEST_ARROW) / length);

@@ -136,7 +136,13 @@ pub fn menu_bar(
             }
         });
         ui.menu_button("View", |ui| {
-            view_menu(ui, beside, (layout, display, panels, resolution), out);
+            let staged = document.figures().len() > 1;
+            view_menu(
+                ui,
+                (beside, staged),
+                (layout, display, panels, resolution),
+                out,
+            );
         });
         ui.separator();
         for view in View::ALL {
@@ -154,10 +160,11 @@ pub fn menu_bar(
 }
 
 /// The View menu: the layout, the panels, the large view, what is drawn over the figure
-/// (joint axes, bones, the physics overlays) and the views' resolution.
+/// (joint axes, bones, the physics overlays, of every figure on a stage (`staged`)) and the
+/// views' resolution.
 fn view_menu(
     ui: &mut egui::Ui,
-    beside: &Beside,
+    (beside, staged): (&Beside, bool),
     (layout, display, panels, resolution): (
         &mut Layout,
         &mut Display,
@@ -195,6 +202,20 @@ fn view_menu(
         out.beside
             .push(marionette_editing::beside::BesideChange::ShowPhysics(
                 physics,
+            ));
+    }
+    let mut every = beside.physics_of_every_figure;
+    if ui
+        .add_enabled(
+            staged,
+            egui::Checkbox::new(&mut every, "Physics of every figure"),
+        )
+        .on_hover_text("On a stage: the physics overlays of every figure, not the edited one alone")
+        .changed()
+    {
+        out.beside
+            .push(marionette_editing::beside::BesideChange::ShowStagePhysics(
+                every,
             ));
     }
     ui.checkbox(&mut resolution.reduced, "Half-resolution 3D views")

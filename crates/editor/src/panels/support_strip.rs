@@ -56,6 +56,32 @@ pub fn draw_support_strip(
             egui::Color32::LIGHT_GRAY,
         );
     }
+    // The props it carries, weighed in while held: a line over the frames, named with the mass.
+    for carried in &view.carried {
+        let Some((from, to)) = carried.held_span() else {
+            continue;
+        };
+        let (a, b) = (
+            (view.first_frame + from as i64).max(start),
+            (view.first_frame + to as i64).min(end),
+        );
+        if b < a {
+            continue;
+        }
+        let y = top + 3.0;
+        let colour = egui::Color32::from_rgb(0x6b, 0x4a, 0x2b);
+        painter.line_segment(
+            [egui::pos2(x_of(a), y), egui::pos2(x_of(b), y)],
+            egui::Stroke::new(2.0, colour),
+        );
+        painter.text(
+            egui::pos2(x_of(a), top + SUPPORT_STRIP_H - 2.0),
+            egui::Align2::LEFT_BOTTOM,
+            format!("+{} {} kg", carried.name, carried.carried.mass),
+            egui::FontId::proportional(9.0),
+            egui::Color32::BLACK,
+        );
+    }
     for span in &view.spans {
         let (a, b) = (
             view.first_frame + span.from as i64,

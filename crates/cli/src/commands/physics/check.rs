@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::Stage;
+use marionette_editing::physics_carried::{CarriedProp, carried_props};
 use marionette_editing::physics_view::held_points;
 use marionette_interchange::capture::{CaptureOptions, CaptureScale, KNOWN_UNITS};
 use marionette_interchange::open::{Opened, open};
@@ -69,18 +70,22 @@ struct Take {
     held: Vec<Vec<Vector3<f64>>>,
     /// The body a document gives its figure.
     body: Option<marionette_document::Body>,
+    /// The props a stage figure grips in the sequence (empty for a capture).
+    carried: Vec<CarriedProp>,
 }
 
 /// Reads the take, checks it and prints the report.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let take = read(args)?;
     let model = args.body.model(&take.skeleton, &args.file, take.body)?;
+    let loads: Vec<_> = take.carried.iter().map(|c| c.carried.clone()).collect();
     let track = Track::of(
         &take.skeleton,
         &model,
         take.poses.iter().map(Vec::as_slice),
         take.fps,
-    );
+    )
+    .carrying(model.total, &loads);
     let report = check(&track, &rule_for(&take), &take.held);
     if args.json {
         outln!("{}", to_json(&track, &model, &report, &take));
@@ -144,6 +149,7 @@ fn read(args: &CheckArgs) -> Result<Take, String> {
         scale: Some((capture.scale, why)),
         held: Vec::new(),
         body: None,
+        carried: Vec::new(),
     })
 }
 
@@ -171,6 +177,8 @@ fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
     let first = frames.first().map_or(0, |f| f.frame);
     let poses: Vec<Vec<f64>> = frames.into_iter().map(|f| f.q).collect();
     let held = held_points(&doc.skeleton, &doc.locks, first, &poses);
+    let carried = carried_props(stage, index, &sequence.name, (first, poses.len()))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Take {
         skeleton: doc.skeleton.clone(),
         poses,
@@ -178,6 +186,7 @@ fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
         scale: None,
         held,
         body: doc.body,
+        carried,
     })
 }
 
@@ -215,6 +224,11 @@ fn to_json(track: &Track, model: &MassModel, report: &Report, take: &Take) -> Va
                 .collect::<Vec<_>>(),
         },
         "scale": take.scale.as_ref().map(|s| s.0),
+        "carried": take.carried.iter().filter_map(|c| {
+            let (from, to) = c.held_span()?;
+            Some(json!({"prop": c.name, "mass_kg": c.carried.mass, "from": from, "to": to,
+                "frames": c.carried.held.iter().filter(|&&h| h).count()}))
+        }).collect::<Vec<_>>(),
         "unit_hint": report.unit_hint.map(|(factor, g)| json!({
             "scale": take.scale.as_ref().map_or(factor, |s| s.0 * factor), "median_g": g,
         })),
@@ -236,6 +250,14 @@ fn summary(file: &Path, model: &MassModel, report: &Report, take: &Take) -> Stri
     }
     if let Some((scale, why)) = &take.scale {
         out += &format!("  read at {scale} m a unit ({why})\n");
+    }
+    for c in &take.carried {
+        if let Some((from, to)) = c.held_span() {
+            out += &format!(
+                "  carries {} ({} kg) on frames {from}–{to}: counted in the centre of mass\n",
+                c.name, c.carried.mass
+            );
+        }
     }
     for s in &report.spans {
         out += &format!(

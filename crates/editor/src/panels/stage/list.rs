@@ -44,6 +44,7 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
                             at: [front.x, height, front.z],
                             rotation: [0.0, 0.0, 0.0],
                         },
+                        mass: None,
                     })));
                     ui.close();
                 }
@@ -109,6 +110,7 @@ pub fn stage_list(ui: &mut egui::Ui, document: &Document, out: &mut PanelOutput)
             })
             .body(|ui| {
                 prop_place(ui, prop, document.prop_place_now(p), out);
+                prop_mass(ui, prop, out);
                 super::holds::prop_holds(ui, document, p, out);
             });
     }
@@ -229,4 +231,38 @@ fn number(
     response
         .changed()
         .then(|| crate::panels::output::undo_step(&response))
+}
+
+/// The prop's mass: typed, then set with the button (one undo step), counted in the centre of
+/// mass of a figure while it grips the prop (View ▸ Physics, `physics check`).
+fn prop_mass(ui: &mut egui::Ui, prop: &Prop, out: &mut PanelOutput) {
+    let id = egui::Id::new(("prop mass", prop.name.as_str()));
+    let given = prop.mass_kg();
+    let mut kg = ui.data(|d| d.get_temp::<f64>(id)).unwrap_or(given);
+    ui.horizontal(|ui| {
+        ui.label("Mass");
+        ui.add(
+            egui::DragValue::new(&mut kg)
+                .range(0.01..=Prop::HEAVIEST)
+                .speed(0.1)
+                .suffix(" kg"),
+        )
+        .on_hover_text("Counted in the centre of mass of a figure while it grips the prop");
+        if ui
+            .add_enabled(kg != given, egui::Button::new("Set"))
+            .clicked()
+        {
+            out.edits.push(Edit::Stage(StageEdit::SetPropMass {
+                name: prop.name.clone(),
+                mass: Some(kg),
+            }));
+        }
+    });
+    ui.data_mut(|d| {
+        if kg == given {
+            d.remove::<f64>(id);
+        } else {
+            d.insert_temp(id, kg);
+        }
+    });
 }
