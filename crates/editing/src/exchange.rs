@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use marionette_interchange::capture::{Capture, CaptureOptions, CaptureScale};
-use marionette_interchange::character::{Character, CharacterImport, import_of};
+use marionette_interchange::character::{Character, CharacterImport};
 use marionette_interchange::open::{OpenError, Opened, open};
 use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
 
@@ -237,13 +237,17 @@ impl Document {
             |s| s.to_string_lossy().into_owned(),
         );
         let skeleton_path = path.with_file_name(format!("{name}.skeleton.ron"));
-        let CharacterImport {
-            character,
-            imported,
-            ..
-        } = import_of(character, path, &skeleton_path)?;
+        let (
+            CharacterImport {
+                character,
+                imported,
+                ..
+            },
+            weighed,
+        ) = crate::weighed_character::import_weighed(character, path, &skeleton_path)?;
         write_skeleton(&skeleton_path, &imported.skeleton_file)?;
-        let report = character.report();
+        let mut report = character.report();
+        report.push(weighed.to_owned());
         let mut document = Document::with_character(
             imported.skeleton,
             Some(skeleton_path.clone()),

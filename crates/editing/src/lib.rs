@@ -44,6 +44,7 @@ pub mod swivel_gizmo;
 pub mod timeline;
 pub mod trail;
 pub mod view;
+pub mod weighed_character;
 
 pub use applied::Applied;
 pub use chain_mode::{ChainMode, chain_for};

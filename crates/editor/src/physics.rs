@@ -41,8 +41,12 @@ pub struct PhysicsPlugin;
 
 impl Plugin for PhysicsPlugin {
     fn build(&self, app: &mut App) {
+        // The stage's work and the notices are the scene's and the panels'; made here too, so
+        // an app without them (the headless tests) still runs.
         app.init_resource::<PhysicsOverlay>()
             .init_resource::<StagePhysicsOverlay>()
+            .init_resource::<StageWork>()
+            .init_resource::<crate::resources::Notices>()
             .add_systems(
                 Update,
                 (

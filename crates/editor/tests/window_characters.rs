@@ -33,7 +33,7 @@ fn with_character(tag: &str, source: &str, name: &str) -> PathBuf {
 fn a_character_is_dragged_picked_where_drawn_locked_keyed_played_and_exported() {
     let dir = with_character("character", "RiggedFigure.gltf", "RiggedFigure.gltf");
     let script = "Replay([\n    Wait(30), SetView(\"front\"), Wait(10),\n    \
-        DragSite(site: \"right hand\", to: (-0.35, 1.25, 0.1), frames: 30),\n    \
+        DragSite(site: \"right hand\", to: (-0.45, 1.3, 0.05), frames: 30),\n    \
         CheckResidual(1.0), Screenshot(\"reach.png\"),\n    \
         ClickBone(\"arm_joint_R_2\"), Wait(3), CheckSelection(\"arm_joint_R_2\"),\n    \
         LockSite(site: \"left foot\", kind: Pose),\n    Key(\"k\"), Wait(2), SetFrame(24),\n    \

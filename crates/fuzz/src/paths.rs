@@ -10,7 +10,7 @@ use std::path::Path;
 
 use marionette_document::{DocumentFile, Sequence, Stage, StageFile};
 use marionette_interchange::capture::Capture;
-use marionette_interchange::character::{Character, import_of};
+use marionette_interchange::character::Character;
 use marionette_interchange::export::{ExportFormat, OnStage, Sources, export_bytes};
 use marionette_interchange::retarget::retarget_imported;
 use marionette_motion::frames_file::frames_text;
@@ -158,7 +158,9 @@ pub fn capture(capture: &Capture, work: &Path) -> Result<(), String> {
 /// A character: imported as `marionette import` imports it, then exported at its rest pose.
 pub fn character(character: Character, path: &Path, work: &Path) -> Result<(), String> {
     let skeleton_out = work.join("input.skeleton.ron");
-    let import = import_of(character, path, &skeleton_out).map_err(|e| e.to_string())?;
+    let (import, _) =
+        marionette_editing::weighed_character::import_weighed(character, path, &skeleton_out)
+            .map_err(|e| e.to_string())?;
     let _ = import.character.report();
     let skeleton: &Skeleton = &import.imported.skeleton;
     let rest = Pose::rest(skeleton).q;

@@ -15,6 +15,7 @@ pub mod momentum;
 pub mod rest;
 pub mod supports;
 pub mod track;
+pub mod weigh;
 
 pub use de_leva::Sex;
 pub use masses::{BodyPoint, MassError, MassModel, MassSettings, MassSource, Segment};

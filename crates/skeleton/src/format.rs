@@ -82,9 +82,13 @@ pub struct JointDef {
     /// The rigid body drawn for this joint's segment and hit by ray casts.
     #[serde(default)]
     pub object: Option<BodyDef>,
-    /// Mass in kilograms, at the body's centre.
+    /// Mass in kilograms, at the body's centre (or at `mass_center`).
     #[serde(default = "default_mass")]
     pub mass: f64,
+    /// Where the mass is, in the joint's frame (metres), when not at the body's centre (an
+    /// imported figure weighed by de Leva's segments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass_center: Option<[f64; 3]>,
     /// Welman's per-joint weight w_i in (0, 1].
     #[serde(default = "default_stiffness")]
     pub stiffness: f64,
@@ -118,6 +122,7 @@ impl Default for JointDef {
             dofs: Vec::new(),
             object: None,
             mass: default_mass(),
+            mass_center: None,
             stiffness: default_stiffness(),
             rest: Vec::new(),
             preferred: Vec::new(),

@@ -326,7 +326,10 @@ fn build(parsed: SkeletonFile, tree: Tree, defs: Vec<(JointDef, Option<JointId>)
             .object
             .as_ref()
             .map(|b| shape_from_def(b, first_child_offset));
-        let mass_center = shape.as_ref().map_or_else(Vector3::zeros, |s| s.center());
+        let mass_center = def.mass_center.map_or_else(
+            || shape.as_ref().map_or_else(Vector3::zeros, |s| s.center()),
+            Vector3::from,
+        );
         joints.push(Joint {
             name: tree.names[id].clone(),
             parent: tree.parents[id].map(JointId),

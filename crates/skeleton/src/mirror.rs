@@ -77,6 +77,7 @@ pub fn mirror_def(def: &JointDef) -> JointDef {
             .collect(),
         object: def.object.as_ref().map(mirror_body),
         mass: def.mass,
+        mass_center: def.mass_center.map(mirror_point),
         stiffness: def.stiffness,
         rest: def.rest.clone(),
         preferred: def.preferred.clone(),

@@ -34,6 +34,12 @@ pub(crate) fn validate_def(joint: &str, def: &JointDef, defects: &mut Vec<Defect
     if !def.mass.is_finite() {
         non_finite(defects, "mass".into());
     }
+    if def
+        .mass_center
+        .is_some_and(|c| c.iter().any(|v| !v.is_finite()))
+    {
+        non_finite(defects, "mass_center".into());
+    }
     if !def.stiffness.is_finite() {
         non_finite(defects, "stiffness".into());
     }

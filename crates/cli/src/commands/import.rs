@@ -12,9 +12,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::DocumentFile;
+use marionette_editing::weighed_character::import_weighed;
 use marionette_editing::{Document, Edit};
 use marionette_interchange::capture::{Capture, CaptureOptions, CaptureScale, read_take};
-use marionette_interchange::character::{Character, CharacterImport, import_of};
+use marionette_interchange::character::{Character, CharacterImport};
 use marionette_interchange::file_kind::FileKind;
 use marionette_interchange::open::{OpenError, Opened, open};
 
@@ -147,11 +148,14 @@ fn write_both(args: &ImportArgs, skeleton_text: &str, doc: &mut Document) -> Res
 /// A rigged glTF character: its skeleton (naming the file as its skin, by a path relative to
 /// the skeleton file) and a document at its rest pose; what was recognised is printed.
 fn import_character(args: &ImportArgs, character: Character) -> Result<ExitCode, String> {
-    let CharacterImport {
-        character,
-        imported,
-        ..
-    } = import_of(character, &args.file, &args.skeleton_out).map_err(|e| e.to_string())?;
+    let (
+        CharacterImport {
+            character,
+            imported,
+            ..
+        },
+        weighed,
+    ) = import_weighed(character, &args.file, &args.skeleton_out).map_err(|e| e.to_string())?;
     let skeleton_text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| format!("{}: cannot write the skeleton: {e}", args.file.display()))?;
     // A new document on the skeleton at its rest pose (its skin the character just read).
@@ -166,6 +170,7 @@ fn import_character(args: &ImportArgs, character: Character) -> Result<ExitCode,
     for line in character.report() {
         outln!("  {line}");
     }
+    outln!("  {weighed}");
     outln!(
         "→ {} ({} joints, {} DOFs, {} sites) and {}",
         args.skeleton_out.display(),

@@ -77,6 +77,7 @@ pub fn skeleton_file(
                     axis: Some(axis.into()),
                 }),
                 mass: 1000.0 * std::f64::consts::PI * radius * radius * length,
+                mass_center: None,
                 stiffness: 1.0,
                 rest: Vec::new(),
                 preferred,
