@@ -42,6 +42,7 @@ impl Plugin for GizmosPlugin {
                 ..default()
             },
         )
+        .init_resource::<physics::PhysicsDrawTime>()
         .add_systems(
             PostUpdate,
             (

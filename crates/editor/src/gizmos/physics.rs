@@ -40,20 +40,47 @@ pub fn draw_physics(
     document: Res<OpenDocument>,
     overlay: Res<PhysicsOverlay>,
     stage: Res<StagePhysicsOverlay>,
+    mut time: ResMut<PhysicsDrawTime>,
 ) {
+    let started = std::time::Instant::now();
+    let mut drawn = 0;
     if let Some((view, i)) = overlay.shown(&document) {
         draw_view(&mut gizmos, view, i, &Isometry3::identity());
+        drawn += 1;
     }
     let to_edited = document.stage_to_figure();
     for (k, figure) in document.figures().iter().enumerate() {
         if let Some((view, i)) = stage.shown(k, &document) {
-            draw_view(
-                &mut gizmos,
-                view,
-                i,
-                &(to_edited * figure.placement.isometry()),
-            );
+            let place = to_edited * figure.placement.isometry();
+            draw_view(&mut gizmos, view, i, &place);
+            drawn += 1;
         }
+    }
+    if drawn > 0 {
+        time.add(started.elapsed(), drawn);
+    }
+}
+
+/// How long drawing the physics overlays took, over the frames they were drawn on (what a
+/// replay reports at its end: the overlays' own cost a drawn frame, the gizmos' lines included).
+#[derive(Resource, Debug, Default)]
+pub struct PhysicsDrawTime {
+    /// Frames the overlays were drawn on.
+    pub frames: u64,
+    /// Figures drawn, over those frames.
+    pub figures: u64,
+    /// Their time, in all.
+    pub total: std::time::Duration,
+    /// The longest frame's.
+    pub longest: std::time::Duration,
+}
+
+impl PhysicsDrawTime {
+    fn add(&mut self, took: std::time::Duration, figures: u64) {
+        self.frames += 1;
+        self.figures += figures;
+        self.total += took;
+        self.longest = self.longest.max(took);
     }
 }
 

@@ -183,4 +183,16 @@ fn report_frame_time(world: &World) {
             seconds * 1000.0 / frames as f64
         );
     }
+    if let Some(drawn) = world.get_resource::<crate::gizmos::physics::PhysicsDrawTime>()
+        && drawn.frames > 0
+    {
+        println!(
+            "physics overlays drawn on {} frames ({} figures): mean {:.1} µs, longest {:.1} µs a \
+             frame",
+            drawn.frames,
+            drawn.figures,
+            drawn.total.as_secs_f64() * 1e6 / drawn.frames as f64,
+            drawn.longest.as_secs_f64() * 1e6
+        );
+    }
 }
