@@ -57,7 +57,7 @@ fn the_physics_switch_measures_the_shown_sequence_and_changes_no_work() {
         .as_ref()
         .expect("the humanoid has roles");
     assert_eq!(view.com.len(), 49);
-    // The span `physics check` reports for this document (crates/cli/tests/physics.rs).
+    // The span `physics check` reports for this document (crates/cli/tests/physics/main.rs).
     let spans: Vec<(usize, usize)> = view.spans.iter().map(|s| (s.from, s.to)).collect();
     assert_eq!(spans, [(16, 35)]);
     assert_eq!(view.footing(25), Footing::Airborne);

@@ -8,6 +8,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod carry;
+mod import_masses;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -250,6 +253,24 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).expect("a file")
 }
 
+/// Every lock of `sequence` of `doc` within 1 mm on every frame it holds, by `marionette bake
+/// --json`'s own summary (written to `out`), read by `read` ([`json`]: exit 0; [`flagged_json`]:
+/// 0 or 3).
+fn locks_within_a_millimetre(doc: &Path, sequence: &str, out: &Path, read: fn(&[&str]) -> Value) {
+    let summary = read(&[
+        "bake",
+        doc.to_str().expect("path"),
+        "--sequence",
+        sequence,
+        "--out",
+        out.to_str().expect("path"),
+        "--json",
+    ]);
+    for lock in summary["locks"].as_array().expect("locks") {
+        assert!(number(&lock["max_error"]) <= 1e-3, "{lock}");
+    }
+}
+
 /// The least-squares parabola's g, root-mean-square residual and horizontal acceleration of the
 /// centre of mass over frames `from..=to` of a check's JSON (the test's own fit).
 fn fitted(report: &Value, from: usize, to: usize) -> (f64, f64, f64) {
@@ -360,18 +381,7 @@ fn a_keyed_jump_fixed_flies_at_g_and_the_rest_is_unchanged() {
     assert!(across <= 0.01, "{across}");
     // The feet locked at take-off and landing stay where they are (every lock within 1 mm on
     // every frame it holds, by the bake's own summary).
-    let summary = json(&[
-        "bake",
-        fixed.to_str().expect("path"),
-        "--sequence",
-        "jump",
-        "--out",
-        path("summary.json").to_str().expect("path"),
-        "--json",
-    ]);
-    for lock in summary["locks"].as_array().expect("locks") {
-        assert!(number(&lock["max_error"]) <= 1e-3, "{lock}");
-    }
+    locks_within_a_millimetre(&fixed, "jump", &path("summary.json"), json);
     // Baked frames outside the span are as they were, bit for bit.
     let (old, new) = (
         baked(&doc, &path("old.json")),
@@ -480,18 +490,7 @@ fn a_swinging_jump_fixed_holds_its_momentum_and_says_how_near_its_marks() {
     assert!((g - 9.81).abs() <= 0.01, "{g}");
     assert!(residual <= 1e-4, "{residual}");
     assert!(across <= 0.01, "{across}");
-    let summary = json(&[
-        "bake",
-        fixed_arg,
-        "--sequence",
-        "jump",
-        "--out",
-        path("summary.json").to_str().expect("path"),
-        "--json",
-    ]);
-    for lock in summary["locks"].as_array().expect("locks") {
-        assert!(number(&lock["max_error"]) <= 1e-3, "{lock}");
-    }
+    locks_within_a_millimetre(&fixed, "jump", &path("summary.json"), json);
 }
 
 /// Per frame, the centre of mass from `physics check` and the feet's sites (heels, toe tips)
@@ -582,18 +581,7 @@ fn a_lean_past_the_toes_is_brought_back_over_the_feet() {
     for f in 0..4 {
         assert!(moved(&before[f], &after[f]) < 1e-9, "frame {f}");
     }
-    let summary = flagged_json(&[
-        "bake",
-        steady.to_str().expect("path"),
-        "--sequence",
-        "lean",
-        "--out",
-        path("summary.json").to_str().expect("path"),
-        "--json",
-    ]);
-    for lock in summary["locks"].as_array().expect("locks") {
-        assert!(number(&lock["max_error"]) <= 1e-3, "{lock}");
-    }
+    locks_within_a_millimetre(&steady, "lean", &path("summary.json"), flagged_json);
 }
 
 #[test]

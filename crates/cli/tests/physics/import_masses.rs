@@ -6,26 +6,8 @@
 //! joint below the two hips. A figure with no roles keeps its capsules and says so.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn marionette(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let o = marionette(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("one JSON object")
-}
+use super::{json, marionette, repo};
 
 fn import(file: &str, dir: &Path) -> (PathBuf, String) {
     let skeleton = dir.join("figure.skeleton.ron");

@@ -5,32 +5,11 @@
 //! frames the test's own rule says it is held (12 ≤ frame < 36). A prop mass that is not one is
 //! refused naming the prop.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn marionette(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-/// The JSON a command prints, when it exits 0 or 3 (something flagged).
-fn flagged_json(args: &[&str]) -> Value {
-    let o = marionette(args);
-    assert!(
-        matches!(o.status.code(), Some(0 | 3)),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).expect("one JSON object")
-}
+use super::{flagged_json, marionette, repo};
 
 /// The stage: one figure swaying, a ball of `mass` (the file's text, or none), and `holds`.
 fn stage(mass: &str, holds: &str) -> String {
