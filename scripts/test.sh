@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: unit, property (proptest), golden and command-line tests, the benchmarks run once
 # each as smoke tests, and the doc tests. The Khronos glTF validator (npm, locked in
-# tools/gltf-validator) checks the glTF exports.
+# tools/gltf-validator) checks the glTF exports. Then the Python package: its wheel built and
+# installed in a virtual environment of its own, and its tests (scripts/python-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-system-packages.sh
@@ -13,3 +14,4 @@ fi
 npm ci --prefix tools/gltf-validator --no-audit --no-fund --silent
 cargo test --workspace --all-targets --locked
 cargo test --workspace --doc --locked
+scripts/python-test.sh

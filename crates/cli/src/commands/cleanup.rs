@@ -17,7 +17,6 @@ use marionette_editing::foot_contacts::FootSearch;
 use marionette_editing::stage::StageEdit;
 use marionette_editing::{Applied, Document, Edit, EditError};
 use marionette_motion::cleanup::{Cleaned, HELD_WITHIN};
-use serde_json::json;
 
 use crate::output::outln;
 
@@ -85,39 +84,7 @@ pub fn clean(doc: &mut Document, index: usize, sites: &str) -> Result<Cleaned, S
 pub fn report(cleaned: &Cleaned, sequence: &str, micros: f64, json: bool) {
     let mm = |m: f64| (m * 1e4).round() / 10.0;
     if json {
-        let contacts: Vec<_> = cleaned
-            .contacts
-            .iter()
-            .map(|c| {
-                json!({"point": c.point, "lock": c.lock, "frames": [c.frames.0, c.frames.1],
-                       "slide_before_mm": mm(c.slide_before), "slide_after_mm": mm(c.slide_after),
-                       "held": c.held(), "at_limits": c.at_limits,
-                       "gave_way_to": c.gave_way_to, "hips_lowered_mm": mm(c.lowered),
-                       "let_go": c.let_go.as_ref().map(|l| json!({"from": l.from, "for": l.point,
-                                                                   "depth_mm": mm(l.depth)}))})
-            })
-            .collect();
-        let steps: Vec<_> = cleaned
-            .steps
-            .iter()
-            .map(|s| {
-                json!({"point": s.point, "largest_before_mm": mm(s.largest_before),
-                       "largest_at_edges_mm": mm(s.largest_at_edges),
-                       "largest_extra_at_edges_mm": mm(s.largest_extra_at_edges),
-                       "largest_extra_frame": s.largest_extra_frame})
-            })
-            .collect();
-        outln!(
-            "{}",
-            json!({"sequence": sequence, "frames": cleaned.frames, "micros": micros,
-                   "contacts": contacts, "steps": steps, "replaced": cleaned.replaced,
-                   "held": cleaned.not_held().next().is_none(),
-                   "hips": {"most_raised_mm": mm(cleaned.most_raised()),
-                            "most_lowered_mm": mm(cleaned.most_lowered()),
-                            "steepest_step_mm": mm(cleaned.steepest_pelvis_step()),
-                            "below_floor_after_mm": mm(cleaned.below_floor)},
-                   "floor_locks": cleaned.floor_locks})
-        );
+        outln!("{}", cleaned.report_json(sequence, micros));
         return;
     }
     let t = &cleaned.thresholds;

@@ -14,8 +14,9 @@ use marionette_interchange::capture::CaptureOptions;
 use marionette_interchange::export::{ExportFormat, Sources, assets_folder, export_bytes};
 use marionette_interchange::file_kind::FileKind;
 use marionette_interchange::open::{OpenError, Opened, open};
+use marionette_interchange::stage::document_export::{DocumentExportError, export_document};
 use marionette_interchange::stage::export::{StageExport, export_stage};
-use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
+use marionette_motion::BakedFrame;
 use marionette_skeleton::{Pose, PoseError, Skeleton};
 
 use crate::output::outln;
@@ -76,7 +77,6 @@ pub struct ExportArgs {
 
 /// Loads, bakes, writes.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
-    let mut skeleton_file = args.skeleton.clone();
     let opened = match open(&args.input, CaptureOptions::default()) {
         Ok(Opened::Document(stage)) => Ok(*stage),
         Ok(Opened::Pose(file)) => Err(Some(file)),
@@ -94,72 +94,80 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         }
         Err(e) => return Err(e.to_string()),
     };
-    let (skeleton, locks, name, fps, frames) = if let Ok(stage) = opened {
-        let doc = match stage.into_one_figure() {
-            Ok(doc) => doc,
-            Err(stage) => return export_stage_figure(args, &stage),
-        };
-        // The one figure is named after its skeleton.
-        if let Some(figure) = &args.figure
-            && figure != doc.skeleton.name()
-        {
-            return Err(format!(
-                "{}: no figure \"{figure}\" (the document's one figure is \"{}\")",
-                args.input.display(),
-                doc.skeleton.name()
-            ));
+    let pose_file = match opened {
+        Ok(stage) if stage.is_one_figure() => {
+            // The one figure is named after its skeleton.
+            let one = &stage.figures[0].document.skeleton;
+            if let Some(figure) = &args.figure
+                && figure != one.name()
+            {
+                return Err(format!(
+                    "{}: no figure \"{figure}\" (the document's one figure is \"{}\")",
+                    args.input.display(),
+                    one.name()
+                ));
+            }
+            return export_one_figure(args, &stage);
         }
-        skeleton_file = Some(doc.skeleton_path.clone());
-        let Some(wanted) = &args.sequence else {
-            let frame = BakedFrame {
-                frame: 0,
-                q: doc.pose.q.clone(),
-                lock_errors: Vec::new(),
-            };
-            let name = stem(&args.input);
-            let export = (doc.skeleton, doc.locks, name, 24.0, vec![frame]);
-            return write(args, export, skeleton_file.as_deref());
-        };
-        let sequence = super::find_sequence(&doc.sequences, wanted, &args.input)?.clone();
-        let baker = Baker::new(
-            &doc.skeleton,
-            &sequence,
-            &doc.locks,
-            BakeSettings::default(),
-        );
-        let frames = bake_with_threads(&baker, 0, &|| {})
-            .map_err(|e| format!("cannot start the baking threads: {e}"))?;
-        (doc.skeleton, doc.locks, sequence.name, sequence.fps, frames)
-    } else {
-        let Some(skeleton_path) = &args.skeleton else {
-            return Err(format!(
-                "{}: not a document; a pose file needs --skeleton FILE",
-                args.input.display()
-            ));
-        };
-        let skeleton = Skeleton::load(skeleton_path).map_err(|e| e.to_string())?;
-        let pose = match opened {
-            Err(Some(file)) => Pose::from_file(&skeleton, &file).map_err(|defects| {
-                PoseError::Invalid {
-                    file: args.input.display().to_string(),
-                    defects,
-                }
-                .to_string()
-            })?,
-            _ => super::load_pose(&skeleton, Some(&args.input))?,
-        };
-        let frame = BakedFrame {
-            frame: 0,
-            q: pose.q,
-            lock_errors: Vec::new(),
-        };
-        (skeleton, Vec::new(), stem(&args.input), 24.0, vec![frame])
+        Ok(stage) => return export_stage_figure(args, &stage),
+        Err(pose_file) => pose_file,
     };
-    write(
-        args,
-        (skeleton, locks, name, fps, frames),
-        skeleton_file.as_deref(),
-    )
+    let Some(skeleton_path) = &args.skeleton else {
+        return Err(format!(
+            "{}: not a document; a pose file needs --skeleton FILE",
+            args.input.display()
+        ));
+    };
+    let skeleton = Skeleton::load(skeleton_path).map_err(|e| e.to_string())?;
+    let pose = match pose_file {
+        Some(file) => Pose::from_file(&skeleton, &file).map_err(|defects| {
+            PoseError::Invalid {
+                file: args.input.display().to_string(),
+                defects,
+            }
+            .to_string()
+        })?,
+        None => super::load_pose(&skeleton, Some(&args.input))?,
+    };
+    let frame = BakedFrame {
+        frame: 0,
+        q: pose.q,
+        lock_errors: Vec::new(),
+    };
+    let export = (skeleton, Vec::new(), stem(&args.input), 24.0, vec![frame]);
+    write(args, export, Some(skeleton_path))
+}
+
+/// A version-1 document: its sequence baked with its locks (or its pose), written by the one
+/// document export ([`export_document`]).
+fn export_one_figure(args: &ExportArgs, stage: &Stage) -> Result<ExitCode, String> {
+    let input = args.input.display();
+    let pose_name = stem(&args.input);
+    let export = StageExport {
+        stage,
+        sequence: args.sequence.as_deref(),
+        figure: None,
+        format: args.format.into(),
+        folder: std::path::Path::new("."),
+        assets: args.assets.as_deref(),
+        pose_name: &pose_name,
+    };
+    let written = export_document(export, &|| {}).map_err(|e| match e {
+        DocumentExportError::NotFound(why) => format!("{input}: {why}"),
+        DocumentExportError::Write(why) => format!("{input}: cannot write the export: {why}"),
+    })?;
+    for w in &written.warnings {
+        eprintln!("{input}: {w}");
+    }
+    marionette_skeleton::ron_io::write_bytes_atomically(&args.out, &written.bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", args.out.display()))?;
+    outln!(
+        "{input}: {} frames of \"{}\" written to {}",
+        written.frames,
+        written.name,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A file's name without its extension ("pose" for none).

@@ -2,5 +2,6 @@
 //! put them, written as one glb ([`glb`]) or, one figure at a time, as BVH or JSON
 //! ([`export`]).
 
+pub mod document_export;
 pub mod export;
 pub mod glb;

@@ -24,6 +24,7 @@ mod pelvis;
 mod plants;
 mod point;
 mod report;
+mod report_json;
 
 use crate::contacts::{Contact, ContactThresholds, find_contacts};
 pub use baking::CleanupError;

@@ -1,0 +1,77 @@
+"""What calling Marionette from Python costs: a 7-DOF solve and a 2 752-frame bake, each timed
+from Python and, in the same process and build, from Rust with nothing of Python in the loop
+(`_solve_in_rust`, `_bake_in_rust`). Both sides alternate, several rounds, and the medians are
+printed. Run it on a release wheel:
+
+    python crates/python/bench/bench.py [--quick]
+
+`--quick` (the test suite's smoke run) takes few repeats; its numbers mean nothing.
+"""
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import marionette as m
+
+REPO = Path(__file__).resolve().parents[3]
+CMU = Path("/usr/share/assimp/models/BVH/01_01.bvh")
+
+
+def solve_costs(rounds, repeats):
+    arm = m.Skeleton.load(REPO / "skeletons" / "arm7.ron")
+    # A reachable target: the fingertips where a pose within the limits puts them.
+    posed = arm.rest_pose()
+    values = iter([20.0, 30.0, -10.0, 60.0, 15.0, 30.0, -5.0])
+    for joint in posed.keys():
+        posed[joint] = [next(values) for _ in posed[joint]]
+    target = arm.forward(posed).sites["fingertips"].tolist()
+    start = arm.rest_pose()
+    goals = [m.Position("fingertips", target)]
+    first = m.solve(arm, start, goals, "dls")
+    python, rust = [], []
+    for _ in range(rounds):
+        began = time.perf_counter()
+        for _ in range(repeats):
+            m.solve(arm, start, goals, "dls")
+        python.append((time.perf_counter() - began) / repeats)
+        rust.append(m._marionette._solve_in_rust(arm, start, goals, "dls", repeats))
+    return first, statistics.median(python), statistics.median(rust)
+
+
+def bake_costs(rounds):
+    capture = m.read_capture(CMU, scale=0.056)
+    doc = m.retarget(capture, m.Skeleton.load(REPO / "skeletons" / "humanoid.ron"), clean_feet=True).document
+    sequence = doc.sequences[-1]
+    python, rust = [], []
+    frames = 0
+    for _ in range(rounds):
+        began = time.perf_counter()
+        frames = len(doc.bake(sequence).frames)
+        python.append(time.perf_counter() - began)
+        rust.append(m._marionette._bake_in_rust(doc, sequence, 1))
+    return frames, len(doc.locks), statistics.median(python), statistics.median(rust)
+
+
+def main():
+    quick = "--quick" in sys.argv
+    solved, python, rust = solve_costs(3 if quick else 41, 20 if quick else 2000)
+    print(
+        f"7-DOF solve (arm7, dls, {solved.iterations} iterations): from Python "
+        f"{python * 1e6:.2f} us, from Rust {rust * 1e6:.2f} us, "
+        f"difference {(python - rust) * 1e6:+.2f} us a call"
+    )
+    if not CMU.exists():
+        print(f"{CMU} missing: no bake timed")
+        return
+    frames, locks, python, rust = bake_costs(1 if quick else 7)
+    print(
+        f"bake of CMU 01_01 on the humanoid ({frames} frames, {locks} locks): from Python "
+        f"{python * 1e3:.1f} ms, from Rust {rust * 1e3:.1f} ms, "
+        f"{(python / rust - 1) * 100:+.1f} %"
+    )
+
+
+if __name__ == "__main__":
+    main()
