@@ -23,3 +23,12 @@ rm -rf "$target/python-wheels"
 [ -x "$target/debug/marionette" ] || cargo build --locked -p marionette-cli
 MARIONETTE_BIN="$target/debug/marionette" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
     crates/python/tests
+# What the README says: `pip install ./crates/python` in a clean virtual environment (the build
+# shares the target directory, so it reuses the wheel's compilation).
+clean="$target/python-clean-venv"
+rm -rf "$clean"
+python3 -m venv "$clean"
+"$clean/bin/python" -m pip install -q --disable-pip-version-check ./crates/python
+repo="$PWD"
+(cd "$target" && "$clean/bin/python" -c \
+    "import marionette as m; print('pip install ./crates/python:', m.Skeleton.load('$repo/skeletons/humanoid.ron'))")

@@ -28,6 +28,7 @@ pub mod ghost_standing;
 pub mod lock_edits;
 pub mod outliner;
 pub mod physics_carried;
+pub mod physics_check;
 pub mod physics_ghost;
 pub mod physics_stage;
 pub mod physics_view;

@@ -74,44 +74,80 @@ struct Bake {
     props: Vec<(String, Vec<Isometry3<f64>>)>,
 }
 
-/// Bakes `sequence` of figure `figure` (stage order) of `stage`.
-fn bake_figure(
-    stage: &Stage,
-    sequence: &str,
-    figure: usize,
-    threads: usize,
-) -> Result<Bake, String> {
+/// What a bake reads, copied out of the document's lock: a version-1 document's figure alone
+/// (its skeleton, the one sequence and its locks), or the whole stage.
+pub enum BakeSource {
+    /// One figure at the origin, named after its skeleton.
+    Figure {
+        /// Its skeleton.
+        skeleton: Box<Skeleton>,
+        /// The sequence, or (when the figure has none of that name) the message saying which
+        /// it has.
+        sequence: Result<marionette_document::Sequence, String>,
+        /// Its locks.
+        locks: Vec<marionette_document::Lock>,
+    },
+    /// A stage, and the figure baked.
+    Stage(Box<Stage>, usize),
+}
+
+impl BakeSource {
+    /// What baking `sequence` of figure `figure` (None: the edited one) of `doc` reads.
+    fn of(doc: &PyDocument, sequence: &str, figure: Option<&str>) -> PyResult<BakeSource> {
+        let d = doc.doc();
+        if !d.is_stage() {
+            if let Some(name) = figure.filter(|&n| n != d.figure_name()) {
+                return Err(error(format!(
+                    "{}: no figure \"{name}\" on the stage (figures: \"{}\")",
+                    shown_file(&d),
+                    d.figure_name()
+                )));
+            }
+            let found = d.sequences().iter().find(|s| s.name == sequence).cloned();
+            return Ok(BakeSource::Figure {
+                skeleton: Box::new(d.skeleton().clone()),
+                sequence: found.ok_or_else(|| {
+                    marionette_interchange::stage::document_export::no_sequence(
+                        d.sequences(),
+                        sequence,
+                    )
+                }),
+                locks: d.locks().to_vec(),
+            });
+        }
+        drop(d);
+        let stage = doc.doc().to_stage();
+        let f = figure_index(doc, &stage, figure)?;
+        Ok(BakeSource::Stage(Box::new(stage), f))
+    }
+}
+
+/// Bakes `sequence` of the source on `threads` threads.
+fn bake_figure(source: &BakeSource, sequence: &str, threads: usize) -> Result<Bake, String> {
+    let (stage, figure) = match source {
+        BakeSource::Figure {
+            skeleton,
+            sequence,
+            locks,
+        } => {
+            let seq = sequence.as_ref().map_err(Clone::clone)?;
+            let baker = Baker::new(skeleton, seq, locks, BakeSettings::default());
+            let frames = bake_with_threads(&baker, threads, &|| {})
+                .map_err(|e| format!("cannot start {threads} baking threads: {e}"))?;
+            return Ok(Bake {
+                skeleton: (**skeleton).clone(),
+                figure: skeleton.name().to_owned(),
+                lock_names: locks.iter().map(|l| l.name.clone()).collect(),
+                placement: Isometry3::identity(),
+                fps: seq.fps,
+                frames,
+                props: Vec::new(),
+            });
+        }
+        BakeSource::Stage(stage, figure) => (stage, *figure),
+    };
     let chosen = &stage.figures[figure];
     let doc = &chosen.document;
-    let base = |fps, frames, props| Bake {
-        skeleton: doc.skeleton.clone(),
-        figure: chosen.name.clone(),
-        lock_names: doc.locks.iter().map(|l| l.name.clone()).collect(),
-        placement: if stage.is_one_figure() {
-            Isometry3::identity()
-        } else {
-            chosen.placement.isometry()
-        },
-        fps,
-        frames,
-        props,
-    };
-    if stage.is_one_figure() {
-        let seq = doc
-            .sequences
-            .iter()
-            .find(|s| s.name == sequence)
-            .ok_or_else(|| {
-                marionette_interchange::stage::document_export::no_sequence(
-                    &doc.sequences,
-                    sequence,
-                )
-            })?;
-        let baker = Baker::new(&doc.skeleton, seq, &doc.locks, BakeSettings::default());
-        let frames = bake_with_threads(&baker, threads, &|| {})
-            .map_err(|e| format!("cannot start {threads} baking threads: {e}"))?;
-        return Ok(base(seq.fps, frames, Vec::new()));
-    }
     let baker = StageBaker::new(stage, sequence, BakeSettings::default())?;
     let bake = baker
         .bake_with_threads(threads, &|| {})
@@ -127,7 +163,15 @@ fn bake_figure(
         .map(|p| p.name.clone())
         .zip(bake.props)
         .collect();
-    Ok(base(baker.fps(), frames, props))
+    Ok(Bake {
+        skeleton: doc.skeleton.clone(),
+        figure: chosen.name.clone(),
+        lock_names: doc.locks.iter().map(|l| l.name.clone()).collect(),
+        placement: chosen.placement.isometry(),
+        fps: baker.fps(),
+        frames,
+        props,
+    })
 }
 
 /// Flat world positions and values of every frame, computed without the interpreter.
@@ -140,26 +184,71 @@ struct Flat {
     errors: Vec<Vec<f64>>,
 }
 
-fn flatten(b: &Bake) -> Flat {
+/// Every frame's world positions and values, on `threads` threads (0: one per core), each
+/// taking a run of frames; the runs are then joined in order.
+fn flatten(b: &Bake, threads: usize) -> Flat {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let run = b.frames.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<Flat> = std::thread::scope(|scope| {
+        let workers: Vec<_> = b
+            .frames
+            .chunks(run)
+            .map(|frames| scope.spawn(move || flatten_run(b, frames)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a flattening thread does not panic"))
+            .collect()
+    });
+    let mut all = Flat::empty(b, 0);
+    for part in parts {
+        all.joints.extend(part.joints);
+        all.com.extend(part.com);
+        all.root.extend(part.root);
+        for (to, from) in all.sites.iter_mut().zip(part.sites) {
+            to.extend(from);
+        }
+        for (to, from) in all.values.iter_mut().zip(part.values) {
+            to.extend(from);
+        }
+        for (to, from) in all.errors.iter_mut().zip(part.errors) {
+            to.extend(from);
+        }
+    }
+    all
+}
+
+impl Flat {
+    /// Room for `n` frames of `b`'s figure (errors NaN until a frame says otherwise).
+    fn empty(b: &Bake, n: usize) -> Flat {
+        let s = &b.skeleton;
+        Flat {
+            joints: Vec::with_capacity(n * s.joints().len() * 3),
+            sites: vec![Vec::with_capacity(n * 3); s.sites().len()],
+            com: Vec::with_capacity(n * 3),
+            root: Vec::with_capacity(n * 3),
+            values: vec![Vec::new(); s.joints().len()],
+            errors: vec![vec![f64::NAN; n]; b.lock_names.len()],
+        }
+    }
+}
+
+/// One run of frames of [`flatten`].
+fn flatten_run(b: &Bake, frames: &[BakedFrame]) -> Flat {
     let s = &b.skeleton;
-    let n = b.frames.len();
     let mut fk = Fk::new(s);
     let place = |p| -> [f64; 3] { (b.placement * Point3::from(p)).coords.into() };
-    let mut flat = Flat {
-        joints: Vec::with_capacity(n * s.joints().len() * 3),
-        sites: vec![Vec::with_capacity(n * 3); s.sites().len()],
-        com: Vec::with_capacity(n * 3),
-        root: Vec::with_capacity(n * 3),
-        values: vec![Vec::new(); s.joints().len()],
-        errors: vec![vec![f64::NAN; n]; b.lock_names.len()],
-    };
-    for (k, frame) in b.frames.iter().enumerate() {
+    let mut flat = Flat::empty(b, frames.len());
+    for (k, frame) in frames.iter().enumerate() {
         fk.update(s, &frame.q);
         for j in s.joint_ids() {
             flat.joints.extend(place(fk.joint_position(j)));
             for d in s.joint_dofs(j) {
                 let dof = s.dof(d);
-                flat.values[j.index()].push(dof.to_written_units(frame.q[d.state_index()]));
+                flat.values[j.index()].push(dof.to_file_units(frame.q[d.state_index()]));
             }
         }
         for site in s.site_ids() {
@@ -281,13 +370,12 @@ impl PyDocument {
         figure: Option<&str>,
         threads: usize,
     ) -> PyResult<Baked> {
-        let stage = self.doc().to_stage();
-        let f = figure_index(self, &stage, figure)?;
+        let source = BakeSource::of(self, sequence, figure)?;
         let file = shown_file(&self.doc());
         let (bake, flat) = py
             .detach(|| {
-                let bake = bake_figure(&stage, sequence, f, threads)?;
-                let flat = flatten(&bake);
+                let bake = bake_figure(&source, sequence, threads)?;
+                let flat = flatten(&bake, threads);
                 Ok::<_, String>((bake, flat))
             })
             .map_err(|e| error(format!("{file}: {e}")))?;
@@ -365,12 +453,11 @@ pub fn bake_in_rust(
     repeats: usize,
     threads: usize,
 ) -> PyResult<f64> {
-    let stage = document.doc().to_stage();
-    let f = document.doc().active_figure();
+    let source = BakeSource::of(document, sequence, None)?;
     py.detach(|| {
         let started = std::time::Instant::now();
         for _ in 0..repeats.max(1) {
-            std::hint::black_box(bake_figure(&stage, sequence, f, threads)?);
+            std::hint::black_box(bake_figure(&source, sequence, threads)?);
         }
         Ok::<f64, String>(started.elapsed().as_secs_f64() / repeats.max(1) as f64)
     })

@@ -23,7 +23,9 @@ use crate::skeleton::PySkeleton;
 /// A capture read: its skeleton and its take.
 #[pyclass(name = "Capture", module = "marionette", frozen)]
 pub struct PyCapture {
-    inner: Arc<Capture>,
+    pub(crate) inner: Arc<Capture>,
+    /// Whether its scale was given (else guessed).
+    pub(crate) scale_given: bool,
     /// The capture's skeleton.
     #[pyo3(get)]
     skeleton: PySkeleton,
@@ -91,6 +93,7 @@ pub fn read_capture(
     take: Option<String>,
     every: usize,
 ) -> PyResult<PyCapture> {
+    let scale_given = scale.is_some();
     let scale = match scale {
         Some(s) if finite(s, "scale")? <= 0.0 => {
             return Err(limit_error(format!("scale {s} is not above 0")));
@@ -109,6 +112,7 @@ pub fn read_capture(
     let skeleton = PySkeleton::new(capture.imported.skeleton.clone(), None);
     Ok(PyCapture {
         inner: Arc::new(capture),
+        scale_given,
         skeleton,
     })
 }

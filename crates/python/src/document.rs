@@ -58,7 +58,8 @@ impl PyDocument {
         }
     }
 
-    fn sequence_index(&self, name: &str) -> PyResult<usize> {
+    /// The index of the edited figure's sequence `name`, or an error naming those it has.
+    pub fn sequence_index_of(&self, name: &str) -> PyResult<usize> {
         let doc = self.doc();
         let sequences = doc.sequences();
         sequences
@@ -320,7 +321,7 @@ impl PyDocument {
 
     /// The frames at which `sequence` has keys.
     fn keys(&self, sequence: &str) -> PyResult<Vec<i64>> {
-        let i = self.sequence_index(sequence)?;
+        let i = self.sequence_index_of(sequence)?;
         Ok(self.doc().sequences()[i]
             .keys
             .iter()
@@ -330,7 +331,7 @@ impl PyDocument {
 
     /// The pose keyed at `frame` of `sequence`.
     fn key_pose(&self, sequence: &str, frame: i64) -> PyResult<PyPose> {
-        let i = self.sequence_index(sequence)?;
+        let i = self.sequence_index_of(sequence)?;
         let doc = self.doc();
         let key = doc.sequences()[i]
             .keys
@@ -361,19 +362,19 @@ impl PyDocument {
 
     /// Shows a sequence (the one keys go into), by name.
     fn show_sequence(&self, name: &str) -> PyResult<()> {
-        let i = self.sequence_index(name)?;
+        let i = self.sequence_index_of(name)?;
         self.apply(Edit::SelectSequence(Some(i))).map(|_| ())
     }
 
     /// Renames a sequence.
     fn rename_sequence(&self, name: &str, new_name: String) -> PyResult<()> {
-        let i = self.sequence_index(name)?;
+        let i = self.sequence_index_of(name)?;
         self.apply(Edit::RenameSequence(i, new_name)).map(|_| ())
     }
 
     /// Deletes a sequence.
     fn delete_sequence(&self, name: &str) -> PyResult<()> {
-        let i = self.sequence_index(name)?;
+        let i = self.sequence_index_of(name)?;
         self.apply(Edit::DeleteSequence(i)).map(|_| ())
     }
 

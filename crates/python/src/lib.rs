@@ -11,6 +11,7 @@ mod document;
 mod errors;
 mod forward;
 mod goals;
+mod physics;
 mod pose;
 mod skeleton;
 mod solve;

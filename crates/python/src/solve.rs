@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use marionette_ik::problem::{ProblemFile, resolve};
+use marionette_ik::problem::{ProblemDefect, ProblemFile, resolve};
 use marionette_ik::{Goal, Settings, Shortfall, SolverKind, SolverOptions, System, solve};
 use marionette_skeleton::{Chain, Skeleton};
 use pyo3::prelude::*;
@@ -161,15 +161,21 @@ pub fn prepare(
     if let Some(s) = options.swivel {
         finite(s, "swivel")?;
     }
-    let file = ProblemFile {
-        skeleton: String::new(),
-        start: None,
-        base: options.base,
-        move_root: options.move_root,
-        frozen: options.frozen,
-        goals: goals.iter().map(|g| g.def.clone()).collect(),
+    let (chain, resolved) = if options.base.is_none() && options.frozen.is_empty() {
+        // The common case without a copy of the goals: the whole skeleton moves, as
+        // `resolve` makes it.
+        resolve_whole(&skeleton.inner, goals, options.move_root)?
+    } else {
+        let file = ProblemFile {
+            skeleton: String::new(),
+            start: None,
+            base: options.base,
+            move_root: options.move_root,
+            frozen: options.frozen,
+            goals: goals.iter().map(|g| g.def.clone()).collect(),
+        };
+        resolve(&skeleton.inner, &file).map_err(|d| goal_defect_error(&d))?
     };
-    let (chain, resolved) = resolve(&skeleton.inner, &file).map_err(|d| goal_defect_error(&d))?;
     Ok(Prepared {
         skeleton: skeleton.inner.clone(),
         chain,
@@ -186,6 +192,34 @@ pub fn prepare(
         },
         bend_hints: options.bend_hints,
     })
+}
+
+/// [`resolve`] of goals with no base and no frozen joints: each goal resolved in turn, the
+/// whole skeleton's chain (with the root's translation when `move_root`).
+fn resolve_whole(
+    skeleton: &Skeleton,
+    goals: &[PyRef<'_, PyGoal>],
+    move_root: bool,
+) -> PyResult<(Chain, Vec<Goal>)> {
+    if goals.is_empty() {
+        return Err(goal_defect_error(&[ProblemDefect::NoGoals]));
+    }
+    let mut defects = Vec::new();
+    let mut resolved = Vec::with_capacity(goals.len());
+    for (index, goal) in goals.iter().enumerate() {
+        match goal.def.resolve(skeleton, index) {
+            Ok(g) => resolved.push(g),
+            Err(mut d) => defects.append(&mut d),
+        }
+    }
+    if !defects.is_empty() {
+        return Err(goal_defect_error(&defects));
+    }
+    let chain = Chain::whole(skeleton, move_root);
+    if chain.is_empty() {
+        return Err(goal_defect_error(&[ProblemDefect::EmptyChain]));
+    }
+    Ok((chain, resolved))
 }
 
 /// The solve itself, as `marionette solve` runs it: (the pose reached, the report, µs).

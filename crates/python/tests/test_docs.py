@@ -1,5 +1,5 @@
 """Every Python example in docs/python.md runs as written, in a folder holding the repository's
-skeletons and a `captures` folder with CMU's 01_01."""
+skeletons, a `captures` folder with CMU's 01_01 and the keyed jump of the command's tests."""
 
 import os
 import re
@@ -22,6 +22,8 @@ def test_an_example_runs(index, tmp_path):
     (tmp_path / "skeletons").symlink_to(REPO / "skeletons")
     (tmp_path / "captures").mkdir()
     (tmp_path / "captures" / CMU.name).symlink_to(CMU)
+    jump = REPO / "crates" / "cli" / "tests" / "data" / "jump.marionette.ron"
+    (tmp_path / "jump.marionette.ron").write_text(jump.read_text())
     script = tmp_path / "example.py"
     script.write_text(EXAMPLES[index])
     done = subprocess.run(

@@ -206,6 +206,26 @@ class Document:
     def export(
         self, sequence: Optional[str], path: _Path, figure: Optional[str] = None
     ) -> List[str]: ...
+    def physics_check(
+        self,
+        sequence: str,
+        figure: Optional[str] = None,
+        mass: Optional[float] = None,
+        female: bool = False,
+    ) -> Dict[str, Any]: ...
+    def physics_fix(
+        self,
+        sequence: str,
+        span: Tuple[int, int],
+        *,
+        ballistic: bool = False,
+        momentum: bool = False,
+        marks: Sequence[int] = ...,
+        apex: Optional[float] = None,
+        standing: bool = False,
+        mass: Optional[float] = None,
+        female: bool = False,
+    ) -> str: ...
 
 class Capture:
     skeleton: Skeleton
@@ -215,6 +235,7 @@ class Capture:
     fps: float
     scale: float
     takes: Optional[Tuple[List[str], str]]
+    def physics_check(self, mass: Optional[float] = None, female: bool = False) -> Dict[str, Any]: ...
 
 def read_capture(
     path: _Path, scale: Optional[float] = None, take: Optional[str] = None, every: int = 1

@@ -33,6 +33,11 @@ impl BodyArgs {
             .map_err(|e| format!("{}: {e}", file.display()))
     }
 
+    /// Whether these say a mass or a column (else the figure's own body counts).
+    pub fn given(&self) -> bool {
+        self.mass.is_some() || self.female
+    }
+
     /// The mass and column these say; when they say neither, the figure's own body `given`
     /// (a document's setting), else 75 kg, male.
     pub fn settings(&self, given: Option<Body>) -> MassSettings {

@@ -12,19 +12,12 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::Stage;
-use marionette_editing::physics_carried::{CarriedProp, carried_props};
-use marionette_editing::physics_view::held_points;
-use marionette_interchange::capture::{CaptureOptions, CaptureScale, KNOWN_UNITS};
+use marionette_editing::physics_check::CheckTake;
+use marionette_interchange::capture::{CaptureOptions, CaptureScale};
 use marionette_interchange::open::{Opened, open};
-use marionette_motion::{BakeSettings, Baker, bake_with_threads};
-use marionette_physics::check::{Report, check};
+use marionette_physics::check::Report;
 use marionette_physics::flight::SpanKind;
-use marionette_physics::supports::SupportRule;
-use marionette_physics::track::Track;
 use marionette_physics::{MassModel, MassSource};
-use marionette_skeleton::Skeleton;
-use nalgebra::Vector3;
-use serde_json::{Value, json};
 
 use crate::output::outln;
 
@@ -59,56 +52,27 @@ pub struct CheckArgs {
     json: bool,
 }
 
-/// A take to check: the figure, its poses, its fps, and how a capture's scale was chosen.
-struct Take {
-    skeleton: Skeleton,
-    poses: Vec<Vec<f64>>,
-    fps: f64,
-    /// The scale read at and why (for a capture).
-    scale: Option<(f64, String)>,
-    /// Per frame, the points a document's locks hold in the world (empty for a capture).
-    held: Vec<Vec<Vector3<f64>>>,
-    /// The body a document gives its figure.
-    body: Option<marionette_document::Body>,
-    /// The props a stage figure grips in the sequence (empty for a capture).
-    carried: Vec<CarriedProp>,
-}
-
 /// Reads the take, checks it and prints the report.
 pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let take = read(args)?;
-    let model = args.body.model(&take.skeleton, &args.file, take.body)?;
-    let loads: Vec<_> = take.carried.iter().map(|c| c.carried.clone()).collect();
-    let track = Track::of(
-        &take.skeleton,
-        &model,
-        take.poses.iter().map(Vec::as_slice),
-        take.fps,
-    )
-    .carrying(model.total, &loads);
-    let report = check(&track, &rule_for(&take), &take.held);
+    let settings = args.body.given().then(|| args.body.settings(take.body));
+    let checked = take
+        .check(settings)
+        .map_err(|e| format!("{}: {e}", args.file.display()))?;
     if args.json {
-        outln!("{}", to_json(&track, &model, &report, &take));
+        outln!("{}", take.json(&checked));
     } else {
-        crate::output::emit(&summary(&args.file, &model, &report, &take));
+        crate::output::emit(&summary(&args.file, &checked.model, &checked.report, &take));
     }
-    Ok(if report.flagged() {
+    Ok(if checked.report.flagged() {
         ExitCode::from(FLAGGED)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// The support rule for `take`: a document's floor is at 0; a capture's is found from its feet.
-fn rule_for(take: &Take) -> SupportRule {
-    match take.scale {
-        None => marionette_editing::physics_view::document_rule(),
-        Some(_) => SupportRule::default(),
-    }
-}
-
 /// The take in `args.file`, opened once: a document's sequence baked, or a capture read.
-fn read(args: &CheckArgs) -> Result<Take, String> {
+fn read(args: &CheckArgs) -> Result<CheckTake, String> {
     let file = args.file.display();
     let options = CaptureOptions {
         scale: args.scale.map_or(CaptureScale::Guess, CaptureScale::Times),
@@ -130,31 +94,11 @@ fn read(args: &CheckArgs) -> Result<Take, String> {
             "{file}: --sequence and --figure are for documents; this is a capture"
         ));
     }
-    let why = match args.scale {
-        Some(_) => "given".to_owned(),
-        None if capture.takes.is_some() => "an FBX file's own metres".to_owned(),
-        None => {
-            let unit = KNOWN_UNITS
-                .iter()
-                .find(|(u, _)| *u == capture.scale)
-                .map_or("a person's height", |(_, name)| name);
-            format!("guessed: {unit}")
-        }
-    };
-    let sequence = &capture.imported.sequence;
-    Ok(Take {
-        poses: sequence.keys.iter().map(|k| k.pose.q.clone()).collect(),
-        fps: sequence.fps,
-        skeleton: capture.imported.skeleton.clone(),
-        scale: Some((capture.scale, why)),
-        held: Vec::new(),
-        body: None,
-        carried: Vec::new(),
-    })
+    Ok(CheckTake::of_capture(&capture, args.scale.is_some()))
 }
 
 /// A document's sequence, baked with its locks held.
-fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
+fn read_document(args: &CheckArgs, stage: &Stage) -> Result<CheckTake, String> {
     let path: &Path = &args.file;
     if args.scale.is_some() || args.take.is_some() {
         return Err(format!(
@@ -163,80 +107,17 @@ fn read_document(args: &CheckArgs, stage: &Stage) -> Result<Take, String> {
         ));
     }
     let index = crate::commands::figure_of(stage, args.figure.as_deref(), path)?;
-    let doc = &stage.figures[index].document;
     let Some(wanted) = &args.sequence else {
         return Err(format!(
             "{}: say which sequence to check with --sequence NAME",
             path.display()
         ));
     };
-    let sequence = crate::commands::find_sequence(&doc.sequences, wanted, path)?;
-    let baker = Baker::new(&doc.skeleton, sequence, &doc.locks, BakeSettings::default());
-    let frames = bake_with_threads(&baker, 0, &|| {})
-        .map_err(|e| format!("cannot start the baking threads: {e}"))?;
-    let first = frames.first().map_or(0, |f| f.frame);
-    let poses: Vec<Vec<f64>> = frames.into_iter().map(|f| f.q).collect();
-    let held = held_points(&doc.skeleton, &doc.locks, first, &poses);
-    let carried = carried_props(stage, index, &sequence.name, (first, poses.len()))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Take {
-        skeleton: doc.skeleton.clone(),
-        poses,
-        fps: sequence.fps,
-        scale: None,
-        held,
-        body: doc.body,
-        carried,
-    })
-}
-
-/// The JSON of `physics check --json` (docs/file-formats.md).
-fn to_json(track: &Track, model: &MassModel, report: &Report, take: &Take) -> Value {
-    let point = |v: &nalgebra::Vector3<f64>| json!([v.x, v.y, v.z]);
-    let spans: Vec<Value> = report
-        .spans
-        .iter()
-        .map(|s| {
-            json!({
-                "from": s.from, "to": s.to, "kind": s.kind.key(), "g": s.g,
-                "residual_m": s.residual_m, "horizontal_accel": s.horizontal_accel,
-                "momentum_spread": s.momentum_spread,
-            })
-        })
-        .collect();
-    let balance = &report.balance;
-    let height = marionette_physics::rest::at_rest(&take.skeleton, model).height;
-    json!({
-        "fps": track.fps,
-        "frames": track.len(),
-        "mass_kg": model.total,
-        "mass_model": model.source.key(),
-        "height_m": height,
-        "com": track.com.iter().map(point).collect::<Vec<_>>(),
-        "support": report.supports.iter().map(Vec::len).collect::<Vec<_>>(),
-        "spans": spans,
-        "balance": {
-            "quiet_frames": balance.quiet_frames,
-            "inside": balance.inside,
-            "median_margin_m": balance.median_margin_m,
-            "frames": balance.frames.iter()
-                .map(|(f, m)| json!({"frame": f, "margin_m": m}))
-                .collect::<Vec<_>>(),
-        },
-        "scale": take.scale.as_ref().map(|s| s.0),
-        "carried": take.carried.iter().filter_map(|c| {
-            let (from, to) = c.held_span()?;
-            Some(json!({"prop": c.name, "mass_kg": c.carried.mass, "from": from, "to": to,
-                "frames": c.carried.held.iter().filter(|&&h| h).count()}))
-        }).collect::<Vec<_>>(),
-        "unit_hint": report.unit_hint.map(|(factor, g)| json!({
-            "scale": take.scale.as_ref().map_or(factor, |s| s.0 * factor), "median_g": g,
-        })),
-    })
+    CheckTake::of_document(stage, index, wanted).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// What `physics check` prints without `--json`.
-fn summary(file: &Path, model: &MassModel, report: &Report, take: &Take) -> String {
+fn summary(file: &Path, model: &MassModel, report: &Report, take: &CheckTake) -> String {
     let frames = report.supports.len();
     let mut out = format!(
         "{}: {frames} frames at {} fps, {:.1} kg ({})\n",
