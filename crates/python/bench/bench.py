@@ -1,7 +1,7 @@
 """What calling Marionette from Python costs: a 7-DOF solve and a 2 752-frame bake, each timed
 from Python and, in the same process and build, from Rust with nothing of Python in the loop
-(`_solve_in_rust`, `_bake_in_rust`). Both sides alternate, several rounds, and the medians are
-printed. Run it on a release wheel:
+(`_solve_in_rust`, `_bake_in_rust`). Both sides alternate (each goes first in every other round), and
+the medians are printed. Run it on a release wheel:
 
     python crates/python/bench/bench.py [--quick]
 
@@ -31,13 +31,41 @@ def solve_costs(rounds, repeats):
     goals = [m.Position("fingertips", target)]
     first = m.solve(arm, start, goals, "dls")
     python, rust = [], []
-    for _ in range(rounds):
+    for k in range(rounds):
+        if k % 2:
+            rust.append(m._marionette._solve_in_rust(arm, start, goals, "dls", repeats))
         began = time.perf_counter()
         for _ in range(repeats):
             m.solve(arm, start, goals, "dls")
         python.append((time.perf_counter() - began) / repeats)
-        rust.append(m._marionette._solve_in_rust(arm, start, goals, "dls", repeats))
+        if not k % 2:
+            rust.append(m._marionette._solve_in_rust(arm, start, goals, "dls", repeats))
     return first, statistics.median(python), statistics.median(rust)
+
+
+def threads_speedup(calls):
+    """The same solves on one thread, then shared by two (the lock is released while each runs)."""
+    import threading
+
+    arm = m.Skeleton.load(REPO / "skeletons" / "arm7.ron")
+    start = arm.rest_pose()
+    goals = [m.Position("fingertips", [0.3, 0.5, 0.6])]  # out of reach: 200 updates each
+
+    def work(n):
+        for _ in range(n):
+            m.solve(arm, start, goals, "dls")
+
+    began = time.perf_counter()
+    work(calls)
+    one = time.perf_counter() - began
+    threads = [threading.Thread(target=work, args=(calls // 2,)) for _ in range(2)]
+    began = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    two = time.perf_counter() - began
+    return one, two
 
 
 def bake_costs(rounds):
@@ -46,11 +74,14 @@ def bake_costs(rounds):
     sequence = doc.sequences[-1]
     python, rust = [], []
     frames = 0
-    for _ in range(rounds):
+    for k in range(rounds):
+        if k % 2:
+            rust.append(m._marionette._bake_in_rust(doc, sequence, 1))
         began = time.perf_counter()
         frames = len(doc.bake(sequence).frames)
         python.append(time.perf_counter() - began)
-        rust.append(m._marionette._bake_in_rust(doc, sequence, 1))
+        if not k % 2:
+            rust.append(m._marionette._bake_in_rust(doc, sequence, 1))
     return frames, len(doc.locks), statistics.median(python), statistics.median(rust)
 
 
@@ -62,10 +93,15 @@ def main():
         f"{python * 1e6:.2f} us, from Rust {rust * 1e6:.2f} us, "
         f"difference {(python - rust) * 1e6:+.2f} us a call"
     )
+    one, two = threads_speedup(20 if quick else 400)
+    print(
+        f"solves on two Python threads: {one * 1e3:.0f} ms on one thread, {two * 1e3:.0f} ms "
+        f"shared by two ({one / two:.2f}x)"
+    )
     if not CMU.exists():
         print(f"{CMU} missing: no bake timed")
         return
-    frames, locks, python, rust = bake_costs(1 if quick else 7)
+    frames, locks, python, rust = bake_costs(1 if quick else 9)
     print(
         f"bake of CMU 01_01 on the humanoid ({frames} frames, {locks} locks): from Python "
         f"{python * 1e3:.1f} ms, from Rust {rust * 1e3:.1f} ms, "
