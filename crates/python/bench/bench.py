@@ -72,17 +72,29 @@ def bake_costs(rounds):
     capture = m.read_capture(CMU, scale=0.056)
     doc = m.retarget(capture, m.Skeleton.load(REPO / "skeletons" / "humanoid.ron"), clean_feet=True).document
     sequence = doc.sequences[-1]
-    python, rust = [], []
+    python, rust, world = [], [], []
     frames = 0
     for k in range(rounds):
         if k % 2:
-            rust.append(m._marionette._bake_in_rust(doc, sequence, 1))
+            rust.append(m._marionette._bake_in_rust(doc, sequence, 1, 1))
         began = time.perf_counter()
-        frames = len(doc.bake(sequence).frames)
+        baked = doc.bake(sequence, threads=1)
         python.append(time.perf_counter() - began)
+        frames = len(baked.frames)
+        began = time.perf_counter()
+        baked.joints_world
+        world.append(time.perf_counter() - began)
         if not k % 2:
-            rust.append(m._marionette._bake_in_rust(doc, sequence, 1))
-    return frames, len(doc.locks), statistics.median(python), statistics.median(rust)
+            rust.append(m._marionette._bake_in_rust(doc, sequence, 1, 1))
+    handover = m._marionette._bake_handover_cost(doc, sequence, 5 if rounds == 1 else 50)
+    return (
+        handover,
+        frames,
+        len(doc.locks),
+        statistics.median(python),
+        statistics.median(rust),
+        statistics.median(world),
+    )
 
 
 def main():
@@ -93,7 +105,7 @@ def main():
         f"{python * 1e6:.2f} us, from Rust {rust * 1e6:.2f} us, "
         f"difference {(python - rust) * 1e6:+.2f} us a call"
     )
-    one, two = threads_speedup(20 if quick else 400)
+    one, two = threads_speedup(20 if quick else 2000)
     print(
         f"solves on two Python threads: {one * 1e3:.0f} ms on one thread, {two * 1e3:.0f} ms "
         f"shared by two ({one / two:.2f}x)"
@@ -101,11 +113,17 @@ def main():
     if not CMU.exists():
         print(f"{CMU} missing: no bake timed")
         return
-    frames, locks, python, rust = bake_costs(1 if quick else 9)
+    handover, frames, locks, python, rust, world = bake_costs(1 if quick else 21)
     print(
-        f"bake of CMU 01_01 on the humanoid ({frames} frames, {locks} locks): from Python "
+        f"bake of CMU 01_01 on the humanoid ({frames} frames, {locks} locks, one thread): "
+        f"from Python "
         f"{python * 1e3:.1f} ms, from Rust {rust * 1e3:.1f} ms, "
-        f"{(python / rust - 1) * 100:+.1f} %"
+        f"{(python / rust - 1) * 100:+.1f} %; its world positions on their first read "
+        f"{world * 1e3:.1f} ms more"
+    )
+    print(
+        f"what the Python bake adds, timed alone (copy out of the document, values, arrays): "
+        f"{handover * 1e3:.2f} ms, {handover / rust * 100:.2f} % of the bake from Rust"
     )
 
 

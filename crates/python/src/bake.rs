@@ -1,6 +1,7 @@
 //! `Document.bake` and `Document.export`: a sequence baked with its locks held (on a stage, with
 //! the whole stage: links held, props carried), handed over as numpy arrays; and the exports
 //! the command writes, by the same function ([`export_document`]), so the bytes are the same.
+//! What a bake hands over is [`Baked`].
 
 use std::path::{Path, PathBuf};
 
@@ -9,70 +10,14 @@ use marionette_interchange::export::ExportFormat;
 use marionette_interchange::stage::document_export::{DocumentExportError, export_document};
 use marionette_interchange::stage::export::StageExport;
 use marionette_motion::stage::StageBaker;
-use marionette_motion::{BakeSettings, BakedFrame, Baker, bake_with_threads};
-use marionette_skeleton::{Fk, Skeleton};
-use nalgebra::{Isometry3, Point3};
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, ToPyArray};
+use marionette_motion::{BakeSettings, Baker, bake_with_threads};
+use marionette_skeleton::Skeleton;
+use nalgebra::Isometry3;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
+use crate::baked::{Bake, Baked, Flat};
 use crate::document::{PyDocument, shown_file};
 use crate::errors::{error, file_error};
-
-/// A baked sequence of one figure: every frame's values and world positions (metres, +Y up,
-/// placed where the figure stands on its stage).
-#[pyclass(name = "Baked", module = "marionette", frozen, get_all)]
-pub struct Baked {
-    /// The sequence's name.
-    sequence: String,
-    /// The figure's name.
-    figure: String,
-    /// Frames per second.
-    fps: f64,
-    /// The frame numbers (a numpy array of int64).
-    frames: Py<PyArray1<i64>>,
-    /// The joints' names, in hierarchy order (the second axis of `joints_world`).
-    joint_names: Vec<String>,
-    /// Every joint's world position: frames × joints × 3.
-    joints_world: Py<PyArray3<f64>>,
-    /// Every joint's values per frame, in file units (degrees, metres): name → frames × DOFs.
-    values: Py<PyDict>,
-    /// The root's translation per frame: frames × 3.
-    root: Py<PyArray2<f64>>,
-    /// Every site's world position: name → frames × 3.
-    sites: Py<PyDict>,
-    /// The centre of mass per frame: frames × 3.
-    com: Py<PyArray2<f64>>,
-    /// Every lock's error per frame (metres or radians; NaN where it is not active):
-    /// name → array of frames.
-    lock_errors: Py<PyDict>,
-    /// On a stage, every prop's place per frame: name → {"position": frames × 3,
-    /// "rotation": frames × 4 (x, y, z, w)}; empty for a one-figure document.
-    props: Py<PyDict>,
-}
-
-#[pymethods]
-impl Baked {
-    fn __repr__(&self, py: Python<'_>) -> String {
-        format!(
-            "Baked({:?} of {:?}: {} frames)",
-            self.sequence,
-            self.figure,
-            self.frames.bind(py).len().unwrap_or(0)
-        )
-    }
-}
-
-/// What a bake gives before it is handed to Python.
-struct Bake {
-    skeleton: Skeleton,
-    figure: String,
-    lock_names: Vec<String>,
-    placement: Isometry3<f64>,
-    fps: f64,
-    frames: Vec<BakedFrame>,
-    props: Vec<(String, Vec<Isometry3<f64>>)>,
-}
 
 /// What a bake reads, copied out of the document's lock: a version-1 document's figure alone
 /// (its skeleton, the one sequence and its locks), or the whole stage.
@@ -174,159 +119,6 @@ fn bake_figure(source: &BakeSource, sequence: &str, threads: usize) -> Result<Ba
     })
 }
 
-/// Flat world positions and values of every frame, computed without the interpreter.
-struct Flat {
-    joints: Vec<f64>,
-    sites: Vec<Vec<f64>>,
-    com: Vec<f64>,
-    root: Vec<f64>,
-    values: Vec<Vec<f64>>,
-    errors: Vec<Vec<f64>>,
-}
-
-/// Every frame's world positions and values, on `threads` threads (0: one per core), each
-/// taking a run of frames; the runs are then joined in order.
-fn flatten(b: &Bake, threads: usize) -> Flat {
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, usize::from),
-        n => n,
-    };
-    let run = b.frames.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<Flat> = std::thread::scope(|scope| {
-        let workers: Vec<_> = b
-            .frames
-            .chunks(run)
-            .map(|frames| scope.spawn(move || flatten_run(b, frames)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a flattening thread does not panic"))
-            .collect()
-    });
-    let mut all = Flat::empty(b, 0);
-    for part in parts {
-        all.joints.extend(part.joints);
-        all.com.extend(part.com);
-        all.root.extend(part.root);
-        for (to, from) in all.sites.iter_mut().zip(part.sites) {
-            to.extend(from);
-        }
-        for (to, from) in all.values.iter_mut().zip(part.values) {
-            to.extend(from);
-        }
-        for (to, from) in all.errors.iter_mut().zip(part.errors) {
-            to.extend(from);
-        }
-    }
-    all
-}
-
-impl Flat {
-    /// Room for `n` frames of `b`'s figure (errors NaN until a frame says otherwise).
-    fn empty(b: &Bake, n: usize) -> Flat {
-        let s = &b.skeleton;
-        Flat {
-            joints: Vec::with_capacity(n * s.joints().len() * 3),
-            sites: vec![Vec::with_capacity(n * 3); s.sites().len()],
-            com: Vec::with_capacity(n * 3),
-            root: Vec::with_capacity(n * 3),
-            values: vec![Vec::new(); s.joints().len()],
-            errors: vec![vec![f64::NAN; n]; b.lock_names.len()],
-        }
-    }
-}
-
-/// One run of frames of [`flatten`].
-fn flatten_run(b: &Bake, frames: &[BakedFrame]) -> Flat {
-    let s = &b.skeleton;
-    let mut fk = Fk::new(s);
-    let place = |p| -> [f64; 3] { (b.placement * Point3::from(p)).coords.into() };
-    let mut flat = Flat::empty(b, frames.len());
-    for (k, frame) in frames.iter().enumerate() {
-        fk.update(s, &frame.q);
-        for j in s.joint_ids() {
-            flat.joints.extend(place(fk.joint_position(j)));
-            for d in s.joint_dofs(j) {
-                let dof = s.dof(d);
-                flat.values[j.index()].push(dof.to_file_units(frame.q[d.state_index()]));
-            }
-        }
-        for site in s.site_ids() {
-            flat.sites[site.index()].extend(place(fk.site_position(site)));
-        }
-        flat.com.extend(place(fk.center_of_mass()));
-        flat.root.extend(&frame.q[..3]);
-        for &(lock, e) in &frame.lock_errors {
-            flat.errors[lock][k] = e;
-        }
-    }
-    flat
-}
-
-fn array2<'py>(py: Python<'py>, v: &[f64], cols: usize) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    v.to_pyarray(py).reshape([v.len() / cols.max(1), cols])
-}
-
-fn hand_over(py: Python<'_>, sequence: &str, b: Bake, flat: Flat) -> PyResult<Baked> {
-    let s = &b.skeleton;
-    let n = b.frames.len();
-    let values = PyDict::new(py);
-    for j in s.joint_ids() {
-        let cols = s.joint(j).dofs.len();
-        if cols > 0 {
-            values.set_item(&s.joint(j).name, array2(py, &flat.values[j.index()], cols)?)?;
-        }
-    }
-    let sites = PyDict::new(py);
-    for site in s.site_ids() {
-        sites.set_item(
-            &s.site(site).name,
-            array2(py, &flat.sites[site.index()], 3)?,
-        )?;
-    }
-    let errors = PyDict::new(py);
-    for (name, e) in b.lock_names.iter().zip(&flat.errors) {
-        errors.set_item(name, e.to_pyarray(py))?;
-    }
-    let props = PyDict::new(py);
-    for (name, places) in &b.props {
-        let position: Vec<f64> = places
-            .iter()
-            .flat_map(|p| <[f64; 3]>::from(p.translation.vector))
-            .collect();
-        let rotation: Vec<f64> = places
-            .iter()
-            .flat_map(|p| {
-                let r = p.rotation.coords;
-                [r.x, r.y, r.z, r.w]
-            })
-            .collect();
-        let item = PyDict::new(py);
-        item.set_item("position", array2(py, &position, 3)?)?;
-        item.set_item("rotation", array2(py, &rotation, 4)?)?;
-        props.set_item(name, item)?;
-    }
-    let numbers: Vec<i64> = b.frames.iter().map(|f| f.frame).collect();
-    Ok(Baked {
-        sequence: sequence.to_owned(),
-        figure: b.figure,
-        fps: b.fps,
-        frames: numbers.to_pyarray(py).unbind(),
-        joint_names: s.joints().iter().map(|j| j.name.clone()).collect(),
-        joints_world: flat
-            .joints
-            .to_pyarray(py)
-            .reshape([n, s.joints().len(), 3])?
-            .unbind(),
-        values: values.unbind(),
-        root: array2(py, &flat.root, 3)?.unbind(),
-        sites: sites.unbind(),
-        com: array2(py, &flat.com, 3)?.unbind(),
-        lock_errors: errors.unbind(),
-        props: props.unbind(),
-    })
-}
-
 /// The index of figure `name` (None: the edited one) of `stage`, or why not.
 fn figure_index(doc: &PyDocument, stage: &Stage, name: Option<&str>) -> PyResult<usize> {
     match name {
@@ -375,11 +167,11 @@ impl PyDocument {
         let (bake, flat) = py
             .detach(|| {
                 let bake = bake_figure(&source, sequence, threads)?;
-                let flat = flatten(&bake, threads);
+                let flat = Flat::of(&bake);
                 Ok::<_, String>((bake, flat))
             })
             .map_err(|e| error(format!("{file}: {e}")))?;
-        hand_over(py, sequence, bake, flat)
+        Baked::new(py, sequence, bake, flat)
     }
 
     /// Writes `sequence` (None: the edited figure's pose, one frame) to `path` as BVH, glb or
@@ -462,4 +254,32 @@ pub fn bake_in_rust(
         Ok::<f64, String>(started.elapsed().as_secs_f64() / repeats.max(1) as f64)
     })
     .map_err(error)
+}
+
+/// The benchmark's account of what `Document.bake` adds to the bake itself, timed alone:
+/// copying the figure's sequence and locks out of the document, one pass over the frames for
+/// the values and lock errors, and the arrays made for Python (mean seconds over `repeats`).
+#[pyfunction(name = "_bake_handover_cost")]
+#[pyo3(signature = (document, sequence, repeats = 20))]
+pub fn bake_handover_cost(
+    py: Python<'_>,
+    document: &PyDocument,
+    sequence: &str,
+    repeats: usize,
+) -> PyResult<f64> {
+    let source = BakeSource::of(document, sequence, None)?;
+    let bake = py
+        .detach(|| bake_figure(&source, sequence, 0))
+        .map_err(error)?;
+    let mut total = 0.0;
+    for _ in 0..repeats.max(1) {
+        let copy = bake.clone();
+        let started = std::time::Instant::now();
+        let source = BakeSource::of(document, sequence, None)?;
+        let flat = Flat::of(&copy);
+        let baked = Baked::new(py, sequence, copy, flat)?;
+        total += started.elapsed().as_secs_f64();
+        drop((source, baked));
+    }
+    Ok(total / repeats.max(1) as f64)
 }

@@ -6,6 +6,7 @@
 //! released. See docs/python.md.
 
 mod bake;
+mod baked;
 mod capture;
 mod document;
 mod errors;
@@ -39,8 +40,9 @@ fn _marionette(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::py_solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_in_rust, m)?)?;
     m.add_class::<document::PyDocument>()?;
-    m.add_class::<bake::Baked>()?;
+    m.add_class::<baked::Baked>()?;
     m.add_function(wrap_pyfunction!(bake::bake_in_rust, m)?)?;
+    m.add_function(wrap_pyfunction!(bake::bake_handover_cost, m)?)?;
     m.add_class::<capture::PyCapture>()?;
     m.add_class::<capture::Retargeted>()?;
     m.add_function(wrap_pyfunction!(capture::read_capture, m)?)?;
