@@ -69,6 +69,21 @@ impl PyCapture {
         self.inner.takes.clone()
     }
 
+    /// The capture as a figure of its own, as `marionette import` and the editor's import make
+    /// it: its skeleton written to `skeleton_path` (RON), and a new unsaved document on that
+    /// skeleton at the take's first frame, holding the take as one sequence. Raises FileError
+    /// when the skeleton cannot be written.
+    fn to_document(&self, skeleton_path: PathBuf) -> PyResult<PyDocument> {
+        let imported = &self.inner.imported;
+        let text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
+            .map_err(|e| file_error(format!("{}: {e}", skeleton_path.display())))?;
+        marionette_skeleton::ron_io::write_atomically(&skeleton_path, &text)
+            .map_err(|e| file_error(format!("{}: cannot write: {e}", skeleton_path.display())))?;
+        Ok(PyDocument::wrap(Document::from_file(
+            imported.document(skeleton_path),
+        )))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Capture({:?}: {} joints, {} frames at {} fps, scale {})",

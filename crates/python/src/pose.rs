@@ -1,4 +1,4 @@
-//! `marionette.Pose`: a skeleton's state (the root's translation, then every DOF), read and set
+//! `marionette.FigurePose`: a skeleton's state (the root's translation, then every DOF), read and set
 //! per joint in file units (degrees for hinges, metres for slides) and checked as pose files
 //! are ([`Pose::from_file`]): a value outside a joint's limits raises `LimitError` naming it.
 
@@ -16,7 +16,7 @@ use crate::errors::{error, file_error, limit_error};
 /// A pose of one skeleton. `pose["left knee"]` reads a joint's values and
 /// `pose["left knee"] = [45.0]` sets them (degrees; metres for slides); `pose.root` is the root's
 /// translation (metres).
-#[pyclass(name = "Pose", module = "marionette")]
+#[pyclass(name = "FigurePose", module = "marionette")]
 #[derive(Debug, Clone)]
 pub struct PyPose {
     pub(crate) skeleton: Arc<Skeleton>,
@@ -164,7 +164,7 @@ impl PyPose {
 
     fn __repr__(&self) -> String {
         format!(
-            "Pose(skeleton {:?}, root {:?})",
+            "FigurePose(skeleton {:?}, root {:?})",
             self.skeleton.name(),
             &self.q[..3]
         )

@@ -60,3 +60,16 @@ def test_bakes_run_in_parallel_threads_with_the_same_frames(crouch):
     for t in threads:
         t.join()
     assert np.array_equal(results[0].joints_world, results[1].joints_world)
+
+
+def test_a_capture_becomes_a_document_of_its_own(tmp_path):
+    capture = m.read_capture(CMU, scale=0.056, every=4)
+    doc = capture.to_document(tmp_path / "cmu.skeleton.ron")
+    assert doc.sequences == ["01_01"]
+    assert len(doc.keys("01_01")) == len(range(0, 2752, 4)) + (2751 % 4 != 0)
+    assert m.Skeleton.load(tmp_path / "cmu.skeleton.ron").joint_names == capture.skeleton.joint_names
+    doc.save(tmp_path / "cmu.marionette.ron")
+    baked = m.Document.open(tmp_path / "cmu.marionette.ron").bake("01_01")
+    assert len(baked.frames) == 2752
+    with pytest.raises(m.FileError, match="nowhere"):
+        capture.to_document(tmp_path / "nowhere" / "cmu.skeleton.ron")

@@ -151,3 +151,22 @@ def test_a_stage_exports_and_bakes_with_its_props(tmp_path):
     doc.export(None, ours)
     marionette("export", stage_file, "--format", "glb", "--out", theirs)
     assert ours.read_bytes() == theirs.read_bytes()
+
+
+def test_locks_body_and_keys_change_through_edits(crouch):
+    doc = m.Document.open(crouch)
+    doc.rename_lock("left foot", "left planted")
+    doc.set_lock_weight("left planted", 2.0)
+    assert doc.locks[0]["name"] == "left planted"
+    with pytest.raises(m.LimitError, match="weight"):
+        doc.set_lock_weight("left planted", float("nan"))
+    assert doc.body is None
+    doc.set_body(62.0, female=True)
+    assert doc.body == (62.0, "female")
+    with pytest.raises(m.LimitError):
+        doc.set_body(-1.0)
+    assert doc.body == (62.0, "female")
+    doc.show_sequence("crouch")
+    doc.move_key(24, 30)
+    assert doc.keys("crouch") == [0, 30]
+    assert doc.physics_check("crouch")["mass_kg"] == 62.0

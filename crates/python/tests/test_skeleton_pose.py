@@ -69,7 +69,7 @@ def test_forward_agrees_with_marionette_fk(humanoid, tmp_path):
     pose.root = [0.05, 0.02, -0.1]
     path = tmp_path / "pose.ron"
     pose.save(path)
-    assert m.Pose.load(humanoid, path) == pose
+    assert m.FigurePose.load(humanoid, path) == pose
     frame = humanoid.forward(pose)
     expected = marionette_json("fk", HUMANOID, "--pose", path)
     assert frame.joints.shape == (22, 3)

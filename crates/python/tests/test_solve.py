@@ -48,7 +48,7 @@ def test_goals_of_every_kind_resolve_and_solve(humanoid):
     every_kind = [
         m.Position("left fingertips", [0.3, 1.2, 0.3]),
         m.Orientation("head", [0.0, 20.0, 0.0]),
-        m.goals.Pose("left toe tip", [0.1, 0.0, 0.1], [0.0, 0.0, 0.0], weight=2.0),
+        m.Pose("left toe tip", [0.1, 0.0, 0.1], [0.0, 0.0, 0.0], weight=2.0),
         m.Aim("head top", [0.0, 1.0, 0.0], [0.0, 3.0, 1.0]),
         m.Plane("right fingertips", [0.0, 1.0, 0.0], [0.0, 1.0, 0.0]),
         m.Line("right toe tip", [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
@@ -64,6 +64,14 @@ def test_goals_of_every_kind_resolve_and_solve(humanoid):
         solution = m.solve(humanoid, pose, [goal], "dls", move_root=True, max_iterations=500)
         assert len(solution.goals) == 1
         assert all(np.isfinite(solution.pose.q))
+
+
+def test_the_goals_are_at_the_top_level_as_the_files_name_them():
+    for kind in ["Position", "Orientation", "Pose", "Aim", "Plane", "Line", "Point", "Coincide",
+                 "CenterOfMass"]:
+        assert getattr(m, kind) is getattr(m.goals, kind)
+    assert m.Pose("left heel", [0, 0, 0], [0, 0, 0]).kind == "Pose"
+    assert isinstance(m.Skeleton.load(HUMANOID).rest_pose(), m.FigurePose)
 
 
 def test_an_unmet_goal_says_why(humanoid):

@@ -20,7 +20,7 @@ from ._marionette import (
     GoalResult,
     Joint,
     LimitError,
-    Pose,
+    FigurePose,
     Retargeted,
     Site,
     Skeleton,
@@ -32,7 +32,7 @@ from ._marionette import (
     solve,
 )
 from . import goals
-from .goals import Aim, CenterOfMass, Coincide, Line, Orientation, Plane, Point, Position
+from .goals import Aim, CenterOfMass, Coincide, Line, Orientation, Plane, Point, Pose, Position
 
 __all__ = [
     "Aim",
@@ -44,6 +44,7 @@ __all__ = [
     "Document",
     "Dof",
     "Error",
+    "FigurePose",
     "FileError",
     "Frame",
     "Goal",

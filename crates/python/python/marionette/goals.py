@@ -1,8 +1,8 @@
 """Goals of every kind the problem and document files know, named as the files name them.
 
-``marionette.goals.Pose`` is the goal that holds a site's whole pose (a planted foot); the
-package's top-level ``marionette.Pose`` is a figure's pose, so this one goal is reached through
-this module. Targets are in metres, orientations in degrees (Euler angles as the files write
+``Pose`` is the goal that holds a site's whole pose (a planted foot); a figure's pose (what
+``skeleton.rest_pose()`` and ``document.pose`` give) is a ``marionette.FigurePose``. Every goal
+is also at the package's top level (``marionette.Position``, ``marionette.Pose``, …). Targets are in metres, orientations in degrees (Euler angles as the files write
 them). Every goal takes ``weight`` (default 1) and ``priority`` (0 highest) as keywords.
 """
 
