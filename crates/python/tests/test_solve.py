@@ -112,3 +112,16 @@ def test_a_solve_agrees_with_marionette_solve(tmp_path):
         assert got.converged == expected["converged"]
         for joint, values in expected["pose"]["joints"].items():
             np.testing.assert_allclose(got.pose[joint], values, rtol=0, atol=1e-9)
+
+
+def test_soch_s_extended_jacobian_solves_the_planar_chain():
+    planar = m.Skeleton.load(REPO / "skeletons" / "planar6.ron")
+    posed = planar.rest_pose()
+    for k, joint in enumerate(posed.keys()):
+        posed[joint] = [10.0 + 5.0 * k]
+    target = planar.forward(posed).sites["tip"].tolist()
+    solution = m.solve(planar, planar.rest_pose(), [m.Position("tip", target)], "extended")
+    assert solution.solver == "extended"
+    assert solution.converged, solution.why
+    reached = planar.forward(solution.pose).sites["tip"]
+    assert np.linalg.norm(reached - target) <= 1e-4
