@@ -16,6 +16,7 @@ mod physics;
 mod pose;
 mod skeleton;
 mod solve;
+mod stage;
 
 use pyo3::prelude::*;
 

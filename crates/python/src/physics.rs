@@ -64,6 +64,33 @@ impl PyCapture {
 
 #[pymethods]
 impl PyDocument {
+    /// The edited figure's body as the physics assistant weighs it: (mass in kg, "male" or
+    /// "female"); None when the document gives none (75 kg, male).
+    #[getter]
+    fn body(&self) -> Option<(f64, &'static str)> {
+        self.doc().body().map(|b| {
+            let sex = match b.sex {
+                marionette_document::BodySex::Female => "female",
+                marionette_document::BodySex::Male => "male",
+            };
+            (b.mass, sex)
+        })
+    }
+
+    /// Sets the edited figure's body: its total mass (kg) and de Leva's column.
+    #[pyo3(signature = (mass, female = false))]
+    fn set_body(&self, mass: f64, female: bool) -> PyResult<()> {
+        let body = marionette_document::Body {
+            mass,
+            sex: if female {
+                marionette_document::BodySex::Female
+            } else {
+                marionette_document::BodySex::Male
+            },
+        };
+        self.apply(Edit::SetBody(Some(body))).map(|_| ())
+    }
+
     /// The physics assistant's check of `sequence` of `figure` (default: the edited one), baked
     /// with its locks held: what `marionette physics check --json` prints, as a dict.
     #[pyo3(signature = (sequence, figure = None, mass = None, female = false))]

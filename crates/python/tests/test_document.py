@@ -170,3 +170,32 @@ def test_locks_body_and_keys_change_through_edits(crouch):
     doc.move_key(24, 30)
     assert doc.keys("crouch") == [0, 30]
     assert doc.physics_check("crouch")["mass_kg"] == 62.0
+
+
+def test_a_stage_is_built_by_its_edits(crouch, tmp_path):
+    doc = m.Document.open(crouch)
+    doc.add_figure("partner", HUMANOID, at=[1.0, 0.0], facing=180.0)
+    assert doc.figures == ["humanoid", "partner"]
+    doc.add_prop("ball", sphere=0.11, at=[0.5, 1.0, 0.3], mass=0.45)
+    assert doc.props["ball"]["mass_kg"] == 0.45
+    with pytest.raises(m.Error, match="one shape"):
+        doc.add_prop("crate", size=[0.5, 0.5, 0.5], sphere=0.2)
+    with pytest.raises(m.LimitError, match="sphere"):
+        doc.add_prop("dot", sphere=0.0)
+    with pytest.raises(m.LimitError):
+        doc.place_figure("partner", [float("nan"), 0.0])
+    doc.place_prop("ball", [0.4, 1.1, 0.3])
+    assert doc.props["ball"]["position"] == [0.4, 1.1, 0.3]
+    doc.rename_figure("partner", "B")
+    doc.lock_between(("humanoid", "right fingertips"), ("B", "right fingertips"))
+    assert len(doc.links) == 1
+    doc.remove_link(doc.links[0])
+    doc.remove_prop("ball")
+    assert doc.figures == ["humanoid", "B"] and "ball" not in doc.props and doc.links == []
+    out = tmp_path / "stage.marionette.ron"
+    doc.save(out)
+    again = m.Document.open(out)
+    assert again.figures == ["humanoid", "B"]
+    assert again.bake("crouch", figure="humanoid").joints_world.shape[0] == 25
+    with pytest.raises(m.Error):
+        doc.remove_figure("nobody")
