@@ -16,7 +16,7 @@ use marionette_interchange::retarget::{RetargetMap, retarget_imported};
 use marionette_skeleton::Pose;
 use pyo3::prelude::*;
 
-use crate::document::{PyDocument, edit_error, shown_file};
+use crate::document::{PyDocument, edit_error};
 use crate::errors::{error, file_error, finite, limit_error};
 use crate::skeleton::PySkeleton;
 
@@ -308,25 +308,13 @@ pub fn cleanup(
             marionette_editing::stage::StageEdit::SelectFigure(name),
         ))?;
     }
-    let mut doc = document.doc();
-    let index = doc
-        .sequences()
-        .iter()
-        .position(|s| s.name == sequence)
-        .ok_or_else(|| {
-            error(format!(
-                "{}: {}",
-                shown_file(&doc),
-                marionette_interchange::stage::document_export::no_sequence(
-                    doc.sequences(),
-                    sequence
-                )
-            ))
-        })?;
+    let index = document.sequence_index_of(sequence)?;
     let points = sites.unwrap_or_default();
-    let doc_ref: &mut Document = &mut doc;
+    // The document is locked inside the work without the interpreter's lock, never across
+    // taking that lock back: a thread waiting for the document while holding it cannot then
+    // block this one.
     let (cleaned, micros) = py
-        .detach(|| clean(doc_ref, index, points))
+        .detach(|| clean(&mut document.doc(), index, points))
         .map_err(edit_error)?;
     json_to_python(py, &cleaned.report_json(sequence, micros))
 }

@@ -174,9 +174,8 @@ impl PyDocument {
             body: settings.unwrap_or_else(|| mass_settings(self.doc().body())),
         };
         let ghost = {
-            let doc = self.doc();
-            let doc_ref = &*doc;
-            py.detach(|| doc_ref.physics_ghost(request))
+            // Locked inside the work without the interpreter's lock (see `cleanup`).
+            py.detach(|| self.doc().physics_ghost(request))
                 .map_err(|e| error(format!("{file}: \"{sequence}\": {e}")))?
         };
         let said = ghost.said();

@@ -73,3 +73,16 @@ def test_a_capture_becomes_a_document_of_its_own(tmp_path):
     assert len(baked.frames) == 2752
     with pytest.raises(m.FileError, match="nowhere"):
         capture.to_document(tmp_path / "nowhere" / "cmu.skeleton.ron")
+
+
+def test_a_document_read_while_another_thread_cleans_it_does_not_deadlock():
+    doc = m.retarget(m.read_capture(CMU, scale=0.056, every=4), m.Skeleton.load(HUMANOID)).document
+    reports = []
+    worker = threading.Thread(target=lambda: reports.append(m.cleanup(doc, "01_01")))
+    worker.start()
+    reads = 0
+    while worker.is_alive() and reads < 100_000:
+        assert doc.sequences == ["01_01"]
+        reads += 1
+    worker.join(timeout=300)
+    assert not worker.is_alive() and reports[0]["contacts"]
