@@ -291,6 +291,31 @@ pub fn resolve(
     skeleton: &Skeleton,
     file: &ProblemFile,
 ) -> Result<(Chain, Vec<Goal>), Vec<ProblemDefect>> {
+    let what = Moving {
+        base: file.base.as_deref(),
+        move_root: file.move_root,
+        frozen: &file.frozen,
+    };
+    resolve_goals(skeleton, file.goals.iter(), what)
+}
+
+/// What moves in a solve, as a problem file says it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Moving<'a> {
+    /// Only DOFs between this joint and the goals' joints move (`None`: every DOF).
+    pub base: Option<&'a str>,
+    /// Whether the root translation moves.
+    pub move_root: bool,
+    /// Joints that must not move.
+    pub frozen: &'a [String],
+}
+
+/// [`resolve`] of goals held anywhere (a problem file's, a script's), without copying them.
+pub fn resolve_goals<'g>(
+    skeleton: &Skeleton,
+    goals: impl ExactSizeIterator<Item = &'g GoalDef>,
+    what: Moving<'_>,
+) -> Result<(Chain, Vec<Goal>), Vec<ProblemDefect>> {
     let mut defects = Vec::new();
     let skel_name = skeleton.name().to_owned();
     let joint = |field: &'static str, name: &str, defects: &mut Vec<ProblemDefect>| {
@@ -304,20 +329,18 @@ pub fn resolve(
         }
         j
     };
-    let base = file
-        .base
-        .as_deref()
-        .and_then(|b| joint("base", b, &mut defects));
-    let frozen: Vec<JointId> = file
+    let base = what.base.and_then(|b| joint("base", b, &mut defects));
+    let frozen: Vec<JointId> = what
         .frozen
         .iter()
         .filter_map(|f| joint("frozen", f, &mut defects))
         .collect();
-    if file.goals.is_empty() {
+    if goals.len() == 0 {
         defects.push(ProblemDefect::NoGoals);
     }
-    let mut goals = Vec::with_capacity(file.goals.len());
-    for (index, def) in file.goals.iter().enumerate() {
+    let defs = goals;
+    let mut goals = Vec::with_capacity(defs.len());
+    for (index, def) in defs.enumerate() {
         if let Some(goal) = resolve_goal(skeleton, index, def, &mut defects) {
             goals.push(goal);
         }
@@ -350,7 +373,7 @@ pub fn resolve(
             chain
         }
     };
-    if file.move_root {
+    if what.move_root {
         chain = chain.with_root();
     }
     chain = chain.without_joints(skeleton, &frozen);

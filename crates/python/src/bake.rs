@@ -120,7 +120,7 @@ fn bake_figure(source: &BakeSource, sequence: &str, threads: usize) -> Result<Ba
 }
 
 /// The index of figure `name` (None: the edited one) of `stage`, or why not.
-fn figure_index(doc: &PyDocument, stage: &Stage, name: Option<&str>) -> PyResult<usize> {
+pub fn figure_index(doc: &PyDocument, stage: &Stage, name: Option<&str>) -> PyResult<usize> {
     match name {
         None => Ok(doc.doc().active_figure()),
         Some(name) => stage.figure_index(name).ok_or_else(|| {

@@ -10,6 +10,7 @@ use marionette_editing::physics_view::mass_settings;
 use marionette_physics::{MassSettings, Sex};
 use pyo3::prelude::*;
 
+use crate::bake::figure_index;
 use crate::capture::{PyCapture, json_to_python};
 use crate::document::{PyDocument, shown_file};
 use crate::errors::{error, finite, limit_error};
@@ -105,15 +106,7 @@ impl PyDocument {
         let settings = body(mass, female)?;
         let stage = self.doc().to_stage();
         let file = shown_file(&self.doc());
-        let index = match figure {
-            None => self.doc().active_figure(),
-            Some(name) => stage.figure_index(name).ok_or_else(|| {
-                error(format!(
-                    "{file}: no figure \"{name}\" on the stage (figures: {})",
-                    stage.figure_list()
-                ))
-            })?,
-        };
+        let index = figure_index(self, &stage, figure)?;
         let take = py.detach(|| CheckTake::of_document(&stage, index, sequence));
         check_take(py, take, settings, &file)
     }

@@ -1,11 +1,11 @@
 //! `marionette.solve`: one IK solve of a pose towards goals by any of the solvers, as
 //! `marionette solve` runs a problem file (the same resolution of names into a chain and goals,
-//! [`marionette_ik::problem::resolve`]), the interpreter's lock released while it runs.
+//! [`marionette_ik::problem::resolve_goals`]), the interpreter's lock released while it runs.
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use marionette_ik::problem::{ProblemDefect, ProblemFile, resolve};
+use marionette_ik::problem::{Moving, resolve_goals};
 use marionette_ik::{Goal, Settings, Shortfall, SolverKind, SolverOptions, System, solve};
 use marionette_skeleton::{Chain, Skeleton};
 use pyo3::prelude::*;
@@ -103,6 +103,11 @@ pub struct Prepared {
     bend_hints: f64,
 }
 
+/// A solve's tolerance when not given (metres or radians), as `marionette solve`'s.
+const TOLERANCE: f64 = 1e-4;
+/// A solve's updates at most when not given, as `marionette solve`'s.
+const MAX_ITERATIONS: usize = 200;
+
 /// The settings of a solve besides its skeleton, pose and goals.
 pub struct SolveOptions<'a> {
     /// Solver name.
@@ -161,21 +166,13 @@ pub fn prepare(
     if let Some(s) = options.swivel {
         finite(s, "swivel")?;
     }
-    let (chain, resolved) = if options.base.is_none() && options.frozen.is_empty() {
-        // The common case without a copy of the goals: the whole skeleton moves, as
-        // `resolve` makes it.
-        resolve_whole(&skeleton.inner, goals, options.move_root)?
-    } else {
-        let file = ProblemFile {
-            skeleton: String::new(),
-            start: None,
-            base: options.base,
-            move_root: options.move_root,
-            frozen: options.frozen,
-            goals: goals.iter().map(|g| g.def.clone()).collect(),
-        };
-        resolve(&skeleton.inner, &file).map_err(|d| goal_defect_error(&d))?
+    let what = Moving {
+        base: options.base.as_deref(),
+        move_root: options.move_root,
+        frozen: &options.frozen,
     };
+    let (chain, resolved) = resolve_goals(&skeleton.inner, goals.iter().map(|g| &g.def), what)
+        .map_err(|d| goal_defect_error(&d))?;
     Ok(Prepared {
         skeleton: skeleton.inner.clone(),
         chain,
@@ -192,34 +189,6 @@ pub fn prepare(
         },
         bend_hints: options.bend_hints,
     })
-}
-
-/// [`resolve`] of goals with no base and no frozen joints: each goal resolved in turn, the
-/// whole skeleton's chain (with the root's translation when `move_root`).
-fn resolve_whole(
-    skeleton: &Skeleton,
-    goals: &[PyRef<'_, PyGoal>],
-    move_root: bool,
-) -> PyResult<(Chain, Vec<Goal>)> {
-    if goals.is_empty() {
-        return Err(goal_defect_error(&[ProblemDefect::NoGoals]));
-    }
-    let mut defects = Vec::new();
-    let mut resolved = Vec::with_capacity(goals.len());
-    for (index, goal) in goals.iter().enumerate() {
-        match goal.def.resolve(skeleton, index) {
-            Ok(g) => resolved.push(g),
-            Err(mut d) => defects.append(&mut d),
-        }
-    }
-    if !defects.is_empty() {
-        return Err(goal_defect_error(&defects));
-    }
-    let chain = Chain::whole(skeleton, move_root);
-    if chain.is_empty() {
-        return Err(goal_defect_error(&[ProblemDefect::EmptyChain]));
-    }
-    Ok((chain, resolved))
 }
 
 /// The solve itself, as `marionette solve` runs it: (the pose reached, the report, µs).
@@ -253,8 +222,8 @@ fn dof_names(skeleton: &Skeleton, dofs: &[marionette_skeleton::DofId]) -> Vec<(S
 /// LimitError for a NaN or infinite target; an unmet goal is not an error: see `.goals` and
 /// `.why`.
 #[pyfunction(name = "solve")]
-#[pyo3(signature = (skeleton, pose, goals, solver = "dls", *, tolerance = 1e-4,
-                    max_iterations = 200, base = None, move_root = false, frozen = Vec::new(),
+#[pyo3(signature = (skeleton, pose, goals, solver = "dls", *, tolerance = TOLERANCE,
+                    max_iterations = MAX_ITERATIONS, base = None, move_root = false, frozen = Vec::new(),
                     damping = None, swivel = None, bend_hints = 0.0))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub fn py_solve(
@@ -337,8 +306,8 @@ pub fn solve_in_rust(
 ) -> PyResult<f64> {
     let options = SolveOptions {
         solver,
-        tolerance: 1e-4,
-        max_iterations: 200,
+        tolerance: TOLERANCE,
+        max_iterations: MAX_ITERATIONS,
         base: None,
         move_root: false,
         frozen: Vec::new(),

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import marionette as m
-from conftest import DATA, HUMANOID, REPO, marionette
+from conftest import HUMANOID, REPO, marionette
 
 
 def saved_text(doc, tmp_path, name="now.marionette.ron"):
@@ -134,7 +134,7 @@ def test_an_export_is_byte_identical_to_the_command_s(crouch, tmp_path, extensio
 
 
 def test_a_stage_exports_and_bakes_with_its_props(tmp_path):
-    text = (DATA / "two-dancers.marionette.ron").read_text()
+    text = (REPO / "crates" / "motion" / "tests" / "data" / "two-dancers.marionette.ron").read_text()
     stage_file = tmp_path / "two.marionette.ron"
     stage_file.write_text(text.replace('"../../../../skeletons/', f'"{REPO}/skeletons/'))
     doc = m.Document.open(stage_file)

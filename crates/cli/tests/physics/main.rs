@@ -35,6 +35,16 @@ fn flagged_json(args: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).expect("one JSON object")
 }
 
+/// `command` with `args` exits 1 with a message holding `expected`, and no panic.
+fn refused(command: &[&str], args: &[&str], expected: &str) {
+    let all: Vec<&str> = command.iter().chain(args).copied().collect();
+    let o = marionette(&all);
+    assert_eq!(o.status.code(), Some(1), "{args:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(expected), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 fn number(v: &Value) -> f64 {
     v.as_f64().expect("a number")
 }
@@ -99,13 +109,7 @@ fn a_figure_without_roles_and_bad_input_are_said_so() {
         (vec![pose.to_str().expect("path")], "not a figure"),
         (vec!["no-such-file.ron"], "no-such-file.ron"),
     ] {
-        let mut all = vec!["physics", "masses"];
-        all.extend(&args);
-        let o = marionette(&all);
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(expected), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
+        refused(&["physics", "masses"], &args, expected);
     }
 }
 
@@ -188,13 +192,7 @@ fn check_refuses_what_it_cannot_read_naming_it() {
         ),
         (vec!["missing.bvh"], "missing.bvh"),
     ] {
-        let mut all = vec!["physics", "check"];
-        all.extend(&args);
-        let o = marionette(&all);
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(expected), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
+        refused(&["physics", "check"], &args, expected);
     }
 }
 
