@@ -376,7 +376,9 @@ pub fn resolve_goals<'g>(
     if what.move_root {
         chain = chain.with_root();
     }
-    chain = chain.without_joints(skeleton, &frozen);
+    if !frozen.is_empty() {
+        chain = chain.without_joints(skeleton, &frozen);
+    }
     if defects.is_empty() && chain.is_empty() {
         defects.push(ProblemDefect::EmptyChain);
     }
