@@ -265,7 +265,8 @@ impl Document {
 
     /// A capture read imported: its skeleton written beside it (`NAME.skeleton.ron`), a new
     /// unsaved document with one sequence keyed on every frame, shown.
-    fn capture_document(capture: Capture) -> Result<ImportedCapture, OpenError> {
+    fn capture_document(mut capture: Capture) -> Result<ImportedCapture, OpenError> {
+        crate::weighed_character::weigh_capture(&mut capture);
         let path = capture.path.as_path();
         let skeleton_path = path.with_file_name(format!("{}.skeleton.ron", capture.name));
         write_skeleton(&skeleton_path, &capture.imported.skeleton_file)?;

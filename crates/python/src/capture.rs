@@ -71,10 +71,13 @@ impl PyCapture {
 
     /// The capture as a figure of its own, as `marionette import` and the editor's import make
     /// it: its skeleton written to `skeleton_path` (RON), and a new unsaved document on that
-    /// skeleton at the take's first frame, holding the take as one sequence. Raises FileError
-    /// when the skeleton cannot be written.
+    /// skeleton at the take's first frame, holding the take as one sequence. The skeleton's
+    /// joints weigh de Leva's segments by humanoid role (75 kg, male), or 1 kg each when it has
+    /// no roles. Raises FileError when the skeleton cannot be written.
     fn to_document(&self, skeleton_path: PathBuf) -> PyResult<PyDocument> {
-        let imported = &self.inner.imported;
+        let mut capture = Capture::clone(&self.inner);
+        marionette_editing::weighed_character::weigh_capture(&mut capture);
+        let imported = &capture.imported;
         let text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
             .map_err(|e| file_error(format!("{}: {e}", skeleton_path.display())))?;
         marionette_skeleton::ron_io::write_atomically(&skeleton_path, &text)

@@ -67,7 +67,11 @@ def test_a_capture_becomes_a_document_of_its_own(tmp_path):
     doc = capture.to_document(tmp_path / "cmu.skeleton.ron")
     assert doc.sequences == ["01_01"]
     assert len(doc.keys("01_01")) == len(range(0, 2752, 4)) + (2751 % 4 != 0)
-    assert m.Skeleton.load(tmp_path / "cmu.skeleton.ron").joint_names == capture.skeleton.joint_names
+    written = m.Skeleton.load(tmp_path / "cmu.skeleton.ron")
+    assert written.joint_names == capture.skeleton.joint_names
+    # Its joints weigh de Leva's 75 kg (the capture as read gives each joint 1 kg).
+    assert capture.skeleton.mass == pytest.approx(len(capture.skeleton.joint_names))
+    assert written.mass == pytest.approx(75.0)
     doc.save(tmp_path / "cmu.marionette.ron")
     baked = m.Document.open(tmp_path / "cmu.marionette.ron").bake("01_01")
     assert len(baked.frames) == 2752

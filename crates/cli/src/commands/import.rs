@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use marionette_document::DocumentFile;
-use marionette_editing::weighed_character::import_weighed;
+use marionette_editing::weighed_character::{import_weighed, weigh_capture};
 use marionette_editing::{Document, Edit};
 use marionette_interchange::capture::{Capture, CaptureOptions, CaptureScale, read_take};
 use marionette_interchange::character::{Character, CharacterImport};
@@ -92,7 +92,7 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode, String> {
 }
 
 /// A capture (BVH, or an FBX take): its skeleton and a document with one sequence.
-fn import_capture(args: &ImportArgs, capture: Capture) -> Result<ExitCode, String> {
+fn import_capture(args: &ImportArgs, mut capture: Capture) -> Result<ExitCode, String> {
     let file = args.file.display();
     if let Some((takes, take)) = &capture.takes {
         outln!(
@@ -106,6 +106,7 @@ fn import_capture(args: &ImportArgs, capture: Capture) -> Result<ExitCode, Strin
             capture.extra_rows, capture.frames
         );
     }
+    let masses = weigh_capture(&mut capture);
     let imported = &capture.imported;
     let skeleton_text = marionette_skeleton::ron_io::to_pretty("Skeleton", &imported.skeleton_file)
         .map_err(|e| format!("{file}: cannot write the skeleton: {e}"))?;
@@ -132,6 +133,7 @@ fn import_capture(args: &ImportArgs, capture: Capture) -> Result<ExitCode, Strin
         args.skeleton_out.display(),
         args.doc_out.display()
     );
+    outln!("  {masses}");
     Ok(ExitCode::SUCCESS)
 }
 

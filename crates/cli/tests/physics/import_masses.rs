@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{json, marionette, repo};
+use super::{capture, json, marionette, repo};
 
 fn import(file: &str, dir: &Path) -> (PathBuf, String) {
     let skeleton = dir.join("figure.skeleton.ron");
@@ -77,6 +77,65 @@ fn an_imported_character_weighs_as_de_leva_says_in_its_own_skeleton() {
         .map(|(_, m)| m)
         .sum();
     // de Leva's male thigh, shank and foot: 14.16 + 4.33 + 1.37 % a side.
+    let de_leva = 2.0 * (14.16 + 4.33 + 1.37) / 100.0 * 75.0;
+    assert!(
+        (legs - de_leva).abs() < 1e-6,
+        "legs {legs} kg, de Leva {de_leva} kg"
+    );
+}
+
+/// A capture made a document (`marionette import take.bvh`) weighs as de Leva says too, where
+/// its joints had a kilogram each: the file's masses total 75 kg, the legs (CMU's hip, knee,
+/// ankle and toe joints of both sides, by the test's own reading of the file) weigh de Leva's
+/// share, and `fk`'s centre of mass is the physics assistant's.
+#[test]
+fn an_imported_capture_weighs_as_de_leva_says_in_its_own_skeleton() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let skeleton = dir.path().join("take.skeleton.ron");
+    let o = marionette(&[
+        "import",
+        &capture("01_01.bvh"),
+        "--scale",
+        "0.05644",
+        "--every",
+        "50",
+        "--skeleton-out",
+        skeleton.to_str().expect("path"),
+        "--doc-out",
+        dir.path()
+            .join("take.marionette.ron")
+            .to_str()
+            .expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("masses: de Leva's segments"), "{said}");
+    let path = skeleton.to_str().expect("path");
+    let (masses, fk) = (
+        json(&["physics", "masses", path, "--json"]),
+        json(&["fk", path, "--json"]),
+    );
+    for axis in 0..3 {
+        let (a, b) = (
+            masses["com"][axis].as_f64().expect("com"),
+            fk["com"][axis].as_f64().expect("com"),
+        );
+        assert!((a - b).abs() < 1e-9, "axis {axis}: {a} vs {b}");
+    }
+    let joints = file_masses(&skeleton);
+    let total: f64 = joints.iter().map(|(_, m)| m).sum();
+    assert!((total - 75.0).abs() < 1e-9, "{total} kg");
+    // CMU's legs: (Left|Right)(UpLeg|Leg|Foot|ToeBase).
+    let legs: f64 = joints
+        .iter()
+        .filter(|(n, _)| {
+            (n.starts_with("Left") || n.starts_with("Right"))
+                && ["UpLeg", "Leg", "Foot", "ToeBase"]
+                    .iter()
+                    .any(|part| n.ends_with(part))
+        })
+        .map(|(_, m)| m)
+        .sum();
     let de_leva = 2.0 * (14.16 + 4.33 + 1.37) / 100.0 * 75.0;
     assert!(
         (legs - de_leva).abs() < 1e-6,
