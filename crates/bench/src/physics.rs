@@ -57,7 +57,15 @@ pub fn table(runs: usize) -> Table {
     let span = (229, 288);
     let fix_with = |options: FixOptions| {
         best_ms(runs, || {
-            fix(skeleton, &model, &poses_owned, sequence.fps, span, &options)
+            fix(
+                skeleton,
+                &model,
+                &poses_owned,
+                sequence.fps,
+                span,
+                &options,
+                &[],
+            )
         })
     };
     let (fix_ms, fixed) = fix_with(FixOptions {

@@ -19,7 +19,9 @@ use marionette_skeleton::Fk;
 
 use crate::Document;
 use crate::ghost_standing::balanced;
+use crate::physics_carried::carried_props;
 use crate::physics_view::{PhysicsView, Take};
+use marionette_physics::track::Carried;
 
 /// What the ghost is asked to fix, over which frames of the shown sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,6 +122,9 @@ pub enum GhostError {
     /// The fix itself refused (an apex too low, a mark outside the span).
     #[error(transparent)]
     Fix(#[from] FixError),
+    /// The stage (whose props the figure carries) could not be baked.
+    #[error("the props the figure carries could not be placed: {0}")]
+    Stage(String),
 }
 
 /// A flight made physical, not yet in the sequence.
@@ -352,6 +357,7 @@ impl Document {
                 .map(|&m| usize::try_from(m - first).unwrap_or(usize::MAX))
                 .collect(),
         };
+        let carried = self.carried_in_take(take)?;
         let fixed = fix(
             &self.skeleton,
             take.model,
@@ -359,6 +365,7 @@ impl Document {
             take.fps,
             (from, to),
             &options,
+            &carried,
         )?;
         let held = fixed.momentum.as_ref();
         Ok(Made {
@@ -371,6 +378,23 @@ impl Document {
             poses: fixed.poses,
             ..Made::default()
         })
+    }
+}
+
+impl Document {
+    /// The props the edited figure carries in the shown sequence (a stage's cue gripping them),
+    /// where the stage's bake puts them on each frame of `take`; none off a stage.
+    fn carried_in_take(&self, take: &Take) -> Result<Vec<Carried>, GhostError> {
+        let Some(shown) = self.shown_name().filter(|_| !self.cues().is_empty()) else {
+            return Ok(Vec::new());
+        };
+        let stage = self.to_stage();
+        let frames = (take.first, take.poses.len());
+        Ok(carried_props(&stage, self.active_figure(), shown, frames)
+            .map_err(GhostError::Stage)?
+            .into_iter()
+            .map(|p| p.carried)
+            .collect())
     }
 }
 

@@ -4,15 +4,19 @@
 //! (the frame before the span) to where it is at landing (the frame after). The root's
 //! translation moves the centre of mass one for one, so the parabola is met exactly. With an
 //! apex, the flight first lasts the time that height needs, √(2h_up/g) + √(2h_down/g) (whole
-//! frames), the take's poses spread over it.
+//! frames), the take's poses spread over it. A prop the figure carries through the flight
+//! (a gripped mass, [`Carried`]) flies with it: the parabola is the centre of mass of the
+//! figure and what it holds, which the root's translation moves one for one as well, the
+//! prop riding on the hand.
 
 use marionette_skeleton::angles::wrap_angle;
 use marionette_skeleton::{Fk, ROOT_STATE_LEN, Skeleton};
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
 use crate::flight::G;
 use crate::masses::MassModel;
 use crate::momentum::{HeldMomentum, hold_momentum};
+use crate::track::Carried;
 
 /// Why a span cannot be fixed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -81,7 +85,9 @@ pub struct Fixed {
 /// `fps`): the take's poses (spread over the new flight time when an apex is given, in metres
 /// above the take-off's centre of mass), their roots turned to hold the angular momentum when
 /// asked, then moved so that the centre of mass is on the parabola under [`G`] from take-off
-/// (`from - 1`) to landing (`to + 1`), and straight across between them, when asked.
+/// (`from - 1`) to landing (`to + 1`), and straight across between them, when asked. The
+/// centre of mass is the figure's with the masses of `carried` it holds (their places on the
+/// take's frames, in the figure's frame): a prop moves with the root as the hand gripping it.
 pub fn fix(
     skeleton: &Skeleton,
     model: &MassModel,
@@ -89,6 +95,7 @@ pub fn fix(
     fps: f64,
     (from, to): (usize, usize),
     options: &FixOptions,
+    carried: &[Carried],
 ) -> Result<Fixed, FixError> {
     let outside = || FixError::Outside {
         from: from as i64,
@@ -103,11 +110,21 @@ pub fn fix(
         return Err(FixError::Mark { mark: mark as i64 });
     }
     let mut fk = Fk::new(skeleton);
-    let mut com_of = |q: &[f64]| {
+    let root = skeleton.root();
+    // The figure's centre of mass in pose `q` and where its root is (position, rotation).
+    let mut body_of = |q: &[f64]| {
         fk.update_transforms(skeleton, q);
-        model.center_of_mass(&fk)
+        Body {
+            com: model.center_of_mass(&fk),
+            root: (fk.joint_position(root), *fk.joint_rotation(root)),
+        }
     };
-    let (start, end) = (com_of(&poses[from - 1]), com_of(&poses[to + 1]));
+    let loads = Loads {
+        mass: model.total,
+        carried,
+    };
+    let start = loads.com(&body_of(&poses[from - 1]), &loads.at(from - 1, 0.0));
+    let end = loads.com(&body_of(&poses[to + 1]), &loads.at(to + 1, 0.0));
     let old = to + 2 - from; // intervals from take-off to landing
     let intervals = match options.apex {
         None => old,
@@ -124,17 +141,31 @@ pub fn fix(
     let mut flight: Vec<Vec<f64>> = (0..=intervals)
         .map(|k| resampled(skeleton, poses, from - 1, k as f64 / scale))
         .collect();
+    // What the figure holds on each frame of the flight, where the take has it.
+    let mut held: Vec<Vec<(f64, Vector3<f64>)>> = (0..=intervals)
+        .map(|k| {
+            let at = k as f64 / scale;
+            loads.at(from - 1 + at.floor() as usize, at.fract())
+        })
+        .collect();
     let mut momentum = None;
     if options.momentum {
         let marks: Vec<usize> = (options.marks.iter())
             .map(|&m| ((m + 1 - from) as f64 * scale).round() as usize)
             .collect();
-        let mut held = hold_momentum(skeleton, model, &flight, fps, &marks);
-        flight.splice(1..intervals, held.poses.drain(..));
-        for (mark, of) in held.marks.iter_mut().zip(&options.marks) {
+        let mut kept = hold_momentum(skeleton, model, &flight, fps, &marks);
+        // The props turn and move with the root, as the hand holding them does.
+        for (k, q) in kept.poses.iter().enumerate() {
+            let (was, is) = (body_of(&flight[k + 1]).root, body_of(q).root);
+            for (_, p) in &mut held[k + 1] {
+                *p = is.1 * was.1.transpose() * (*p - was.0) + is.0;
+            }
+        }
+        flight.splice(1..intervals, kept.poses.drain(..));
+        for (mark, of) in kept.marks.iter_mut().zip(&options.marks) {
             mark.0 = *of;
         }
-        momentum = Some(held);
+        momentum = Some(kept);
     }
     let mut poses: Vec<Vec<f64>> = flight[1..intervals].to_vec();
     if options.ballistic || options.apex.is_some() {
@@ -150,13 +181,50 @@ pub fn fix(
                 start.y + rise * t - G * t * t / 2.0,
                 start.z + (end.z - start.z) * u,
             );
-            let moved = wanted - com_of(q);
+            let moved = wanted - loads.com(&body_of(q), &held[k]);
             for (axis, v) in moved.iter().enumerate() {
                 q[axis] += v;
             }
         }
     }
     Ok(Fixed { poses, momentum })
+}
+
+/// Where a pose puts the figure: its centre of mass, and its root's position and rotation.
+struct Body {
+    com: Vector3<f64>,
+    root: (Vector3<f64>, Matrix3<f64>),
+}
+
+/// The figure's mass and the masses it may carry.
+struct Loads<'a> {
+    mass: f64,
+    carried: &'a [Carried],
+}
+
+impl Loads<'_> {
+    /// The masses held on take frame `f` (and where), `u` of the way to frame `f + 1`.
+    fn at(&self, f: usize, u: f64) -> Vec<(f64, Vector3<f64>)> {
+        self.carried
+            .iter()
+            .filter(|c| c.held.get(f).copied().unwrap_or(false))
+            .filter_map(|c| {
+                let a = c.at.get(f)?;
+                let b = c.at.get(f + 1).unwrap_or(a);
+                Some((c.mass, a + (b - a) * u))
+            })
+            .collect()
+    }
+
+    /// The centre of mass of the figure at `body` and the masses `held`.
+    fn com(&self, body: &Body, held: &[(f64, Vector3<f64>)]) -> Vector3<f64> {
+        let (moment, mass) = held
+            .iter()
+            .fold((body.com * self.mass, self.mass), |(m, total), (kg, p)| {
+                (m + p * *kg, total + kg)
+            });
+        moment / mass
+    }
 }
 
 /// The pose `at` frames after `base`, blended linearly between its two nearest frames (an
