@@ -53,35 +53,12 @@ fn an_imported_character_weighs_as_de_leva_says_in_its_own_skeleton() {
     let dir = tempfile::tempdir().expect("a folder");
     let (skeleton, said) = import("authored/mixamo_apose.glb", dir.path());
     assert!(said.contains("masses: de Leva's segments"), "{said}");
-    let path = skeleton.to_str().expect("path");
-    let masses = json(&["physics", "masses", path, "--json"]);
-    let fk = json(&["fk", path, "--json"]);
-    for axis in 0..3 {
-        let (a, b) = (
-            masses["com"][axis].as_f64().expect("com"),
-            fk["com"][axis].as_f64().expect("com"),
-        );
-        assert!((a - b).abs() < 1e-9, "axis {axis}: {a} vs {b}");
-    }
-    let joints = file_masses(&skeleton);
-    let total: f64 = joints.iter().map(|(_, m)| m).sum();
-    assert!((total - 75.0).abs() < 1e-9, "{total} kg");
     // Below the hips: Mixamo's UpLeg, Leg, Foot, ToeBase (and any end) of both sides.
-    let legs: f64 = joints
-        .iter()
-        .filter(|(n, _)| {
-            ["UpLeg", "Leg", "Foot", "Toe"]
-                .iter()
-                .any(|part| n.contains(part))
-        })
-        .map(|(_, m)| m)
-        .sum();
-    // de Leva's male thigh, shank and foot: 14.16 + 4.33 + 1.37 % a side.
-    let de_leva = 2.0 * (14.16 + 4.33 + 1.37) / 100.0 * 75.0;
-    assert!(
-        (legs - de_leva).abs() < 1e-6,
-        "legs {legs} kg, de Leva {de_leva} kg"
-    );
+    weighs_de_leva(&skeleton, |n| {
+        ["UpLeg", "Leg", "Foot", "Toe"]
+            .iter()
+            .any(|part| n.contains(part))
+    });
 }
 
 /// A capture made a document (`marionette import take.bvh`) weighs as de Leva says too, where
@@ -110,6 +87,19 @@ fn an_imported_capture_weighs_as_de_leva_says_in_its_own_skeleton() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("masses: de Leva's segments"), "{said}");
+    // CMU's legs: (Left|Right)(UpLeg|Leg|Foot|ToeBase).
+    weighs_de_leva(&skeleton, |n| {
+        (n.starts_with("Left") || n.starts_with("Right"))
+            && ["UpLeg", "Leg", "Foot", "ToeBase"]
+                .iter()
+                .any(|part| n.ends_with(part))
+    });
+}
+
+/// `skeleton` (a file an import wrote) weighs as de Leva says: `fk`'s centre of mass is
+/// `physics masses`', its joints' masses total 75 kg, and those of the joints `in_legs` names
+/// weigh de Leva's male thighs, shanks and feet (14.16 + 4.33 + 1.37 % a side).
+fn weighs_de_leva(skeleton: &Path, in_legs: impl Fn(&str) -> bool) {
     let path = skeleton.to_str().expect("path");
     let (masses, fk) = (
         json(&["physics", "masses", path, "--json"]),
@@ -122,18 +112,12 @@ fn an_imported_capture_weighs_as_de_leva_says_in_its_own_skeleton() {
         );
         assert!((a - b).abs() < 1e-9, "axis {axis}: {a} vs {b}");
     }
-    let joints = file_masses(&skeleton);
+    let joints = file_masses(skeleton);
     let total: f64 = joints.iter().map(|(_, m)| m).sum();
     assert!((total - 75.0).abs() < 1e-9, "{total} kg");
-    // CMU's legs: (Left|Right)(UpLeg|Leg|Foot|ToeBase).
     let legs: f64 = joints
         .iter()
-        .filter(|(n, _)| {
-            (n.starts_with("Left") || n.starts_with("Right"))
-                && ["UpLeg", "Leg", "Foot", "ToeBase"]
-                    .iter()
-                    .any(|part| n.ends_with(part))
-        })
+        .filter(|(n, _)| in_legs(n))
         .map(|(_, m)| m)
         .sum();
     let de_leva = 2.0 * (14.16 + 4.33 + 1.37) / 100.0 * 75.0;
