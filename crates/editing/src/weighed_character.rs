@@ -53,28 +53,18 @@ pub fn weigh_capture(capture: &mut Capture) -> &'static str {
 }
 
 /// `skeleton` and its `file` weighed by roles where it has them (`name` names the skeleton
-/// in its own messages); whether it had them.
+/// in its own messages); whether it had them (else both are left as they were).
 fn weigh(file: &mut SkeletonFile, skeleton: &mut Skeleton, name: &str) -> bool {
-    match weighed(file, skeleton, name) {
-        Some((f, s)) => {
-            *file = f;
-            *skeleton = s;
-            true
-        }
-        None => false,
-    }
-}
-
-/// `file` (of `skeleton`) with de Leva's masses by role, and the skeleton made from it; `None`
-/// without roles.
-fn weighed(
-    file: &SkeletonFile,
-    skeleton: &Skeleton,
-    name: &str,
-) -> Option<(SkeletonFile, Skeleton)> {
-    let file = weigh_by_roles(file, skeleton, MassSettings::default())
+    let Some(weighed) = weigh_by_roles(file, skeleton, MassSettings::default())
         .ok()
-        .flatten()?;
-    let skeleton = Skeleton::from_file(file.clone(), name).ok()?;
-    Some((file, skeleton))
+        .flatten()
+    else {
+        return false;
+    };
+    let Ok(made) = Skeleton::from_file(weighed.clone(), name) else {
+        return false;
+    };
+    *file = weighed;
+    *skeleton = made;
+    true
 }

@@ -156,6 +156,9 @@ pub fn fix(
         let mut kept = hold_momentum(skeleton, model, &flight, fps, &marks);
         // The props turn and move with the root, as the hand holding them does.
         for (k, q) in kept.poses.iter().enumerate() {
+            if held[k + 1].is_empty() {
+                continue;
+            }
             let (was, is) = (body_of(&flight[k + 1]).root, body_of(q).root);
             for (_, p) in &mut held[k + 1] {
                 *p = is.1 * was.1.transpose() * (*p - was.0) + is.0;
